@@ -1,0 +1,37 @@
+/**
+ * Injection tokens of the engine's services. Interfaces are bound to these symbols; application code
+ * injects them with `@inject(SAAS_SERVICE_TYPES.X)`. `Symbol.for` keeps them equal across module copies.
+ */
+export const SAAS_SERVICE_TYPES = {
+  // Platform
+  Logger: Symbol.for('wildo.Logger'),
+  AppConfig: Symbol.for('wildo.AppConfig'),
+  RuntimeConfiguration: Symbol.for('wildo.RuntimeConfiguration'),
+  Clock: Symbol.for('wildo.Clock'),
+  Database: Symbol.for('wildo.Database'),
+  ResourceStore: Symbol.for('wildo.ResourceStore'),
+  Coordination: Symbol.for('wildo.Coordination'),
+  // Resources and dispatch
+  ModuleRegistry: Symbol.for('wildo.ModuleRegistry'),
+  ResourcesRegistry: Symbol.for('wildo.ResourcesRegistry'),
+  ServicesRegistryHandler: Symbol.for('wildo.ServicesRegistryHandler'),
+  ExecutionContextCreator: Symbol.for('wildo.ExecutionContextCreator'),
+  OperationDispatcher: Symbol.for('wildo.OperationDispatcher'),
+  OperationAdmission: Symbol.for('wildo.OperationAdmission'),
+  RateLimitService: Symbol.for('wildo.RateLimitService'),
+  RoleHierarchyResolver: Symbol.for('wildo.RoleHierarchyResolver'),
+  // Identity
+  Authenticator: Symbol.for('wildo.Authenticator'),
+  AuthenticationStrategies: Symbol.for('wildo.AuthenticationStrategies'),
+  PasswordHasher: Symbol.for('wildo.PasswordHasher'),
+  SigningKeyService: Symbol.for('wildo.SigningKeyService'),
+  AccessTokenService: Symbol.for('wildo.AccessTokenService'),
+  UsersService: Symbol.for('wildo.UsersService'),
+  OrganizationsService: Symbol.for('wildo.OrganizationsService'),
+  PrincipalDirectory: Symbol.for('wildo.PrincipalDirectory'),
+  // Later capabilities (named by the guide; bound by their own modules)
+  AgentsBackendService: Symbol.for('wildo.AgentsBackendService'),
+  RagRetrievalService: Symbol.for('wildo.RagRetrievalService'),
+  EmbeddingsBackendService: Symbol.for('wildo.EmbeddingsBackendService'),
+  ResourceServerInstancesRegistry: Symbol.for('wildo.ResourceServerInstancesRegistry'),
+} as const;

@@ -1,0 +1,57 @@
+import { FRAMEWORK_ERROR_STATUS, type FrameworkErrorCode, type RefusalReason } from './framework-error.codes.js';
+
+/** Where an input failed its contract: a path (never the submitted value) and what was expected there. */
+export interface InputProblem {
+  path: string;
+  expected: string;
+}
+
+/** Options of a {@link FrameworkError}. `details` and `cause` go to logs only, never to clients. */
+export interface FrameworkErrorOptions {
+  reason?: RefusalReason;
+  problems?: readonly InputProblem[];
+  /** Seconds a client should wait before retrying (429, 503). */
+  retryAfterSeconds?: number;
+  /** Log-only context; never serialized to a client. */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/**
+ * The framework's one error class. `message` is written for clients and must not contain submitted
+ * values or internal state; anything else belongs in `details`.
+ *
+ * @example
+ * throw new FrameworkError('NOT_FOUND', 'No todo with this id.');
+ */
+export class FrameworkError extends Error {
+  override readonly name = 'FrameworkError';
+  readonly code: FrameworkErrorCode;
+  readonly reason?: RefusalReason;
+  readonly problems?: readonly InputProblem[];
+  readonly retryAfterSeconds?: number;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: FrameworkErrorCode, message: string, options: FrameworkErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    if (options.reason) this.reason = options.reason;
+    if (options.problems) this.problems = options.problems;
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+    if (options.details) this.details = options.details;
+  }
+
+  /** HTTP status of this error's code. */
+  get status(): number {
+    return FRAMEWORK_ERROR_STATUS[this.code];
+  }
+}
+
+/** Normalizes anything thrown into a {@link FrameworkError}; unknown errors become `INTERNAL`, keeping their cause. */
+export function toFrameworkError(error: unknown): FrameworkError {
+  if (error instanceof FrameworkError) return error;
+  return new FrameworkError('INTERNAL', 'An internal error occurred.', { cause: error });
+}
+
+/** The most problems reported for one input, so a hostile payload cannot make an error arbitrarily large. */
+export const MAX_REPORTED_PROBLEMS = 16;

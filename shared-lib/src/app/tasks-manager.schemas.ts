@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { initZodDecorators, RAGChunkingStrategy, z_file } from '../zod-decorators/index.js';
+
+initZodDecorators(z);
+
+/** The reference application's resource types (a todo and knowledge-base SaaS). */
+export enum TasksManager_ResourceType {
+  TODOS = 'todos',
+  KNOWLEDGE_DOCUMENTS = 'knowledge-documents',
+  ANNOUNCEMENTS = 'announcements',
+  SAVED_VIEWS = 'saved-views',
+}
+
+/** Where a todo stands. */
+export enum Todos_Status {
+  TODO = 'todo',
+  IN_PROGRESS = 'in_progress',
+  DONE = 'done',
+}
+
+/** Custom operations of the todos resource. */
+export enum Todos_Operations {
+  COMPLETE = 'complete',
+  STATS = 'stats',
+}
+
+/** Custom operations of the knowledge documents resource. */
+export enum KnowledgeDocuments_Operations {
+  ASK = 'ask',
+}
+
+/** One item of a todo's checklist. */
+export const TodoChecklistItemSchema = z.object({
+  label: z.string().min(1).max(200),
+  done: z.boolean(),
+});
+
+/** A todo of an organization. */
+export const TodoSchema = z.object({
+  title: z.string().min(1).max(200),
+  description: z.string().max(5_000).optional(),
+  status: z.enum(Todos_Status).default(Todos_Status.TODO),
+  priority: z.number().int().min(1).max(5).default(3),
+  /** User id of the member the todo is assigned to. */
+  assignee: z.string().min(1).max(64).nullable().optional(),
+  checklist: z.array(TodoChecklistItemSchema).max(50).optional(),
+  /** A knowledge document of the same organization this todo refers to. */
+  relatedDocumentId: z.string().min(1).max(64).nullable().optional(),
+  /** Set by the `complete` operation only. */
+  completedAt: z.iso.datetime({ offset: true }).nullable().optional(),
+});
+export type Todo = z.infer<typeof TodoSchema>;
+
+/** `POST .../todos/:id/complete`: an optional closing note. */
+export const CompleteTodoRequestSchema = z.object({
+  note: z.string().max(500).optional(),
+});
+
+/** `POST .../todos/stats`: counts per status, optionally for one assignee. */
+export const TodoStatsRequestSchema = z.object({
+  assignee: z.string().min(1).max(64).optional(),
+});
+export const TodoStatsResponseSchema = z.object({
+  total: z.number().int(),
+  byStatus: z.object({
+    todo: z.number().int(),
+    in_progress: z.number().int(),
+    done: z.number().int(),
+  }),
+});
+export type TodoStatsResponse = z.infer<typeof TodoStatsResponseSchema>;
+
+/** A knowledge document: title and body are indexed for retrieval, review notes are not. */
+export const KnowledgeDocumentSchema = z.object({
+  title: z.string().min(1).max(200).ragSource(),
+  body: z
+    .string()
+    .max(200_000)
+    .ragSource({ chunkingStrategy: RAGChunkingStrategy.MARKDOWN, chunkSize: 1_200, chunkOverlap: 150 })
+    .optional(),
+  document: z_file({
+    allowedMimeTypes: [
+      'application/pdf',
+      'text/plain',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    ],
+    multiple: false,
+    textExtraction: { ocr: false },
+    ragSource: { chunkingStrategy: RAGChunkingStrategy.RECURSIVE, chunkSize: 1_500, chunkOverlap: 200 },
+  }).optional(),
+  internalReviewNotes: z.string().max(10_000).optional(),
+});
+export type KnowledgeDocument = z.infer<typeof KnowledgeDocumentSchema>;
+
+/** An application-wide announcement: written by application admins, read by every user. */
+export const AnnouncementSchema = z.object({
+  title: z.string().min(1).max(200),
+  body: z.string().max(10_000),
+  severity: z.enum(['info', 'warning', 'critical']).default('info'),
+});
+export type Announcement = z.infer<typeof AnnouncementSchema>;
+
+/** A user's saved todo view: private to that user. */
+export const SavedViewSchema = z.object({
+  name: z.string().min(1).max(100),
+  criteria: z.object({
+    status: z.enum(Todos_Status).optional(),
+    minPriority: z.number().int().min(1).max(5).optional(),
+    layout: z.object({
+      columns: z.array(z.enum(['title', 'status', 'priority', 'assignee'])).max(4),
+      compact: z.boolean(),
+    }).optional(),
+  }),
+  pinned: z.boolean().default(false),
+});
+export type SavedView = z.infer<typeof SavedViewSchema>;

@@ -1,0 +1,19 @@
+export { initZodDecorators } from './init-zod-decorators.js';
+export { RAGChunkingStrategy } from './rag-chunking-strategy.js';
+export {
+  MultipleFileValueSchema,
+  SingleFileValueSchema,
+  z_file,
+  type MultipleFileValue,
+  type SingleFileValue,
+} from './z-file.js';
+export { fileFieldRegistry, ragSourceRegistry } from './zod-decorators.registry.js';
+export {
+  FileFieldOptionsSchema,
+  RAG_SOURCE_DEFAULTS,
+  RagSourceOptionsSchema,
+  type FileFieldOptions,
+  type FileFieldOptionsInput,
+  type RagSourceOptions,
+  type ResolvedRagSourceOptions,
+} from './zod-decorators.schema.js';
