@@ -48,6 +48,8 @@ export const TodoSchema = z.object({
   relatedDocumentId: z.string().min(1).max(64).nullable().optional(),
   /** Set by the `complete` operation only. */
   completedAt: z.iso.datetime({ offset: true }).nullable().optional(),
+  /** The note given when completing; set by the `complete` operation only. */
+  completionNote: z.string().max(500).nullable().optional(),
 });
 export type Todo = z.infer<typeof TodoSchema>;
 

@@ -11,3 +11,4 @@ export {
   type ResourceRelationship,
 } from './resource-declaration.js';
 export { ResourceDeclarationSchema, ResourceOperationVariantSchema } from './resource-declaration.schema.js';
+export { resourceRecordSchema, resourceSystemFields } from './resource-record.schema.js';

@@ -8,6 +8,8 @@ export const SAAS_SERVICE_TYPES = {
   AppConfig: Symbol.for('wildo.AppConfig'),
   RuntimeConfiguration: Symbol.for('wildo.RuntimeConfiguration'),
   Clock: Symbol.for('wildo.Clock'),
+  PrimarySecret: Symbol.for('wildo.PrimarySecret'),
+  IdentitySettings: Symbol.for('wildo.IdentitySettings'),
   Database: Symbol.for('wildo.Database'),
   ResourceStore: Symbol.for('wildo.ResourceStore'),
   Coordination: Symbol.for('wildo.Coordination'),

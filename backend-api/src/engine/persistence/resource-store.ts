@@ -48,7 +48,10 @@ export interface RecordConstraint {
   createdByUserId?: string;
 }
 
-/** Equality filters on declared fields; `null` matches a JSON null. */
+/**
+ * Equality filters on declared fields; `null` matches a JSON null. A name that is not a declared
+ * filter field, or a value of another kind than declared, is refused with `VALIDATION_FAILED`.
+ */
 export type StoreFilters = Readonly<Record<string, string | number | boolean | null>>;
 
 /** One page of a listing. `nextCursor` is opaque and `null` on the last page. */
@@ -57,7 +60,10 @@ export interface StorePage {
   nextCursor: string | null;
 }
 
-/** Outcome of a conditional write. */
+/**
+ * Outcome of a conditional write. `not_found` also answers for a record outside the scope or the
+ * constraint (never `version_conflict`, which would reveal that it exists).
+ */
 export type StoreWriteOutcome<T> = { ok: true; value: T } | { ok: false; reason: 'not_found' | 'version_conflict' };
 
 /**
@@ -65,8 +71,13 @@ export type StoreWriteOutcome<T> = { ok: true; value: T } | { ok: false; reason:
  * shared contract suite checks. Tenancy is enforced here: each query filters by the scope it is given.
  */
 export interface ResourceStore {
-  /** Creates or migrates the tables of these resource types. Idempotent; safe with several replicas. */
+  /**
+   * Creates or migrates the tables of these resource types. Idempotent; safe with several replicas.
+   * Throws an `Error` naming the type and the fix for a definition no table can hold (type pattern,
+   * identifier length, two types mapping to one table, field names that are not identifiers).
+   */
   ensureSchema(definitions: readonly ResourceStoreDefinition[]): Promise<void>;
+  /** Stores a new record at version 1. An id that already exists is refused with `FrameworkError('CONFLICT')`. */
   insert(
     definition: ResourceStoreDefinition,
     scope: TenantScope,
@@ -78,19 +89,28 @@ export interface ResourceStore {
     id: string,
     constraint?: RecordConstraint,
   ): Promise<StoredRecord | null>;
-  /** Newest first. Throws `FrameworkError('VALIDATION_FAILED')` for a cursor it did not issue. */
+  /**
+   * Newest first. Throws `FrameworkError('VALIDATION_FAILED')` for a cursor it did not issue and for
+   * a `limit` outside 1..1000.
+   */
   list(
     definition: ResourceStoreDefinition,
     scope: TenantScope,
     query: { filters: StoreFilters; limit: number; cursor?: string; constraint?: RecordConstraint },
   ): Promise<StorePage>;
-  /** Best match first; ties newest first. */
+  /**
+   * Best match first; ties newest first. Blank text, or a type without `searchFields`, answers from
+   * the filters alone, newest first. Pages stop (`nextCursor: null`) past 10 000 results.
+   */
   search(
     definition: ResourceStoreDefinition,
     scope: TenantScope,
     query: { text: string; filters: StoreFilters; limit: number; cursor?: string; constraint?: RecordConstraint },
   ): Promise<StorePage>;
-  /** Number of records per distinct value of `field` (for aggregate custom operations). */
+  /**
+   * Number of records per distinct value of `field` (for aggregate custom operations). `field` must be
+   * a declared filter field; records without it count under `null`.
+   */
   countBy(
     definition: ResourceStoreDefinition,
     scope: TenantScope,
@@ -111,6 +131,6 @@ export interface ResourceStore {
     id: string,
     condition?: { expectedVersion?: number; constraint?: RecordConstraint },
   ): Promise<StoreWriteOutcome<StoredRecord>>;
-  /** Runs `fn` with a store bound to one transaction (multi-row writes). */
+  /** Runs `fn` with a store bound to one transaction (multi-row writes). A nested call joins the open transaction. */
   transaction<T>(fn: (store: ResourceStore, tx: SqlExecutor) => Promise<T>): Promise<T>;
 }

@@ -4,9 +4,24 @@ export interface SqlQueryResult<TRow> {
   affectedRows: number;
 }
 
-/** Runs SQL. Parameters use `$1, $2, ...`; the same statement text runs on PGlite and on PostgreSQL. */
+/** Per-statement hints. */
+export interface SqlQueryOptions {
+  /**
+   * The text is one of a small, fixed set that runs often with different parameters: the engine may
+   * keep it prepared per connection (PostgreSQL: a named statement, about twice as fast for a short
+   * lookup). Never set it for text built from unbounded input.
+   */
+  prepare?: boolean;
+}
+
+/**
+ * Runs SQL. Parameters use `$1, $2, ...`; the same statement text runs on PGlite and on PostgreSQL.
+ * Both engines return the same values: int8 as decimal strings, timestamptz as `Date`, `date` as
+ * `YYYY-MM-DD`, json/jsonb parsed; `affectedRows` counts rows written by INSERT/UPDATE/DELETE/MERGE
+ * (0 for reads and DDL).
+ */
 export interface SqlExecutor {
-  query<TRow = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlQueryResult<TRow>>;
+  query<TRow = Record<string, unknown>>(text: string, params?: readonly unknown[], options?: SqlQueryOptions): Promise<SqlQueryResult<TRow>>;
   /** Several statements without parameters (migrations). PGlite refuses multi-statement prepared queries. */
   exec(sql: string): Promise<void>;
 }

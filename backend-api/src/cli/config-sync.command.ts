@@ -1,0 +1,80 @@
+import path from 'node:path';
+import {
+  CONFIG_FILE_NAME,
+  ConfigInvalidError,
+  compareGeneration,
+  findProjectRoot,
+  GENERATED_DIR,
+  isProjectRoot,
+  prepareGeneration,
+  ProjectRootNotFoundError,
+  SYNC_COMMAND,
+  WildoConfigError,
+  writeGeneration,
+} from '../engine/config/index.js';
+import type { CliOutput } from './cli.output.js';
+
+/** Options of `wildo config sync`. */
+export interface ConfigSyncOptions {
+  /** The directory the command runs from; the project root is searched upward from it. */
+  cwd: string;
+  /** An explicit project root (relative to `cwd`); no upward search. */
+  root?: string;
+  /** Compare only: write nothing, exit 1 when the generation on disk is missing or stale. */
+  check: boolean;
+}
+
+function resolveRoot(options: ConfigSyncOptions): string {
+  if (options.root === undefined) return findProjectRoot(options.cwd);
+  const rootDir = path.resolve(options.cwd, options.root);
+  if (!isProjectRoot(rootDir)) throw new ProjectRootNotFoundError(rootDir, false);
+  return rootDir;
+}
+
+async function check(rootDir: string, generation: Parameters<typeof compareGeneration>[1], output: CliOutput) {
+  const { missing, stale } = await compareGeneration(rootDir, generation);
+  if (missing.length === 0 && stale.length === 0) {
+    output.out(`${GENERATED_DIR} is up to date with ${CONFIG_FILE_NAME}.`);
+    return 0;
+  }
+  for (const file of missing) output.err(`missing: ${file}`);
+  for (const file of stale) output.err(`stale:   ${file}`);
+  output.err(`${GENERATED_DIR} does not match ${CONFIG_FILE_NAME}. Run \`${SYNC_COMMAND}\` and commit the result.`);
+  return 1;
+}
+
+function report(error: unknown, output: CliOutput): number {
+  if (error instanceof ConfigInvalidError) {
+    output.err(
+      `${CONFIG_FILE_NAME} is invalid (${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}); nothing was written.`,
+    );
+    for (const problem of error.problems) output.err(`${problem.path}: ${problem.message}`);
+    return 1;
+  }
+  if (error instanceof WildoConfigError) {
+    output.err(error.message);
+    return 1;
+  }
+  // Unexpected failures (a disk error, a bug) still get one line, not a stack dump.
+  output.err(`${SYNC_COMMAND} failed: ${error instanceof Error ? error.message : String(error)}`);
+  return 1;
+}
+
+/**
+ * Validates `wildo.saas.config.ts` and writes (or, with `check`, compares) `.wildo-saas/generated`.
+ * Nothing is written unless the whole configuration is valid. Returns the process exit code.
+ */
+export async function runConfigSync(options: ConfigSyncOptions, output: CliOutput): Promise<number> {
+  try {
+    const rootDir = resolveRoot(options);
+    const { generation } = await prepareGeneration(rootDir);
+    if (options.check) return await check(rootDir, generation, output);
+    const { written, unchanged } = await writeGeneration(rootDir, generation);
+    for (const file of written) output.out(`wrote     ${file}`);
+    for (const file of unchanged) output.out(`unchanged ${file}`);
+    output.out(written.length === 0 ? `${GENERATED_DIR} was already up to date.` : `${GENERATED_DIR} synchronized.`);
+    return 0;
+  } catch (error) {
+    return report(error, output);
+  }
+}

@@ -1,0 +1,5 @@
+// The `wildo` command line: the command tree and a function form of it for tests and embedding.
+export { createCapturedOutput, type CliOutput } from './cli.output.js';
+export { runConfigSync, type ConfigSyncOptions } from './config-sync.command.js';
+export { main } from './main.js';
+export { createWildoProgram, runWildoCli, type CliResult, type RunWildoCliOptions } from './wildo.cli.js';

@@ -1,0 +1,160 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import { Container } from 'inversify';
+import { createCoordination } from '../coordination/index.js';
+import type { CoordinationBackend } from '../coordination/coordination.js';
+import { createHttpApp, DEFAULT_HTTP_SETTINGS, type HttpSettings } from '../http/http-app.js';
+import { identitySettingsFor, type IdentitySettings } from '../identity/identity-settings.js';
+import { IDENTITY_MIGRATIONS } from '../identity/identity.migrations.js';
+import { resolvePrimarySecret } from '../identity/primary-secret.js';
+import type { SigningKeyService } from '../identity/signing-keys.service.js';
+import type { SqlPrincipalDirectory } from '../identity/sql-principal-directory.service.js';
+import { createLogger, type Logger } from '../logging/index.js';
+import { openSqlDatabase } from '../persistence/open-sql-database.js';
+import { SqlResourceStore } from '../persistence/sql-resource-store.js';
+import { runMigrations } from '../persistence/sql-migrations.js';
+import type { SqlDatabase } from '../persistence/sql-database.js';
+import { ResourcesRegistry } from '../resources/resources-registry.service.js';
+import type { BackendApplicationDefinition } from './backend-domain-module.js';
+import { systemClock, type Clock } from './clock.js';
+import { engineContainerModule } from './engine.module.js';
+import { SAAS_SERVICE_TYPES as T } from './saas-service-types.tokens.js';
+
+/** Options of {@link createWildoBackend}; every one has a default suited to a fresh machine. */
+export interface WildoBackendOptions {
+  application: BackendApplicationDefinition;
+  /** The generated runtime configuration (`.wildo-saas/generated/runtime.json`), for capabilities that read it. */
+  runtime?: unknown;
+  /** The backend's public URL (token issuer); default `http://localhost:4241`. */
+  publicUrl?: string;
+  identity?: Partial<IdentitySettings>;
+  /** A database to use (tests share one); otherwise one is opened from `databaseUrl` / `dataDir` (PGlite in memory if neither). */
+  database?: SqlDatabase;
+  databaseUrl?: string;
+  dataDir?: string;
+  /** Coordination to use; otherwise Redis when `redisUrl` is set, in-process if not. */
+  coordination?: CoordinationBackend;
+  redisUrl?: string;
+  /** Key prefix of coordination keys (default `wildo:`); tests isolate themselves with their own. */
+  coordinationKeyPrefix?: string;
+  /** `WILDO_PRIMARY_SECRET`; a development secret is generated when absent outside production. */
+  primarySecret?: string;
+  production?: boolean;
+  logger?: Logger;
+  clock?: Clock;
+  http?: Partial<HttpSettings>;
+}
+
+/** A running engine: its Express app, container and lifecycle. */
+export interface WildoBackend {
+  app: Express;
+  container: Container;
+  registry: ResourcesRegistry;
+  /** Listens on `port` (0 = any free port). */
+  listen(port?: number, host?: string): Promise<{ server: Server; url: string }>;
+  /** Stops listening and releases what the backend opened itself. */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Builds a backend from an application definition: validates every declaration (refusing to start with the
+ * list of problems), opens the database and runs migrations, creates resource tables, wires the container
+ * and the HTTP app.
+ *
+ * @example
+ * await using backend = await createWildoBackend({ application });
+ * const { url } = await backend.listen(4241);
+ */
+export async function createWildoBackend(options: WildoBackendOptions): Promise<WildoBackend> {
+  const registry = ResourcesRegistry.fromApplication(options.application);
+  const logger = options.logger ?? createLogger();
+  const clock = options.clock ?? systemClock;
+  const owned: (() => Promise<void>)[] = [];
+  try {
+    const database = options.database ?? (await openSqlDatabase({ logger, ...pick(options, 'databaseUrl', 'dataDir') }));
+    if (!options.database) owned.push(() => database.close());
+    await runMigrations(database, [...IDENTITY_MIGRATIONS, ...options.application.modules.flatMap((m) => m.migrations ?? [])], logger);
+    const store = new SqlResourceStore({ database, logger, now: () => clock.now() });
+    await store.ensureSchema(registry.listResources().map((r) => r.storeDefinition));
+    const coordination =
+      options.coordination ?? createCoordination({ logger, ...pick(options, 'redisUrl'), ...(options.coordinationKeyPrefix ? { keyPrefix: options.coordinationKeyPrefix } : {}) });
+    if (!options.coordination) owned.push(() => coordination.close());
+    const primarySecret = await resolvePrimarySecret({
+      logger,
+      production: options.production === true,
+      ...pick(options, 'dataDir'),
+      ...(options.primarySecret ? { configured: options.primarySecret } : {}),
+    });
+
+    const container = new Container({ defaultScope: 'Singleton' });
+    container.bind(T.Logger).toConstantValue(logger);
+    container.bind(T.Clock).toConstantValue(clock);
+    container.bind(T.Database).toConstantValue(database);
+    container.bind(T.ResourceStore).toConstantValue(store);
+    container.bind(T.Coordination).toConstantValue(coordination);
+    container.bind(T.PrimarySecret).toConstantValue(primarySecret);
+    container.bind(T.ModuleRegistry).toConstantValue(options.application);
+    container.bind(T.ResourcesRegistry).toConstantValue(registry);
+    container.bind(T.RuntimeConfiguration).toConstantValue(options.runtime ?? {});
+    container.bind(T.IdentitySettings).toConstantValue(identitySettingsFor(options.publicUrl ?? 'http://localhost:4241', options.identity));
+    container.load(engineContainerModule);
+    for (const module of options.application.modules) if (module.containerModule) container.load(module.containerModule);
+
+    await container.get<SigningKeyService>(T.SigningKeyService).initialize();
+    const directory = container.get<SqlPrincipalDirectory>(T.PrincipalDirectory);
+    await directory.start();
+    owned.unshift(() => directory.stop());
+
+    const app = createHttpApp(container, { ...DEFAULT_HTTP_SETTINGS, ...options.http });
+    return assemble(app, container, registry, owned, logger);
+  } catch (error) {
+    await releaseAll(owned, logger);
+    throw error;
+  }
+}
+
+function assemble(app: Express, container: Container, registry: ResourcesRegistry, owned: (() => Promise<void>)[], logger: Logger): WildoBackend {
+  const servers: Server[] = [];
+  let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= (async () => {
+      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      await releaseAll(owned, logger);
+    })());
+  return {
+    app,
+    container,
+    registry,
+    listen(port = 0, host = '127.0.0.1') {
+      return new Promise((resolve, reject) => {
+        const server = app.listen(port, host, (error?: Error) => {
+          if (error) return reject(error);
+          servers.push(server);
+          const address = server.address() as AddressInfo;
+          resolve({ server, url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}` });
+        });
+      });
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+async function releaseAll(owned: (() => Promise<void>)[], logger: Logger): Promise<void> {
+  for (const release of owned.splice(0)) {
+    try {
+      await release();
+    } catch (error) {
+      logger.warn('failed to release a resource during shutdown', { error: String(error) });
+    }
+  }
+}
+
+function pick<T extends object, K extends keyof T>(source: T, ...keys: K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
+  return out;
+}

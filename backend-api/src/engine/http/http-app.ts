@@ -1,0 +1,90 @@
+import express, { type Express } from 'express';
+import type { Container } from 'inversify';
+import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import type { CounterPolicy } from '../coordination/coordination.js';
+import type { AccessTokenService } from '../identity/access-token.service.js';
+import { createAuthRouter, createJwksRouter } from '../identity/auth.routes.js';
+import type { Authenticator } from '../identity/authenticator.service.js';
+import { createOrganizationsRouter } from '../identity/organizations.routes.js';
+import type { OrganizationsService } from '../identity/organizations.service.js';
+import type { PrincipalDirectory } from '../identity/principal-directory.js';
+import type { SigningKeyService } from '../identity/signing-keys.service.js';
+import type { UsersService } from '../identity/users.service.js';
+import type { Logger } from '../logging/index.js';
+import type { SqlDatabase } from '../persistence/sql-database.js';
+import type { OperationDispatcher } from '../resources/operation-dispatcher.service.js';
+import type { RateLimitService } from '../resources/rate-limit.service.js';
+import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
+import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import { authenticationMiddleware, burstThrottleMiddleware } from './authentication.middleware.js';
+import { errorMiddleware, notFoundHandler } from './error.middleware.js';
+import { createHealthRouter } from './health.routes.js';
+import { jsonBodyMiddleware } from './json-body.middleware.js';
+import { requestContextMiddleware } from './request-context.middleware.js';
+import { createResourceRouter } from './resource.routes.js';
+
+/** HTTP settings, each with its default. */
+export interface HttpSettings {
+  /** Largest accepted JSON body (default 1 MiB). */
+  bodyLimitBytes: number;
+  /** The blanket per-principal burst throttle (default 600 requests per 10 s). */
+  burst: CounterPolicy;
+  /** Express `trust proxy` (default false: the socket address is the client address). */
+  trustProxy: boolean | number | string;
+}
+
+/** Defaults of {@link HttpSettings}. */
+export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
+  bodyLimitBytes: 1024 * 1024,
+  burst: { points: 600, durationMs: 10_000 },
+  trustProxy: false,
+};
+
+/**
+ * Builds the Express application: request context, health and JWKS (public), JSON bodies, authentication,
+ * the burst throttle, identity routes, generated resource routes, then not-found and the error middleware.
+ */
+export function createHttpApp(container: Container, settings: HttpSettings): Express {
+  const get = <T>(token: symbol) => container.get<T>(token);
+  const logger = get<Logger>(SAAS_SERVICE_TYPES.Logger);
+  const rateLimits = get<RateLimitService>(SAAS_SERVICE_TYPES.RateLimitService);
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('trust proxy', settings.trustProxy);
+  app.set('query parser', 'simple');
+
+  app.use(requestContextMiddleware);
+  app.use(createJwksRouter(get<SigningKeyService>(SAAS_SERVICE_TYPES.SigningKeyService)));
+  const api = express.Router();
+  api.use(createHealthRouter(get<SqlDatabase>(SAAS_SERVICE_TYPES.Database)));
+  api.use(jsonBodyMiddleware(settings.bodyLimitBytes));
+  api.use(authenticationMiddleware(get<Authenticator>(SAAS_SERVICE_TYPES.Authenticator)));
+  api.use(burstThrottleMiddleware(rateLimits, settings.burst));
+  api.use(
+    createAuthRouter({
+      users: get<UsersService>(SAAS_SERVICE_TYPES.UsersService),
+      organizations: get<OrganizationsService>(SAAS_SERVICE_TYPES.OrganizationsService),
+      tokens: get<AccessTokenService>(SAAS_SERVICE_TYPES.AccessTokenService),
+      rateLimits,
+    }),
+  );
+  api.use(
+    createOrganizationsRouter({
+      organizations: get<OrganizationsService>(SAAS_SERVICE_TYPES.OrganizationsService),
+      users: get<UsersService>(SAAS_SERVICE_TYPES.UsersService),
+      directory: get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory),
+      roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
+    }),
+  );
+  api.use(
+    createResourceRouter({
+      registry: get<ResourcesRegistry>(SAAS_SERVICE_TYPES.ResourcesRegistry),
+      dispatcher: get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher),
+    }),
+  );
+  app.use('/api/v1', api);
+  app.use(notFoundHandler);
+  app.use(errorMiddleware(logger));
+  return app;
+}

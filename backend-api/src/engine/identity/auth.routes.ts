@@ -1,0 +1,68 @@
+import { Router, type Request } from 'express';
+import { FrameworkError } from '../errors/index.js';
+import { httpState, requirePrincipal, sendData } from '../http/http-state.js';
+import { parseContract } from '../resources/operation-input.js';
+import type { RateLimitService } from '../resources/rate-limit.service.js';
+import type { AccessTokenService } from './access-token.service.js';
+import { LoginRequestSchema, SignupRequestSchema } from './identity.schema.js';
+import type { SigningKeyService } from './signing-keys.service.js';
+import type { UsersService } from './users.service.js';
+import type { OrganizationsService } from './organizations.service.js';
+
+/** Sign-in attempts per client address and per account, each per 15 minutes. */
+const LOGIN_POLICY = { points: 20, durationMs: 15 * 60_000 };
+/** Sign-ups per client address per hour. */
+const SIGNUP_POLICY = { points: 30, durationMs: 60 * 60_000 };
+
+/** Options of {@link createAuthRouter}. */
+export interface AuthRouterOptions {
+  users: UsersService;
+  organizations: OrganizationsService;
+  tokens: AccessTokenService;
+  rateLimits: RateLimitService;
+}
+
+const ip = (req: Request) => req.ip ?? 'unknown';
+
+/** `POST /auth/signup`, `POST /auth/login`, `GET /auth/me`. */
+export function createAuthRouter(options: AuthRouterOptions): Router {
+  const router = Router();
+
+  router.post('/auth/signup', async (req, res) => {
+    await options.rateLimits.charge(`signup:${ip(req)}`, SIGNUP_POLICY);
+    const request = parseContract(SignupRequestSchema, req.body ?? {});
+    const { user, authorizationVersion } = await options.users.signup(request);
+    const token = await options.tokens.issueUserAccessToken({ id: user._id, authorizationVersion });
+    sendData(res, 201, { user, ...token });
+  });
+
+  router.post('/auth/login', async (req, res) => {
+    const request = parseContract(LoginRequestSchema, req.body ?? {});
+    await options.rateLimits.charge(`login:ip:${ip(req)}`, LOGIN_POLICY);
+    await options.rateLimits.charge(`login:account:${request.email.trim().toLowerCase()}`, LOGIN_POLICY);
+    const verified = await options.users.verifyCredentials(request.email, request.password);
+    if (!verified) throw new FrameworkError('UNAUTHENTICATED', 'The email or password is incorrect.', { reason: 'credential_invalid' });
+    const token = await options.tokens.issueUserAccessToken({ id: verified.user._id, authorizationVersion: verified.authorizationVersion });
+    sendData(res, 200, { user: verified.user, ...token });
+  });
+
+  router.get('/auth/me', async (_req, res) => {
+    const principal = requirePrincipal(res);
+    if (principal.kind !== 'user') throw new FrameworkError('FORBIDDEN', 'This endpoint is for signed-in users.', { reason: 'principal_not_allowed' });
+    const user = await options.users.getById(principal.userId);
+    if (!user) throw new FrameworkError('UNAUTHENTICATED', 'This account cannot be used.', { reason: 'principal_denied' });
+    sendData(res, 200, { user, organizations: await options.organizations.listForUser(principal.userId), requestId: httpState(res).requestId });
+  });
+
+  return router;
+}
+
+/** `GET /.well-known/jwks.json`: the public keys tokens are signed with. */
+export function createJwksRouter(keys: SigningKeyService): Router {
+  const router = Router();
+  router.get('/.well-known/jwks.json', (_req, res) => {
+    res.setHeader('cache-control', 'public, max-age=300');
+    res.json(keys.jwks());
+  });
+  return router;
+}

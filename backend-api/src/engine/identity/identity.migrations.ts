@@ -1,0 +1,46 @@
+import type { SqlMigration } from '../persistence/sql-database.js';
+
+/** Tables of users, organizations, memberships and signing keys. */
+export const IDENTITY_MIGRATIONS: readonly SqlMigration[] = [
+  {
+    id: '0001_identity',
+    sql: `
+CREATE TABLE wildo_users (
+  id text PRIMARY KEY,
+  email text NOT NULL,
+  email_normalized text NOT NULL UNIQUE,
+  display_name text,
+  password_hash text NOT NULL,
+  status text NOT NULL DEFAULT 'active',
+  app_roles jsonb NOT NULL,
+  authorization_version integer NOT NULL DEFAULT 1,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE TABLE wildo_organizations (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  created_by_user_id text NOT NULL REFERENCES wildo_users(id),
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE TABLE wildo_memberships (
+  organization_id text NOT NULL REFERENCES wildo_organizations(id) ON DELETE CASCADE,
+  user_id text NOT NULL REFERENCES wildo_users(id) ON DELETE CASCADE,
+  role text NOT NULL,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  PRIMARY KEY (organization_id, user_id)
+);
+CREATE INDEX wildo_memberships_by_user ON wildo_memberships (user_id);
+CREATE TABLE wildo_signing_keys (
+  kid text PRIMARY KEY,
+  alg text NOT NULL,
+  public_jwk jsonb NOT NULL,
+  private_jwk_sealed text NOT NULL,
+  created_at timestamptz NOT NULL,
+  retired_at timestamptz
+);
+`,
+  },
+];

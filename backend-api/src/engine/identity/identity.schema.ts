@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+const email = z.email().max(254);
+/** Long enough to resist guessing, bounded so hashing cost stays predictable. */
+const password = z.string().min(10).max(256);
+
+/** `POST /api/v1/auth/signup`. */
+export const SignupRequestSchema = z.strictObject({
+  email,
+  password,
+  displayName: z.string().trim().min(1).max(100).optional(),
+});
+export type SignupRequest = z.infer<typeof SignupRequestSchema>;
+
+/** `POST /api/v1/auth/login`. */
+export const LoginRequestSchema = z.strictObject({
+  email: z.string().min(1).max(254),
+  password: z.string().min(1).max(256),
+});
+export type LoginRequest = z.infer<typeof LoginRequestSchema>;
+
+/** `POST /api/v1/organizations`. */
+export const CreateOrganizationRequestSchema = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+});
+
+const orgRole = z.enum(['ORG_ADMIN', 'ORG_MANAGER', 'ORG_MEMBER']);
+
+/** `POST /api/v1/organizations/:organizationId/members`: adds an existing user by email. */
+export const AddMemberRequestSchema = z.strictObject({ email, role: orgRole });
+
+/** `PUT /api/v1/organizations/:organizationId/members/:userId`. */
+export const ChangeMemberRoleRequestSchema = z.strictObject({ role: orgRole });
+
+/** `PUT /api/v1/users/:userId/app-roles` (APP_ADMIN). */
+export const SetApplicationRolesRequestSchema = z.strictObject({
+  roles: z.array(z.enum(['APP_ADMIN', 'APP_USER'])).min(1).max(2),
+});
+
+/** A user as the API shows it. */
+export interface PublicUser {
+  _id: string;
+  email: string;
+  displayName: string | null;
+  appRoles: string[];
+  createdAt: string;
+}
+
+/** An organization as its members see it. */
+export interface PublicOrganization {
+  _id: string;
+  name: string;
+  role: string;
+  createdAt: string;
+}
+
+/** A membership as the organization's members see it. */
+export interface PublicMember {
+  userId: string;
+  email: string;
+  displayName: string | null;
+  role: string;
+  createdAt: string;
+}

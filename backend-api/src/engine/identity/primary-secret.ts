@@ -1,0 +1,62 @@
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from '../logging/index.js';
+
+/** The application's primary secret; every signing and sealing key derives from it. */
+export interface PrimarySecret {
+  /** A 32-byte key for one purpose (`signing-keys`, `approvals`, ...); the same purpose always gives the same key. */
+  derive(purpose: string): Buffer;
+}
+
+const MIN_SECRET_LENGTH = 32;
+
+/** Wraps raw secret material. */
+export function primarySecretFrom(material: string): PrimarySecret {
+  if (material.length < MIN_SECRET_LENGTH) {
+    throw new Error(`WILDO_PRIMARY_SECRET must be at least ${MIN_SECRET_LENGTH} characters (use e.g. \`openssl rand -base64 48\`).`);
+  }
+  const ikm = Buffer.from(material, 'utf8');
+  const cache = new Map<string, Buffer>();
+  return {
+    derive(purpose) {
+      let key = cache.get(purpose);
+      if (!key) {
+        key = Buffer.from(hkdfSync('sha256', ikm, 'wildo.primary-secret.v1', purpose, 32));
+        cache.set(purpose, key);
+      }
+      return key;
+    },
+  };
+}
+
+/**
+ * Resolves the primary secret: `WILDO_PRIMARY_SECRET` when set; otherwise, outside production, a development
+ * secret generated once and kept in the data directory (with a warning, since it is not meant for deployment).
+ */
+export async function resolvePrimarySecret(options: {
+  configured?: string;
+  production: boolean;
+  dataDir?: string;
+  logger: Logger;
+}): Promise<PrimarySecret> {
+  if (options.configured) return primarySecretFrom(options.configured);
+  if (options.production) {
+    throw new Error('WILDO_PRIMARY_SECRET is required in production: signing keys and approvals derive from it.');
+  }
+  if (!options.dataDir) {
+    options.logger.warn('no WILDO_PRIMARY_SECRET: using an ephemeral development secret (tokens die with the process)');
+    return primarySecretFrom(randomBytes(48).toString('base64url'));
+  }
+  const file = path.join(options.dataDir, 'dev-primary-secret');
+  let material: string;
+  try {
+    material = (await readFile(file, 'utf8')).trim();
+  } catch {
+    material = randomBytes(48).toString('base64url');
+    await mkdir(options.dataDir, { recursive: true });
+    await writeFile(file, `${material}\n`, { mode: 0o600 });
+  }
+  options.logger.warn('no WILDO_PRIMARY_SECRET: using the development secret stored in the data directory; set one before deploying');
+  return primarySecretFrom(material);
+}

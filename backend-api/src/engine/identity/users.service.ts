@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { CORE_APP_ROLES } from '@wildo/shared-lib';
+import { inject, injectable } from 'inversify';
+import type { Clock } from '../container/clock.js';
+import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { FrameworkError } from '../errors/index.js';
+import type { SqlDatabase } from '../persistence/sql-database.js';
+import type { IdentitySettings } from './identity-settings.js';
+import type { PublicUser, SignupRequest } from './identity.schema.js';
+import type { PasswordHasher } from './password-hasher.service.js';
+import type { PrincipalDirectory } from './principal-directory.js';
+
+interface UserRow {
+  id: string;
+  email: string;
+  display_name: string | null;
+  password_hash: string;
+  status: 'active' | 'disabled';
+  app_roles: string[];
+  authorization_version: number;
+  created_at: Date | string;
+}
+
+/** A user with what authentication needs. */
+export interface AuthenticatedUser {
+  user: PublicUser;
+  authorizationVersion: number;
+}
+
+/** Normalizes an email for lookups: trimmed and lower-cased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+const USER_COLUMNS = 'id, email, display_name, password_hash, status, app_roles, authorization_version, created_at';
+
+/** Accounts: sign-up, password check, application roles and status (each change bumps the authorization version). */
+@injectable()
+export class UsersService {
+  constructor(
+    @inject(SAAS_SERVICE_TYPES.Database) private readonly db: SqlDatabase,
+    @inject(SAAS_SERVICE_TYPES.PasswordHasher) private readonly hasher: PasswordHasher,
+    @inject(SAAS_SERVICE_TYPES.PrincipalDirectory) private readonly directory: PrincipalDirectory,
+    @inject(SAAS_SERVICE_TYPES.IdentitySettings) private readonly settings: IdentitySettings,
+    @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
+  ) {}
+
+  /** Creates an account with APP_USER (APP_ADMIN too for a bootstrap administrator email). */
+  async signup(request: SignupRequest): Promise<AuthenticatedUser> {
+    const normalized = normalizeEmail(request.email);
+    const roles = this.settings.bootstrapAdminEmails.map(normalizeEmail).includes(normalized)
+      ? [CORE_APP_ROLES.APP_ADMIN, CORE_APP_ROLES.APP_USER]
+      : [CORE_APP_ROLES.APP_USER];
+    const passwordHash = await this.hasher.hash(request.password);
+    const now = this.clock.now();
+    const { rows } = await this.db.query<UserRow>(
+      `INSERT INTO wildo_users (id, email, email_normalized, display_name, password_hash, status, app_roles, authorization_version, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, 'active', $6, 1, $7, $7)
+       ON CONFLICT (email_normalized) DO NOTHING
+       RETURNING ${USER_COLUMNS}`,
+      [randomUUID(), request.email.trim(), normalized, request.displayName ?? null, passwordHash, JSON.stringify(roles), now],
+    );
+    const row = rows[0];
+    if (!row) throw new FrameworkError('CONFLICT', 'An account with this email already exists.');
+    return { user: toPublicUser(row), authorizationVersion: row.authorization_version };
+  }
+
+  /** The active user with this email and password, or null (same cost either way). */
+  async verifyCredentials(email: string, password: string): Promise<AuthenticatedUser | null> {
+    const { rows } = await this.db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM wildo_users WHERE email_normalized = $1`, [normalizeEmail(email)]);
+    const row = rows[0];
+    if (!row) {
+      await this.hasher.verifyDecoy(password);
+      return null;
+    }
+    const ok = await this.hasher.verify(row.password_hash, password);
+    if (!ok || row.status !== 'active') return null;
+    return { user: toPublicUser(row), authorizationVersion: row.authorization_version };
+  }
+
+  /** A user by id, or null. */
+  async getById(userId: string): Promise<PublicUser | null> {
+    const { rows } = await this.db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM wildo_users WHERE id = $1`, [userId]);
+    return rows[0] ? toPublicUser(rows[0]) : null;
+  }
+
+  /** A user id by email, or null. */
+  async findIdByEmail(email: string): Promise<string | null> {
+    const { rows } = await this.db.query<{ id: string }>('SELECT id FROM wildo_users WHERE email_normalized = $1', [normalizeEmail(email)]);
+    return rows[0]?.id ?? null;
+  }
+
+  /** Replaces a user's application roles; outstanding tokens stop working. */
+  async setApplicationRoles(userId: string, roles: readonly string[]): Promise<PublicUser> {
+    return this.change(userId, 'app_roles = $2', [JSON.stringify([...new Set(roles)])]);
+  }
+
+  /** Enables or disables an account; outstanding tokens stop working. */
+  async setStatus(userId: string, status: 'active' | 'disabled'): Promise<PublicUser> {
+    return this.change(userId, 'status = $2', [status]);
+  }
+
+  private async change(userId: string, assignment: string, values: unknown[]): Promise<PublicUser> {
+    const { rows } = await this.db.query<UserRow>(
+      `UPDATE wildo_users SET ${assignment}, authorization_version = authorization_version + 1, updated_at = $${values.length + 2}
+       WHERE id = $1 RETURNING ${USER_COLUMNS}`,
+      [userId, ...values, this.clock.now()],
+    );
+    const row = rows[0];
+    if (!row) throw new FrameworkError('NOT_FOUND', 'No such user.');
+    await this.directory.invalidate(userId);
+    return toPublicUser(row);
+  }
+}
+
+function toPublicUser(row: UserRow): PublicUser {
+  return {
+    _id: row.id,
+    email: row.email,
+    displayName: row.display_name,
+    appRoles: row.app_roles,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Persistence: the SQL database (embedded PGlite or PostgreSQL), schema migrations and the resource
+ * store that keeps every resource's records with tenancy enforced in each statement.
+ */
+export {
+  type RecordConstraint,
+  type RecordCreator,
+  type ResourceStore,
+  type ResourceStoreDefinition,
+  type StoredRecord,
+  type StoreFilterField,
+  type StoreFilters,
+  type StorePage,
+  type StoreWriteOutcome,
+  type TenantScope,
+} from './resource-store.js';
+export {
+  type SqlDatabase,
+  type SqlDatabaseInfo,
+  type SqlExecutor,
+  type SqlMigration,
+  type SqlQueryOptions,
+  type SqlQueryResult,
+} from './sql-database.js';
+export { createPgliteDatabase, type PgliteDatabaseOptions } from './pglite-database.js';
+export { createPostgresDatabase, type PostgresDatabaseOptions } from './postgres-database.js';
+export { openSqlDatabase, redactDatabaseUrl, type OpenSqlDatabaseOptions } from './open-sql-database.js';
+export { migrationChecksum, MIGRATIONS_TABLE, runMigrations, type MigrationRunResult } from './sql-migrations.js';
+export { ADVISORY_LOCK_PURPOSES, lockForTransaction, type AdvisoryLockPurpose } from './sql-advisory-locks.js';
+export { SqlResourceStore, type SqlResourceStoreOptions } from './sql-resource-store.js';
+export { MAX_PAGE_LIMIT, MAX_RECORD_ID_LENGTH, MAX_SEARCH_TEXT_LENGTH } from './resource-store-inputs.js';
+export { invalidCursorError, MAX_SEARCH_OFFSET } from './resource-cursor.js';
+export { RESOURCE_TABLES_REGISTRY } from './resource-schema-sync.js';
+export { resourceTableName } from './resource-table-schema.js';

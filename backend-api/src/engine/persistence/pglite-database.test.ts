@@ -1,0 +1,52 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgliteDatabase } from './pglite-database.js';
+import { describeSqlDatabaseContract, HARNESS_TIMEOUT_MS } from './sql-database.contract.js';
+import type { SqlDatabase } from './sql-database.js';
+
+describeSqlDatabaseContract('PGlite in memory', async () => {
+  const database = await createPgliteDatabase();
+  return { database, openReplica: async () => database, close: () => database.close() };
+});
+
+describe('createPgliteDatabase', () => {
+  let database: SqlDatabase | undefined;
+  beforeAll(async () => {
+    database = await createPgliteDatabase();
+  }, HARNESS_TIMEOUT_MS);
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('reports the pglite dialect with vector support', () => {
+    expect(database?.info).toEqual({ dialect: 'pglite', vector: true });
+  });
+
+  it('answers vector distance queries', async () => {
+    const { rows } = await (database as SqlDatabase).query<{ distance: number }>(
+      "SELECT '[1,0,0]'::vector <=> '[0,1,0]'::vector AS distance",
+    );
+    expect(rows[0]?.distance).toBeCloseTo(1);
+  });
+
+  it('keeps data on disk across reopening, creating the directory; closes idempotently', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'wildo-pglite-'));
+    const dataDir = join(parent, 'nested', 'data');
+    try {
+      const first = await createPgliteDatabase({ dataDir });
+      await first.exec("CREATE TABLE kept (v text); INSERT INTO kept VALUES ('still here');");
+      await first.close();
+      await expect(first.close()).resolves.toBeUndefined();
+      const reopened = await createPgliteDatabase({ dataDir });
+      try {
+        expect((await reopened.query('SELECT v FROM kept')).rows).toEqual([{ v: 'still here' }]);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await rm(parent, { recursive: true, force: true });
+    }
+  }, HARNESS_TIMEOUT_MS);
+});

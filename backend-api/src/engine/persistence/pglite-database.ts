@@ -1,0 +1,90 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { createSilentLogger, type Logger } from '../logging/index.js';
+import type { SqlDatabase, SqlDatabaseInfo, SqlExecutor, SqlQueryOptions, SqlQueryResult } from './sql-database.js';
+import { NORMALIZED_TEXT_PARSERS } from './sql-type-parsers.js';
+
+/** Options of {@link createPgliteDatabase}. */
+export interface PgliteDatabaseOptions {
+  /** Directory of the data files (created when missing). Omitted: an in-memory database (tests). */
+  dataDir?: string;
+  /** Defaults to a silent logger. */
+  logger?: Logger;
+}
+
+type PgliteRunner = Pick<Transaction, 'query' | 'exec'>;
+
+/** Adapts PGlite's `query`/`exec` (of the database or of one transaction) to {@link SqlExecutor}. */
+class PgliteExecutor implements SqlExecutor {
+  constructor(protected readonly runner: PgliteRunner) {}
+
+  /** `options.prepare` is ignored: PGlite runs in-process, so a parse costs no round trip. */
+  async query<TRow = Record<string, unknown>>(text: string, params: readonly unknown[] = [], _options?: SqlQueryOptions): Promise<SqlQueryResult<TRow>> {
+    const result = await this.runner.query<TRow>(text, params as unknown[]);
+    return { rows: result.rows, affectedRows: result.affectedRows ?? 0 };
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.runner.exec(sql);
+  }
+}
+
+/** {@link SqlDatabase} on an embedded PGlite (PostgreSQL in WASM): one connection, queries serialized. */
+class PgliteDatabase extends PgliteExecutor implements SqlDatabase {
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly pglite: PGlite,
+    readonly info: SqlDatabaseInfo,
+  ) {
+    super(pglite);
+  }
+
+  /**
+   * PGlite holds its transaction mutex for the whole callback: statements sent to the database (not
+   * to `tx`) from inside `fn` would wait forever, so callers must use `tx`.
+   */
+  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.pglite.transaction(async (tx) => fn(new PgliteExecutor(tx)));
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.pglite.close();
+    return this.closing;
+  }
+}
+
+/** Loads pgvector; its absence degrades vector search, it never prevents the database from opening. */
+async function enableVector(pglite: PGlite, logger: Logger): Promise<boolean> {
+  try {
+    await pglite.exec('CREATE EXTENSION IF NOT EXISTS vector');
+    return true;
+  } catch (error) {
+    logger.warn('pgvector could not be enabled on PGlite; vector search is unavailable', { error: String(error) });
+    return false;
+  }
+}
+
+/**
+ * Opens an embedded PGlite database with the `vector` extension: in memory without `dataDir`,
+ * on disk (directory created) otherwise.
+ *
+ * @example
+ * const db = await createPgliteDatabase({ dataDir: '.wildo-saas/data' });
+ * const { rows } = await db.query<{ n: number }>('SELECT 1 AS n');
+ */
+export async function createPgliteDatabase(options: PgliteDatabaseOptions = {}): Promise<SqlDatabase> {
+  const logger = options.logger ?? createSilentLogger();
+  // Absolute, so the data does not move with the working directory of whoever starts the process.
+  const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
+  if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
+  const pglite = await PGlite.create({
+    ...(dataDir === undefined ? {} : { dataDir }),
+    extensions: { vector },
+    parsers: NORMALIZED_TEXT_PARSERS,
+  });
+  const vectorEnabled = await enableVector(pglite, logger);
+  return new PgliteDatabase(pglite, { dialect: 'pglite', vector: vectorEnabled });
+}

@@ -1,0 +1,115 @@
+import type { CoreResourceOperation } from '@wildo/shared-lib';
+import { FrameworkError, type InputProblem, type RefusalReason } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import type { StoreFilters } from '../persistence/resource-store.js';
+import type { ExecutionContext } from './execution-context.js';
+
+/** A record as the API shows it: its fields plus `_id` and the system fields. */
+export type ResourceRecord = Record<string, unknown> & {
+  _id: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+};
+
+/** Builds the framework's errors from handler code, so custom operations refuse like core ones. */
+export interface ErrorBuilder {
+  badRequest(message: string, problems?: readonly InputProblem[]): FrameworkError;
+  forbidden(message: string, reason?: RefusalReason): FrameworkError;
+  notFound(message?: string): FrameworkError;
+  conflict(message: string): FrameworkError;
+}
+
+/** The default {@link ErrorBuilder}. */
+export const errorBuilder: ErrorBuilder = {
+  badRequest: (message, problems) =>
+    new FrameworkError('VALIDATION_FAILED', message, { reason: 'input_invalid', ...(problems ? { problems } : {}) }),
+  forbidden: (message, reason = 'role_refused') => new FrameworkError('FORBIDDEN', message, { reason }),
+  notFound: (message = 'The record was not found.') => new FrameworkError('NOT_FOUND', message),
+  conflict: (message) => new FrameworkError('CONFLICT', message),
+};
+
+/** Records of one resource type inside the caller's tenant (the scope comes from the execution context). */
+export interface ScopedRecords {
+  get(id: string): Promise<ResourceRecord | null>;
+  list(query?: { filters?: StoreFilters; limit?: number; cursor?: string }): Promise<{ data: ResourceRecord[]; nextCursor: string | null }>;
+  /** Applies a validated patch with optimistic concurrency (retried on conflict). */
+  update(id: string, patch: Record<string, unknown>): Promise<ResourceRecord | null>;
+  countBy(field: string, filters?: StoreFilters): Promise<Map<string | number | boolean | null, number>>;
+}
+
+/** What every service handler receives besides its arguments. */
+export interface ServiceHandlerUtils {
+  errorBuilder: ErrorBuilder;
+  logger: Logger;
+  now(): Date;
+  /** Records of the handler's own resource in the caller's tenant. */
+  records: ScopedRecords;
+  /** Records of another resource type in the caller's tenant. */
+  resources(resourceType: string): ScopedRecords;
+}
+
+/** Runs before persistence of a core operation and returns the (possibly changed) input. */
+export type PrefixCoreHandler = (
+  id: string | undefined,
+  input: unknown,
+  executionContext: ExecutionContext,
+  operationPath: string,
+  utils: ServiceHandlerUtils,
+) => Promise<unknown>;
+
+/** Runs after persistence of a core operation and returns the (possibly changed) result. */
+export type PostfixCoreHandler = (
+  id: string | undefined,
+  result: unknown,
+  executionContext: ExecutionContext,
+  operationPath: string,
+  utils: ServiceHandlerUtils,
+) => Promise<unknown>;
+
+/** Arguments of a custom operation handler. `record` is the addressed record of an instance operation. */
+export interface CustomOperationArgs<TInput> {
+  id?: string;
+  record?: ResourceRecord;
+  input: TInput;
+  executionContext: ExecutionContext;
+  utils: ServiceHandlerUtils;
+}
+
+/** Implements one custom operation; its result is projected through the declared response schema. */
+export type CustomOperationHandler<TInput = never, TOutput = unknown> = (args: CustomOperationArgs<TInput>) => Promise<TOutput>;
+
+/** Handlers for one resource: prefix/postfix for all or some core operations, and custom operations. */
+export interface ResourceCustomServiceImplementation {
+  resourceType: string;
+  prefixCoreOperations?: PrefixCoreHandler | Partial<Record<CoreResourceOperation, PrefixCoreHandler>>;
+  postfixCoreOperations?: PostfixCoreHandler | Partial<Record<CoreResourceOperation, PostfixCoreHandler>>;
+  // `never` input accepts handlers typed for any input; the engine validates input before calling them.
+  customOperations?: Readonly<Record<string, CustomOperationHandler<never, unknown>>>;
+}
+
+/**
+ * Declares the service code of a resource. Registered through a module's `customServiceImplementations`;
+ * the engine refuses to start when a declared custom operation has no handler or a handler has no declaration.
+ *
+ * @example
+ * createResourceCustomServiceImplementation('todos', {
+ *   customOperations: { complete: async ({ id, utils }) => utils.records.update(id!, { status: 'done' }) },
+ * });
+ */
+export function createResourceCustomServiceImplementation(
+  resourceType: string,
+  handlers: Omit<ResourceCustomServiceImplementation, 'resourceType'>,
+): ResourceCustomServiceImplementation {
+  return { resourceType, ...handlers };
+}
+
+/** Picks the handler for one core operation from a single function or a per-operation map. */
+export function handlerFor<T>(
+  handlers: T | Partial<Record<CoreResourceOperation, T>> | undefined,
+  operation: CoreResourceOperation,
+): T | undefined {
+  if (!handlers) return undefined;
+  if (typeof handlers === 'function') return handlers as T;
+  return (handlers as Partial<Record<CoreResourceOperation, T>>)[operation];
+}

@@ -1,0 +1,59 @@
+import { inject, injectable } from 'inversify';
+import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import type { CoordinationBackend, CounterDecision, CounterPolicy } from '../coordination/coordination.js';
+import { FrameworkError } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import type { CompiledOperation } from './compiled-resource.types.js';
+import { principalBucketKey, type ExecutionContext } from './execution-context.js';
+
+/**
+ * Charges rate-limit counters. An operation's declared policy fails closed (its storage being down refuses
+ * the call); the blanket per-principal burst throttle fails open, as documented, and logs the failure.
+ */
+@injectable()
+export class RateLimitService {
+  constructor(
+    @inject(SAAS_SERVICE_TYPES.Coordination) private readonly coordination: CoordinationBackend,
+    @inject(SAAS_SERVICE_TYPES.Logger) private readonly logger: Logger,
+  ) {}
+
+  /** Charges the operation's own policy in the bucket of the call's surface; throws when refused. */
+  async chargeOperation(operation: CompiledOperation, context: ExecutionContext): Promise<void> {
+    const policy = operation.rateLimit;
+    if (!policy) return;
+    const key = `op:${context.surface}:${operation.servicePath}:${principalBucketKey(context, policy.keyBy)}`;
+    await this.charge(key, { points: policy.points, durationMs: policy.durationSeconds * 1_000 });
+  }
+
+  /** Charges a security policy (sign-in attempts, ...); refused or unavailable storage both refuse (fail closed). */
+  async charge(key: string, policy: CounterPolicy): Promise<void> {
+    let decision: CounterDecision;
+    try {
+      decision = await this.coordination.consume(key, policy);
+    } catch (cause) {
+      throw new FrameworkError('SERVICE_UNAVAILABLE', 'The request could not be admitted right now; try again shortly.', {
+        retryAfterSeconds: 1,
+        cause,
+      });
+    }
+    if (!decision.allowed) throw rateLimited(decision);
+  }
+
+  /** Charges a burst bucket; returns null (admitting the request) when the counter store fails. */
+  async chargeBurst(key: string, policy: CounterPolicy): Promise<CounterDecision | null> {
+    try {
+      return await this.coordination.consume(`burst:${key}`, policy);
+    } catch (cause) {
+      this.logger.warn('burst throttle storage failed; admitting the request', { error: String(cause) });
+      return null;
+    }
+  }
+}
+
+/** The refusal for an exhausted window, with the wait before the next one. */
+export function rateLimited(decision: CounterDecision): FrameworkError {
+  return new FrameworkError('RATE_LIMITED', 'Too many requests; slow down.', {
+    reason: 'rate_limit_exceeded',
+    retryAfterSeconds: Math.max(1, Math.ceil(decision.resetMs / 1_000)),
+  });
+}

@@ -1,0 +1,200 @@
+import { CoreResourceOperation } from '@wildo/shared-lib';
+import { inject, injectable } from 'inversify';
+import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
+import type { Clock } from '../container/clock.js';
+import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { FrameworkError } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import type { RecordConstraint, ResourceStore, StoreFilters } from '../persistence/resource-store.js';
+import type { CompiledOperation, CompiledResource } from './compiled-resource.types.js';
+import {
+  errorBuilder,
+  handlerFor,
+  type ResourceCustomServiceImplementation,
+  type ResourceRecord,
+  type ServiceHandlerUtils,
+} from './custom-service.js';
+import type { ExecutionContext } from './execution-context.js';
+import { checkRelationships, creatorOf, patchRecord, preconditionFailed, scopeFor, scopedRecords, toApiRecord, validateStoredData } from './record-access.js';
+import type { ResourcesRegistry } from './resources-registry.service.js';
+import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
+
+/** Options of a core operation that do not come from the input contract. */
+export interface CoreOperationOptions {
+  /** Which variant's record policy applies (default variant when omitted). */
+  variantKey?: string;
+  /** The version the caller last saw (HTTP If-Match). */
+  expectedVersion?: number;
+  /** LIST / SEARCH paging and filters, already validated. */
+  query?: { filters?: StoreFilters; limit?: number; cursor?: string; text?: string };
+}
+
+/** A page of records. */
+export interface RecordPage {
+  data: ResourceRecord[];
+  nextCursor: string | null;
+}
+
+const notFound = () => errorBuilder.notFound();
+
+/**
+ * The service pipeline of every operation: prefix handlers, persistence (or the custom handler), postfix
+ * handlers. It does not authenticate, authorize, rate-limit or project: the dispatcher does that before
+ * and after, and code calling this directly must run admission itself.
+ */
+@injectable()
+export class ServicesRegistryHandler {
+  private readonly implementations = new Map<string, ResourceCustomServiceImplementation>();
+
+  constructor(
+    @inject(SAAS_SERVICE_TYPES.ResourcesRegistry) private readonly registry: ResourcesRegistry,
+    @inject(SAAS_SERVICE_TYPES.ResourceStore) private readonly store: ResourceStore,
+    @inject(SAAS_SERVICE_TYPES.RoleHierarchyResolver) private readonly roles: RoleHierarchyResolver,
+    @inject(SAAS_SERVICE_TYPES.Logger) private readonly logger: Logger,
+    @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
+    @inject(SAAS_SERVICE_TYPES.ModuleRegistry) application: BackendApplicationDefinition,
+  ) {
+    for (const module of application.modules) {
+      for (const impl of module.customServiceImplementations ?? []) this.implementations.set(impl.resourceType, impl);
+    }
+  }
+
+  /** Runs a core operation for `executionContext`. `input` must already satisfy the operation's input contract. */
+  async executeCoreOperation<T = unknown>(
+    resourceType: string,
+    operation: CoreResourceOperation,
+    executionContext: ExecutionContext,
+    id?: string,
+    input?: unknown,
+    options: CoreOperationOptions = {},
+  ): Promise<T> {
+    const resource = this.registry.getResource(resourceType);
+    const compiled = this.operationOf(resourceType, operation, options.variantKey);
+    const path = compiled.servicePath;
+    const impl = this.implementations.get(resourceType);
+    const utils = this.utilsFor(resource, executionContext);
+    const prefix = handlerFor(impl?.prefixCoreOperations, operation);
+    const effectiveInput = prefix ? await prefix(id, input, executionContext, path, utils) : input;
+    const constraint = this.constraintFor(compiled, executionContext);
+    const result = await this.persist(resource, operation, executionContext, id, effectiveInput, constraint, options);
+    const postfix = handlerFor(impl?.postfixCoreOperations, operation);
+    return (postfix ? await postfix(id, result, executionContext, path, utils) : result) as T;
+  }
+
+  /** Runs a custom operation's handler; an instance operation first loads its record in the caller's tenant. */
+  async executeCustomOperation<T = unknown>(
+    resourceType: string,
+    operationKey: string,
+    executionContext: ExecutionContext,
+    id?: string,
+    input?: unknown,
+    options: { variantKey?: string } = {},
+  ): Promise<T> {
+    const resource = this.registry.getResource(resourceType);
+    const compiled = this.operationOf(resourceType, operationKey, options.variantKey);
+    const handler = this.implementations.get(resourceType)?.customOperations?.[operationKey];
+    if (!handler || compiled.unimplemented) throw new FrameworkError('NOT_IMPLEMENTED', 'This operation is not implemented.');
+    let record: ResourceRecord | undefined;
+    if (compiled.target === 'instance') {
+      if (!id) throw notFound();
+      const stored = await this.store.findById(resource.storeDefinition, scopeFor(resource, executionContext), id, this.constraintFor(compiled, executionContext));
+      if (!stored) throw notFound();
+      record = toApiRecord(resource, stored);
+    }
+    const utils = this.utilsFor(resource, executionContext);
+    return (await handler({ ...(id ? { id } : {}), ...(record ? { record } : {}), input: input as never, executionContext, utils })) as T;
+  }
+
+  private async persist(
+    resource: CompiledResource,
+    operation: CoreResourceOperation,
+    context: ExecutionContext,
+    id: string | undefined,
+    input: unknown,
+    constraint: RecordConstraint | undefined,
+    options: CoreOperationOptions,
+  ): Promise<unknown> {
+    const def = resource.storeDefinition;
+    const scope = scopeFor(resource, context);
+    const resolve = (type: string) => this.registry.getResource(type);
+    switch (operation) {
+      case CoreResourceOperation.CREATE: {
+        const data = validateStoredData(resource, input as Record<string, unknown>);
+        await checkRelationships(this.store, resolve, resource, context, data);
+        return toApiRecord(resource, await this.store.insert(def, scope, { data, creator: creatorOf(context) }));
+      }
+      case CoreResourceOperation.READ: {
+        const stored = id ? await this.store.findById(def, scope, id, constraint) : null;
+        if (!stored) throw notFound();
+        return toApiRecord(resource, stored);
+      }
+      case CoreResourceOperation.UPDATE: {
+        const stored = id
+          ? await patchRecord(this.store, resolve, resource, context, id, input as Record<string, unknown>, {
+              ...(constraint ? { constraint } : {}),
+              ...(options.expectedVersion !== undefined ? { expectedVersion: options.expectedVersion } : {}),
+            })
+          : null;
+        if (!stored) throw notFound();
+        return toApiRecord(resource, stored);
+      }
+      case CoreResourceOperation.DELETE: {
+        if (!id) throw notFound();
+        const outcome = await this.store.delete(def, scope, id, {
+          ...(options.expectedVersion !== undefined ? { expectedVersion: options.expectedVersion } : {}),
+          ...(constraint ? { constraint } : {}),
+        });
+        if (!outcome.ok) throw outcome.reason === 'not_found' ? notFound() : preconditionFailed();
+        return { _id: id, deleted: true };
+      }
+      case CoreResourceOperation.LIST:
+      case CoreResourceOperation.SEARCH:
+        return this.page(resource, operation, scope, constraint, options);
+    }
+  }
+
+  private async page(
+    resource: CompiledResource,
+    operation: CoreResourceOperation,
+    scope: ReturnType<typeof scopeFor>,
+    constraint: RecordConstraint | undefined,
+    options: CoreOperationOptions,
+  ): Promise<RecordPage> {
+    const query = options.query ?? {};
+    const common = {
+      filters: query.filters ?? {},
+      limit: query.limit ?? 20,
+      ...(query.cursor ? { cursor: query.cursor } : {}),
+      ...(constraint ? { constraint } : {}),
+    };
+    const page =
+      operation === CoreResourceOperation.SEARCH
+        ? await this.store.search(resource.storeDefinition, scope, { ...common, text: query.text ?? '' })
+        : await this.store.list(resource.storeDefinition, scope, common);
+    return { data: page.records.map((r) => toApiRecord(resource, r)), nextCursor: page.nextCursor };
+  }
+
+  private operationOf(resourceType: string, operation: string, variantKey?: string): CompiledOperation {
+    const path = this.registry.getServiceOperationPathDefault(resourceType, operation);
+    return this.registry.getOperationFromPath(variantKey && variantKey !== 'default' ? `${path}#${variantKey}` : path);
+  }
+
+  /** Owner-only variants confine callers without an exempt role to the records they created. */
+  private constraintFor(operation: CompiledOperation, context: ExecutionContext): RecordConstraint | undefined {
+    if (!operation.ownerOnly) return undefined;
+    if (this.roles.satisfies(context.initiatorRoles, operation.ownerOnly.exemptRoles)) return undefined;
+    // A machine principal creates no user-owned records, so it owns none: match nothing.
+    return { createdByUserId: context.initiatorIds.userId ?? '' };
+  }
+
+  private utilsFor(resource: CompiledResource, context: ExecutionContext): ServiceHandlerUtils {
+    const resolve = (type: string) => this.registry.getResource(type);
+    return {
+      errorBuilder,
+      logger: this.logger,
+      now: () => this.clock.now(),
+      records: scopedRecords(this.store, resolve, resource, context),
+      resources: (type) => scopedRecords(this.store, resolve, resolve(type), context),
+    };
+  }
+}

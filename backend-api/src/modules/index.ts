@@ -1,0 +1,14 @@
+import { ResourceServerKind } from '@wildo/shared-lib';
+import { defineBackendApplication } from '../engine/index.js';
+import { tasksManagerModule } from './tasks-manager/index.js';
+
+/**
+ * The reference application's module registry. Only modules listed here exist at run time.
+ */
+export const referenceApplication = defineBackendApplication({
+  name: 'wonder-todos',
+  modules: [tasksManagerModule],
+  resourceServerInstances: [
+    { ref: 'support', kind: ResourceServerKind.MCP, displayName: 'Support', description: 'Tools for looking up records.' },
+  ],
+});

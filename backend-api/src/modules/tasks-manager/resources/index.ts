@@ -1,0 +1,12 @@
+import type { BackendDomainModule } from '../../../engine/index.js';
+import { announcementsResource } from './announcements.resource.js';
+import { knowledgeDocumentsResource } from './knowledge-documents.resource.js';
+import { savedViewsResource } from './saved-views.resource.js';
+import { todosCustomImplementation } from './todos.custom-impl.service.js';
+import { todosResource } from './todos.resource.js';
+
+/** The resources of the tasks manager and their service code. */
+export const tasksManagerResources: Pick<BackendDomainModule, 'resources' | 'customServiceImplementations'> = {
+  resources: [todosResource, knowledgeDocumentsResource, announcementsResource, savedViewsResource],
+  customServiceImplementations: [todosCustomImplementation],
+};

@@ -1,0 +1,32 @@
+import {
+  CORE_ORG_ROLES,
+  CoreResourceOperation,
+  defineResource,
+  KnowledgeDocumentSchema,
+  ResourceOperationRiskLevel,
+  ResourceOperationVariantType,
+  ResourcePrimaryScope,
+  TasksManager_ResourceType,
+} from '@wildo/shared-lib';
+
+const API_CALL = ResourceOperationVariantType.API_CALL;
+const member = [CORE_ORG_ROLES.ORG_MEMBER];
+const manager = [CORE_ORG_ROLES.ORG_MANAGER];
+
+/** An organization's knowledge base: members read and add documents, managers edit and remove them. */
+export const knowledgeDocumentsResource = defineResource({
+  type: TasksManager_ResourceType.KNOWLEDGE_DOCUMENTS,
+  displayName: 'Knowledge documents',
+  primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
+  schema: KnowledgeDocumentSchema,
+  operationsConfiguration: {
+    [CoreResourceOperation.CREATE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member }] },
+    [CoreResourceOperation.READ]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member }] },
+    [CoreResourceOperation.UPDATE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: manager }] },
+    [CoreResourceOperation.DELETE]: {
+      variants: [{ variantType: API_CALL, isDefault: true, roles: manager, riskLevel: ResourceOperationRiskLevel.HIGH }],
+    },
+    [CoreResourceOperation.LIST]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member }] },
+    [CoreResourceOperation.SEARCH]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member }] },
+  },
+});

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/** Vite configuration for the Wildo web shell: dev server on 4242, `/api` proxied to the backend on 4241. */
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: 4242,
+    strictPort: true,
+    proxy: {
+      '/api': { target: 'http://localhost:4241', changeOrigin: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+  },
+});
