@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import express from 'express';
 import supertest from 'supertest';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { BackendApplicationDefinition } from '../engine/container/backend-domain-module.js';
 import { createWildoBackend, type WildoBackend, type WildoBackendOptions } from '../engine/container/wildo-backend.js';
 import { createSilentLogger } from '../engine/logging/index.js';
@@ -33,6 +34,8 @@ export function useTestDatabase(): () => SqlDatabase {
 export interface TestBackend {
   backend: WildoBackend;
   api: supertest.Agent;
+  /** Responses with a 5xx status seen so far (method, path, status). */
+  serverErrors: string[];
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -40,16 +43,30 @@ export interface TestBackend {
 /** Builds a backend on `database` with the reference application unless another is given. */
 export async function createTestBackend(
   database: SqlDatabase,
-  options: Partial<WildoBackendOptions> & { application?: BackendApplicationDefinition } = {},
+  options: Partial<WildoBackendOptions> & { application?: BackendApplicationDefinition; allowServerErrors?: boolean } = {},
 ): Promise<TestBackend> {
+  const { allowServerErrors = false, ...backendOptions } = options;
   const backend = await createWildoBackend({
     application: referenceApplication,
     database,
     logger: createSilentLogger(),
     primarySecret: TEST_PRIMARY_SECRET,
     coordinationKeyPrefix: `test:${randomUUID()}:`,
-    ...options,
+    ...backendOptions,
   });
-  const close = () => backend.close();
-  return { backend, api: supertest.agent(backend.app), close, [Symbol.asyncDispose]: close };
+  // Every response passes through this wrapper so a test that provokes an unexpected 5xx fails on close.
+  const serverErrors: string[] = [];
+  const outer = express();
+  outer.use((req, res, next) => {
+    res.on('finish', () => {
+      if (res.statusCode >= 500) serverErrors.push(`${req.method} ${req.originalUrl} -> ${res.statusCode}`);
+    });
+    next();
+  });
+  outer.use(backend.app);
+  const close = async () => {
+    await backend.close();
+    if (!allowServerErrors) expect(serverErrors, 'responses with a 5xx status').toEqual([]);
+  };
+  return { backend, api: supertest.agent(outer), serverErrors, close, [Symbol.asyncDispose]: close };
 }

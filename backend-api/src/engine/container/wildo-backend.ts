@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
@@ -30,7 +31,7 @@ export interface WildoBackendOptions {
   /** The backend's public URL (token issuer); default `http://localhost:4241`. */
   publicUrl?: string;
   identity?: Partial<IdentitySettings>;
-  /** A database to use (tests share one); otherwise one is opened from `databaseUrl` / `dataDir` (PGlite in memory if neither). */
+  /** A database to use (tests share one); otherwise PostgreSQL at `databaseUrl`, else PGlite under `dataDir/pglite` (in memory without a data directory). */
   database?: SqlDatabase;
   databaseUrl?: string;
   dataDir?: string;
@@ -74,7 +75,13 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
   const clock = options.clock ?? systemClock;
   const owned: (() => Promise<void>)[] = [];
   try {
-    const database = options.database ?? (await openSqlDatabase({ logger, ...pick(options, 'databaseUrl', 'dataDir') }));
+    const database =
+      options.database ??
+      (await openSqlDatabase({
+        logger,
+        ...pick(options, 'databaseUrl'),
+        ...(options.dataDir ? { dataDir: path.join(options.dataDir, 'pglite') } : {}),
+      }));
     if (!options.database) owned.push(() => database.close());
     await runMigrations(database, [...IDENTITY_MIGRATIONS, ...options.application.modules.flatMap((m) => m.migrations ?? [])], logger);
     const store = new SqlResourceStore({ database, logger, now: () => clock.now() });

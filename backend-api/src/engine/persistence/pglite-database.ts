@@ -21,7 +21,11 @@ class PgliteExecutor implements SqlExecutor {
   constructor(protected readonly runner: PgliteRunner) {}
 
   /** `options.prepare` is ignored: PGlite runs in-process, so a parse costs no round trip. */
-  async query<TRow = Record<string, unknown>>(text: string, params: readonly unknown[] = [], _options?: SqlQueryOptions): Promise<SqlQueryResult<TRow>> {
+  async query<TRow = Record<string, unknown>>(
+    text: string,
+    params: readonly unknown[] = [],
+    _options?: SqlQueryOptions,
+  ): Promise<SqlQueryResult<TRow>> {
     const result = await this.runner.query<TRow>(text, params as unknown[]);
     return { rows: result.rows, affectedRows: result.affectedRows ?? 0 };
   }

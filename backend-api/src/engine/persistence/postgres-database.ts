@@ -89,7 +89,11 @@ class PostgresExecutor implements SqlExecutor {
 class TransactionExecutor extends PostgresExecutor {
   ended = false;
 
-  override query<TRow = Record<string, unknown>>(text: string, params?: readonly unknown[], options?: SqlQueryOptions): Promise<SqlQueryResult<TRow>> {
+  override query<TRow = Record<string, unknown>>(
+    text: string,
+    params?: readonly unknown[],
+    options?: SqlQueryOptions,
+  ): Promise<SqlQueryResult<TRow>> {
     if (this.ended) return Promise.reject(new Error('This transaction has ended; use the database instead.'));
     return super.query<TRow>(text, params, options);
   }
@@ -116,7 +120,9 @@ class PostgresDatabase extends PostgresExecutor implements SqlDatabase {
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     // A checked-out client has no pool listener: without this, a dropped connection would crash the process.
-    const onError = (error: Error): void => this.logger.error('PostgreSQL connection failed during a transaction', { error: error.message });
+    const onError = (error: Error): void => {
+      this.logger.error('PostgreSQL connection failed during a transaction', { error: error.message });
+    };
     client.on('error', onError);
     const tx = new TransactionExecutor(client, this.prepared);
     let broken: Error | undefined;
@@ -130,7 +136,8 @@ class PostgresDatabase extends PostgresExecutor implements SqlDatabase {
       throw error;
     } finally {
       tx.ended = true;
-      client.off('error', onError);
+      // A broken client is destroyed and may still report its failure late: keep logging it.
+      if (broken === undefined) client.off('error', onError);
       client.release(broken);
     }
   }

@@ -63,6 +63,8 @@ export interface ResourceRow {
   data: Record<string, unknown>;
 }
 
+const INSERT_COLUMNS =
+  'id, organization_id, user_id, created_by_user_id, created_by_type, created_by_id, created_at, updated_at, version, data';
 const RECORD_COLUMNS =
   'id, seq, organization_id, user_id, created_by_user_id, created_by_type, created_by_id, created_at, updated_at, version, data';
 
@@ -134,20 +136,29 @@ export class ResourceStatements {
 
   insert(kind: TenantScope['kind']): Statement {
     return this.cached(`insert:${kind}`, (p) => {
+      const id = p('id'); // numbered first, so $1 is the id in every variant
       const tenant = kind === 'organization' ? `${p('scopeId')}, NULL` : kind === 'user' ? `NULL, ${p('scopeId')}` : 'NULL, NULL';
-      return `INSERT INTO ${this.table} (id, organization_id, user_id, created_by_user_id, created_by_type, created_by_id, created_at, updated_at, version, data)
-VALUES (${p('id')}, ${tenant}, ${p('creatorUserId')}, ${p('creatorType')}, ${p('creatorId')}, ${p('now')}::timestamptz, ${p('now')}::timestamptz, 1, ${p('data')}::jsonb)
+      const creator = `${p('creatorUserId')}, ${p('creatorType')}, ${p('creatorId')}`;
+      const times = `${p('now')}::timestamptz, ${p('now')}::timestamptz`;
+      return `INSERT INTO ${this.table} (${INSERT_COLUMNS})
+VALUES (${id}, ${tenant}, ${creator}, ${times}, 1, ${p('data')}::jsonb)
 RETURNING ${RECORD_COLUMNS}`;
     });
   }
 
   findById(kind: TenantScope['kind'], owner: boolean): Statement {
-    return this.cached(`find:${kind}:${owner}`, (p) => `SELECT ${RECORD_COLUMNS} FROM ${this.table} WHERE id = ${p('id')} AND ${whereClause(kind, p, { owner })}`);
+    return this.cached(
+      `find:${kind}:${owner}`,
+      (p) => `SELECT ${RECORD_COLUMNS} FROM ${this.table} WHERE id = ${p('id')} AND ${whereClause(kind, p, { owner })}`,
+    );
   }
 
   /** Current version of a record, to tell `not_found` from `version_conflict` after a refused write. */
   probe(kind: TenantScope['kind'], owner: boolean): Statement {
-    return this.cached(`probe:${kind}:${owner}`, (p) => `SELECT version FROM ${this.table} WHERE id = ${p('id')} AND ${whereClause(kind, p, { owner })}`);
+    return this.cached(
+      `probe:${kind}:${owner}`,
+      (p) => `SELECT version FROM ${this.table} WHERE id = ${p('id')} AND ${whereClause(kind, p, { owner })}`,
+    );
   }
 
   list(kind: TenantScope['kind'], owner: boolean, filter: boolean, after: boolean): Statement {

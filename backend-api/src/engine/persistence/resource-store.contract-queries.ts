@@ -60,6 +60,13 @@ function describeFilters(context: ContractContext): void {
       expect(await listIds(todos, { status: 'open', done: true })).toEqual([records[0]?.id]);
     });
 
+    it('treats an absent (undefined) filter value as no filter', async () => {
+      const todos = await context.freshDefinition();
+      await seed(context.store(), todos, 2, (i) => ({ status: i === 0 ? 'open' : 'done' }));
+      const filters = { status: undefined } as unknown as Record<string, string>;
+      expect((await context.store().list(todos, orgA, { filters, limit: 10 })).records).toHaveLength(2);
+    });
+
     it('a filter on an undeclared field is refused; a declared one works', async () => {
       const todos = await context.freshDefinition();
       await seed(context.store(), todos, 1, () => ({ status: 'open', secret: 'x' }));

@@ -60,7 +60,8 @@ export function describeTenancyContract(context: ContractContext): void {
       const record = await insertIn(notes, userU, 'diary');
       expect(await context.store().findById(notes, userV, record.id)).toBeNull();
       expect((await context.store().list(notes, userV, { filters: {}, limit: 10 })).records).toEqual([]);
-      expect((await context.store().update(notes, userV, record.id, { data: {}, expectedVersion: 1 })).ok).toBe(false);
+      expect(await context.store().update(notes, userV, record.id, { data: {}, expectedVersion: 1 })).toEqual({ ok: false, reason: 'not_found' });
+      expect(await context.store().delete(notes, userV, record.id)).toEqual({ ok: false, reason: 'not_found' });
       expect(await context.store().findById(notes, userU, record.id)).toMatchObject({ userId: 'user_u', organizationId: null });
     });
 

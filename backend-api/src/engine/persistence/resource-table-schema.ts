@@ -44,7 +44,8 @@ function definitionError(resourceType: string, problem: string): Error {
 /** Table name of a resource type: `r_` + the type with `-` mapped to `_`. Throws when it cannot be one. */
 export function resourceTableName(resourceType: string): string {
   if (!RESOURCE_TYPE.test(resourceType)) {
-    throw definitionError(resourceType, 'the type must match ^[a-z][a-z0-9_-]{0,62}$ (lowercase letter, then letters, digits, _ or -).');
+    const rule = 'the type must match ^[a-z][a-z0-9_-]{0,62}$ (a lowercase letter, then letters, digits, _ or -).';
+    throw definitionError(resourceType, rule);
   }
   const table = `r_${resourceType.replace(/-/g, '_')}`;
   const longest = Buffer.byteLength(table) + LONGEST_SUFFIX;

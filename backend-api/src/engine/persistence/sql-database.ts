@@ -21,7 +21,11 @@ export interface SqlQueryOptions {
  * (0 for reads and DDL).
  */
 export interface SqlExecutor {
-  query<TRow = Record<string, unknown>>(text: string, params?: readonly unknown[], options?: SqlQueryOptions): Promise<SqlQueryResult<TRow>>;
+  query<TRow = Record<string, unknown>>(
+    text: string,
+    params?: readonly unknown[],
+    options?: SqlQueryOptions,
+  ): Promise<SqlQueryResult<TRow>>;
   /** Several statements without parameters (migrations). PGlite refuses multi-statement prepared queries. */
   exec(sql: string): Promise<void>;
 }

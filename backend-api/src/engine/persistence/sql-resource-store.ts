@@ -81,8 +81,8 @@ export class SqlResourceStore implements ResourceStore {
     return this.transactionExecutor ?? this.options.database;
   }
 
-  private async run(statement: Statement, values: ParamValues): Promise<ResourceRow[]> {
-    const { rows } = await this.executor.query<ResourceRow>(statement.text, statement.bind(values), PREPARED);
+  private async run<TRow = ResourceRow>(statement: Statement, values: ParamValues): Promise<TRow[]> {
+    const { rows } = await this.executor.query<TRow>(statement.text, statement.bind(values), PREPARED);
     return rows;
   }
 
@@ -118,7 +118,12 @@ export class SqlResourceStore implements ResourceStore {
     }
   }
 
-  async findById(definition: ResourceStoreDefinition, scope: TenantScope, id: string, constraint?: RecordConstraint): Promise<StoredRecord | null> {
+  async findById(
+    definition: ResourceStoreDefinition,
+    scope: TenantScope,
+    id: string,
+    constraint?: RecordConstraint,
+  ): Promise<StoredRecord | null> {
     const ownerId = constraint?.createdByUserId;
     const statement = statementsFor(definition).findById(scope.kind, ownerId !== undefined);
     const [row] = await this.run(statement, { id, scopeId: scopeIdOf(scope), ownerId });
@@ -164,11 +169,16 @@ export class SqlResourceStore implements ResourceStore {
     };
   }
 
-  async countBy(definition: ResourceStoreDefinition, scope: TenantScope, field: string, filters: StoreFilters): Promise<Map<CountKey, number>> {
+  async countBy(
+    definition: ResourceStoreDefinition,
+    scope: TenantScope,
+    field: string,
+    filters: StoreFilters,
+  ): Promise<Map<CountKey, number>> {
     declaredFilterField(definition, field, 'field');
     const filter = filterDocument(definition, filters);
     const statement = statementsFor(definition).countBy(scope.kind, filter !== undefined);
-    const { rows } = await this.executor.query<{ value: unknown; count: string }>(statement.text, statement.bind({ scopeId: scopeIdOf(scope), field, filter }), PREPARED);
+    const rows = await this.run<{ value: unknown; count: string }>(statement, { scopeId: scopeIdOf(scope), field, filter });
     const counts = new Map<CountKey, number>();
     for (const row of rows) {
       const key = countKey(row.value);
@@ -217,7 +227,7 @@ export class SqlResourceStore implements ResourceStore {
 
   /** Why a conditional write touched nothing: the record is visible (so its version moved) or it is not. */
   private async refusal(probe: Statement, values: ParamValues): Promise<StoreWriteOutcome<StoredRecord>> {
-    const { rows } = await this.executor.query(probe.text, probe.bind(values), PREPARED);
+    const rows = await this.run<{ version: number }>(probe, values);
     return { ok: false, reason: rows.length > 0 ? 'version_conflict' : 'not_found' };
   }
 

@@ -42,7 +42,9 @@ export function compileResource(declaration: AnyResourceDeclaration): { resource
 
   const structural = ResourceDeclarationSchema.safeParse(declaration);
   if (!structural.success) {
-    for (const issue of structural.error.issues) report(formatPath(issue.path.map(String)), issue.message);
+    for (const issue of structural.error.issues) {
+      report(formatPath(issue.path.map((s) => (typeof s === 'number' ? s : String(s)))), issue.message);
+    }
     return { problems };
   }
   for (const p of auditSchema(declaration.schema)) report(`schema.${p.path}`, p.message);

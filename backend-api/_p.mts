@@ -1,0 +1,14 @@
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+let t = performance.now();
+const a = await PGlite.create();
+console.log('plain create', (performance.now() - t).toFixed(0)); t = performance.now();
+const b = await PGlite.create({ extensions: { vector } });
+console.log('with vector', (performance.now() - t).toFixed(0)); t = performance.now();
+await b.exec('CREATE EXTENSION IF NOT EXISTS vector');
+console.log('create ext', (performance.now() - t).toFixed(0)); t = performance.now();
+const dump = await b.dumpDataDir('none');
+console.log('dump', (performance.now() - t).toFixed(0), dump.size); t = performance.now();
+const c = await PGlite.create({ extensions: { vector }, loadDataDir: dump });
+console.log('from dump', (performance.now() - t).toFixed(0)); t = performance.now();
+console.log((await c.query('select 1 as x')).rows);

@@ -1,0 +1,100 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { isBenchServerMessage, type BenchServerReady, type BenchServerStop, type BenchTarget } from './bench-protocol.js';
+
+/** A running server child (see `bench-server.ts`). */
+export interface BenchServerProcess {
+  readonly ready: BenchServerReady;
+  /** Asks the child to release everything and exit; kills it if it has not within a few seconds. */
+  stop(): Promise<void>;
+}
+
+/** Options of {@link startBenchServer}. */
+export interface BenchServerOptions {
+  /** Write a V8 CPU profile of the server child into this directory (on its exit). */
+  cpuProfDir?: string;
+}
+
+const SERVER_SCRIPT = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
+/** PGlite's first start (WASM compile, migrations) takes a few seconds on a small machine. */
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+// Last resort: whatever way this process ends, no server child outlives it.
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+function exited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (exited(child)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (!exited(child)) {
+    if (child.connected) child.send({ type: 'stop' } satisfies BenchServerStop);
+    else child.kill('SIGTERM');
+    if (!(await waitForExit(child, STOP_TIMEOUT_MS))) {
+      child.kill('SIGKILL');
+      await waitForExit(child, STOP_TIMEOUT_MS);
+    }
+  }
+  children.delete(child);
+}
+
+function awaitReady(child: ChildProcess): Promise<BenchServerReady> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => settle(new Error(`The bench server did not get ready within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
+    const onMessage = (message: unknown) => {
+      if (!isBenchServerMessage(message)) return;
+      settle(message.type === 'ready' ? message : new Error(`The bench server failed to start:\n${message.message}`));
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      settle(new Error(`The bench server exited before it was ready (${signal ?? `code ${code}`}).`));
+    function settle(outcome: BenchServerReady | Error): void {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    }
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+/**
+ * Starts a server child for `target` and waits until it listens and has seeded its todo. The child runs
+ * under this process's loader flags (tsx), with its stdout sent to our stderr so stdout stays the report.
+ */
+export async function startBenchServer(target: BenchTarget, options: BenchServerOptions = {}): Promise<BenchServerProcess> {
+  const profile = options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`];
+  const child = fork(SERVER_SCRIPT, [JSON.stringify(target)], {
+    execArgv: [...process.execArgv, ...profile],
+    stdio: ['ignore', 2, 'inherit', 'ipc'],
+  });
+  children.add(child);
+  try {
+    const ready = await awaitReady(child);
+    return { ready, stop: () => stopChild(child) };
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+}
+
+/** Stops every server child still running (interrupt handling). */
+export async function stopAllBenchServers(): Promise<void> {
+  await Promise.all([...children].map((child) => stopChild(child)));
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['**/*.test.ts'],
+    exclude: ['**/node_modules/**'],
+    // One test runs the whole scenario over HTTP (a few hundred requests, argon2 sign-ups, a 2 MB body).
+    testTimeout: 180_000,
+    hookTimeout: 60_000,
+  },
+});
