@@ -6,8 +6,8 @@ export interface LoadSettings {
   durationSeconds: number;
 }
 
-/** One measured round against one server. */
-export interface RoundResult {
+/** What the load generator saw during one run against one server. */
+export interface LoadResult {
   /** Completed requests divided by the round's actual duration. */
   requestsPerSecond: number;
   requests: number;
@@ -64,7 +64,7 @@ function describeStatuses(stats: Record<string, { count: number }>): string {
  * (no pipelining) and returns throughput and latency. Throws {@link BenchResponseError} unless every
  * response was a 200.
  */
-export function runLoad(request: LoadRequest, settings: LoadSettings): Promise<RoundResult> {
+export function runLoad(request: LoadRequest, settings: LoadSettings): Promise<LoadResult> {
   // autocannon's own histogram keeps whole milliseconds, too coarse for a 1-3 ms read; keep the exact times.
   const latencies = new LatencySamples();
   return new Promise((resolve, reject) => {

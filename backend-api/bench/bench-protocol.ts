@@ -30,16 +30,39 @@ export interface BenchServerFailed {
   message: string;
 }
 
+/** The child's CPU time so far (`process.cpuUsage()`, microseconds), in answer to a {@link BenchServerCpuQuery}. */
+export interface BenchServerCpuUsage {
+  type: 'cpu-usage';
+  user: number;
+  system: number;
+}
+
 /** Every message a server child sends. */
-export type BenchServerMessage = BenchServerReady | BenchServerFailed;
+export type BenchServerMessage = BenchServerReady | BenchServerFailed | BenchServerCpuUsage;
 
 /** The runner's request that the child release everything and exit. */
 export interface BenchServerStop {
   type: 'stop';
 }
 
+/** The runner asks for the child's CPU time (before and after each round). */
+export interface BenchServerCpuQuery {
+  type: 'cpu-usage';
+}
+
+/** Every message the runner sends. */
+export type BenchRunnerMessage = BenchServerStop | BenchServerCpuQuery;
+
+const typeOf = (value: unknown) => (value as { type?: unknown } | null)?.type;
+
 /** Whether an IPC payload is a {@link BenchServerMessage}. */
 export function isBenchServerMessage(value: unknown): value is BenchServerMessage {
-  const type = (value as { type?: unknown } | null)?.type;
-  return type === 'ready' || type === 'failed';
+  const type = typeOf(value);
+  return type === 'ready' || type === 'failed' || type === 'cpu-usage';
+}
+
+/** Whether an IPC payload is a {@link BenchRunnerMessage}. */
+export function isBenchRunnerMessage(value: unknown): value is BenchRunnerMessage {
+  const type = typeOf(value);
+  return type === 'stop' || type === 'cpu-usage';
 }

@@ -1,15 +1,25 @@
 import os from 'node:os';
 import type { BenchOptions } from './bench-args.js';
-import type { RoundResult } from './bench-load.js';
+import type { LoadResult } from './bench-load.js';
 
 /** The share of the bare handler's throughput the framework must keep (issue target). */
 export const TARGET_RATIO = 0.6;
+
+/** One measured round against one server. */
+export interface RoundResult extends LoadResult {
+  /**
+   * CPU time of the server process per completed request (user + system). Unlike requests/s it barely
+   * moves when other processes compete for the cores. It counts PGlite (in-process), not a PostgreSQL server.
+   */
+  serverCpuMicrosPerRequest: number;
+}
 
 /** One server's rounds and their means. */
 export interface SideSummary {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  serverCpuMicrosPerRequest: number;
   rounds: RoundResult[];
 }
 
@@ -23,6 +33,11 @@ export interface TargetResult {
   ratio: number;
   /** The ratio of each round (framework round i over bare round i): their spread shows the noise. */
   roundRatios: number[];
+  /**
+   * Bare CPU per request over framework CPU per request: the throughput ratio a CPU-bound server process
+   * would show on a core of its own, a cross-check of `ratio` on a busy machine.
+   */
+  cpuRatio: number;
   meetsTarget: boolean;
 }
 
@@ -43,6 +58,7 @@ export function summarize(rounds: RoundResult[]): SideSummary {
     requestsPerSecond: mean(rounds.map((round) => round.requestsPerSecond)),
     p50Ms: mean(rounds.map((round) => round.p50Ms)),
     p99Ms: mean(rounds.map((round) => round.p99Ms)),
+    serverCpuMicrosPerRequest: mean(rounds.map((round) => round.serverCpuMicrosPerRequest)),
     rounds,
   };
 }
@@ -59,6 +75,7 @@ export function compare(backend: TargetResult['backend'], label: string, framewo
     bare: bareSummary,
     ratio,
     roundRatios: framework.map((round, i) => round.requestsPerSecond / (bare[i]?.requestsPerSecond ?? Number.NaN)),
+    cpuRatio: bareSummary.serverCpuMicrosPerRequest / frameworkSummary.serverCpuMicrosPerRequest,
     meetsTarget: ratio >= TARGET_RATIO,
   };
 }
@@ -91,12 +108,16 @@ export function formatResult(result: TargetResult, settings: BenchReport['settin
     ['bare Express handler', result.bare],
   ];
   const name = (text: string) => text.padEnd(27);
-  const cell = (text: string) => text.padStart(10);
+  const cell = (text: string) => text.padStart(12);
   const lines = [
     `GET one todo on ${result.label}: ${settings.connections} connections, ${settings.rounds} × ${settings.durationSeconds} s rounds per side, means over rounds`,
-    `${name('')}${cell('req/s')}${cell('p50 ms')}${cell('p99 ms')}`,
-    ...rows.map(([label, side]) => `${name(label)}${cell(integer(side.requestsPerSecond))}${cell(millis(side.p50Ms))}${cell(millis(side.p99Ms))}`),
+    `${name('')}${cell('req/s')}${cell('p50 ms')}${cell('p99 ms')}${cell('CPU µs/req')}`,
+    ...rows.map(
+      ([label, side]) =>
+        `${name(label)}${cell(integer(side.requestsPerSecond))}${cell(millis(side.p50Ms))}${cell(millis(side.p99Ms))}${cell(integer(side.serverCpuMicrosPerRequest))}`,
+    ),
     `${name('framework / bare')}${cell(percent(result.ratio))}   (rounds: ${result.roundRatios.map(percent).join(', ')})`,
+    `${name('bare / framework CPU')}${cell(percent(result.cpuRatio))}   (server process CPU per request; ${result.backend === 'postgres' ? 'PostgreSQL server not counted' : 'PGlite included'})`,
     `${result.meetsTarget ? 'PASS ' : 'BELOW'} target: the framework keeps ${percent(result.ratio)} of the bare handler's throughput (target ${percent(TARGET_RATIO)})`,
   ];
   return lines.join('\n');

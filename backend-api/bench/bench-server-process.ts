@@ -1,10 +1,12 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { isBenchServerMessage, type BenchServerReady, type BenchServerStop, type BenchTarget } from './bench-protocol.js';
+import { isBenchServerMessage, type BenchRunnerMessage, type BenchServerReady, type BenchTarget } from './bench-protocol.js';
 
 /** A running server child (see `bench-server.ts`). */
 export interface BenchServerProcess {
   readonly ready: BenchServerReady;
+  /** The child's CPU time so far (user + system, microseconds): its work, whatever else the machine runs. */
+  cpuMicros(): Promise<number>;
   /** Asks the child to release everything and exit; kills it if it has not within a few seconds. */
   stop(): Promise<void>;
 }
@@ -43,7 +45,7 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
 
 async function stopChild(child: ChildProcess): Promise<void> {
   if (!exited(child)) {
-    if (child.connected) child.send({ type: 'stop' } satisfies BenchServerStop);
+    if (child.connected) child.send({ type: 'stop' } satisfies BenchRunnerMessage);
     else child.kill('SIGTERM');
     if (!(await waitForExit(child, STOP_TIMEOUT_MS))) {
       child.kill('SIGKILL');
@@ -58,7 +60,8 @@ function awaitReady(child: ChildProcess): Promise<BenchServerReady> {
     const timer = setTimeout(() => settle(new Error(`The bench server did not get ready within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
     const onMessage = (message: unknown) => {
       if (!isBenchServerMessage(message)) return;
-      settle(message.type === 'ready' ? message : new Error(`The bench server failed to start:\n${message.message}`));
+      if (message.type === 'ready') settle(message);
+      else if (message.type === 'failed') settle(new Error(`The bench server failed to start:\n${message.message}`));
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
       settle(new Error(`The bench server exited before it was ready (${signal ?? `code ${code}`}).`));
@@ -71,6 +74,28 @@ function awaitReady(child: ChildProcess): Promise<BenchServerReady> {
     }
     child.on('message', onMessage);
     child.on('exit', onExit);
+  });
+}
+
+/** Asks the child for its CPU time; queries are sequential (one per round edge), so the next answer is ours. */
+function queryCpu(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      if (!isBenchServerMessage(message) || message.type !== 'cpu-usage') return;
+      settle();
+      resolve(message.user + message.system);
+    };
+    const onExit = () => {
+      settle();
+      reject(new Error('The bench server exited during the measurement.'));
+    };
+    function settle(): void {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    }
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+    child.send({ type: 'cpu-usage' } satisfies BenchRunnerMessage);
   });
 }
 
@@ -87,7 +112,7 @@ export async function startBenchServer(target: BenchTarget, options: BenchServer
   children.add(child);
   try {
     const ready = await awaitReady(child);
-    return { ready, stop: () => stopChild(child) };
+    return { ready, cpuMicros: () => queryCpu(child), stop: () => stopChild(child) };
   } catch (error) {
     await stopChild(child);
     throw error;

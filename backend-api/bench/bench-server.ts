@@ -4,7 +4,7 @@ import { createSilentLogger, createWildoBackend, type WildoBackend } from '../sr
 import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '../src/engine/persistence/index.js';
 import { referenceApplication } from '../src/modules/index.js';
 import { createBareTodoApp } from './bare-app.js';
-import type { BenchServerMessage, BenchTarget } from './bench-protocol.js';
+import { isBenchRunnerMessage, type BenchServerMessage, type BenchTarget } from './bench-protocol.js';
 import { seedTodo } from './bench-seed.js';
 
 /**
@@ -57,7 +57,10 @@ async function main(): Promise<void> {
       process.exit(code);
     })());
   process.on('message', (message) => {
-    if ((message as { type?: unknown } | null)?.type === 'stop') void stop(0);
+    if (!isBenchRunnerMessage(message)) return;
+    if (message.type === 'stop') return void stop(0);
+    const { user, system } = process.cpuUsage();
+    send({ type: 'cpu-usage', user, system });
   });
   // The runner is gone (crashed or killed): nobody will ask us to stop.
   process.on('disconnect', () => void stop(0));

@@ -3,7 +3,7 @@ import { FrameworkError, toFrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { httpState } from './http-state.js';
 
-/** Body-parser failures, mapped to the framework's codes (their messages may echo input and are never sent). */
+/** Body-parser and router failures, mapped to the framework's codes (their messages may echo input and are never sent). */
 function fromBodyParser(error: unknown): FrameworkError | undefined {
   const type = (error as { type?: unknown } | null)?.type;
   switch (type) {
@@ -20,8 +20,17 @@ function fromBodyParser(error: unknown): FrameworkError | undefined {
     case 'stream.not.readable':
       return new FrameworkError('BAD_REQUEST', 'The request body could not be read.', { cause: error });
     default:
-      return undefined;
+      return fromHttpStatus(error);
   }
+}
+
+/** Other client errors raised by Express itself (e.g. a path with broken percent-encoding), by their status. */
+function fromHttpStatus(error: unknown): FrameworkError | undefined {
+  if (error instanceof FrameworkError) return undefined;
+  const status = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  if (error instanceof URIError || status === 400) return new FrameworkError('BAD_REQUEST', 'The request is malformed.', { cause: error });
+  if (status === 404) return new FrameworkError('NOT_FOUND', 'No such endpoint.', { cause: error });
+  return undefined;
 }
 
 /**

@@ -199,6 +199,14 @@ describe('hostile input over REST', () => {
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
   });
 
+  it('answers a path with broken percent-encoding as a malformed request, not a server error', async () => {
+    await using t = await createTestBackend(database());
+    const { user, base } = await member(t);
+    const res = await t.api.get(`${base}/%E0%A4%A`).set(user.auth);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('BAD_REQUEST');
+  });
+
   it('caps the problems reported for one input at 16', async () => {
     await using t = await createTestBackend(database());
     const { user, base } = await member(t);
