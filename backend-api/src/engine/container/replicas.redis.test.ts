@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { addMember, createOrganization, signUp } from '../../testing/identity.fixtures.js';
+import { createTestBackend, useTestDatabase } from '../../testing/test-backend.js';
+import { RedisCoordination } from '../coordination/index.js';
+import { USER_CHANGED_CHANNEL } from '../identity/sql-principal-directory.service.js';
+import { createSilentLogger } from '../logging/index.js';
+
+const redisUrl = process.env.REDIS_URL;
+const database = useTestDatabase();
+
+/** Two replicas of the reference application sharing one database and one Redis namespace. */
+async function twoReplicas() {
+  const prefix = `test:replicas:${randomUUID()}:`;
+  const options = { redisUrl: redisUrl as string, coordinationKeyPrefix: prefix };
+  const a = await createTestBackend(database(), options);
+  const b = await createTestBackend(database(), options);
+  return { a, b, prefix, close: async () => Promise.all([a.close(), b.close()]) };
+}
+
+describe.skipIf(!redisUrl)('several replicas on Redis', () => {
+  it('share an operation’s rate policy', async () => {
+    const { a, b, close } = await twoReplicas();
+    try {
+      const user = await signUp(a.api);
+      const orgId = await createOrganization(a.api, user);
+      const path = `/api/v1/organizations/${orgId}/todos/stats`;
+      for (let i = 0; i < 15; i++) expect((await a.api.post(path).set(user.auth).send({})).status).toBe(200);
+      for (let i = 0; i < 15; i++) expect((await b.api.post(path).set(user.auth).send({})).status).toBe(200);
+      expect((await b.api.post(path).set(user.auth).send({})).status).toBe(429);
+      expect((await a.api.post(path).set(user.auth).send({})).status).toBe(429);
+    } finally {
+      await close();
+    }
+  });
+
+  it('cut a demoted member off on every replica as soon as the change is announced', async () => {
+    const { a, b, prefix, close } = await twoReplicas();
+    const listener = new RedisCoordination({ url: redisUrl as string, keyPrefix: prefix, logger: createSilentLogger() });
+    try {
+      const owner = await signUp(a.api);
+      const manager = await signUp(a.api);
+      const orgId = await createOrganization(a.api, owner);
+      await addMember(a.api, owner, orgId, manager, 'ORG_MANAGER');
+      const path = `/api/v1/organizations/${orgId}/todos`;
+      // Replica B caches the manager's roles.
+      expect((await b.api.get(path).set(manager.auth)).status).toBe(200);
+      let announce!: () => void;
+      const announced = new Promise<void>((resolve) => (announce = resolve));
+      await listener.subscribe(USER_CHANGED_CHANNEL, (userId) => userId === manager.userId && announce());
+      expect((await a.api.put(`/api/v1/organizations/${orgId}/members/${manager.userId}`).set(owner.auth).send({ role: 'ORG_MEMBER' })).status).toBe(200);
+      await announced;
+      // B receives the same message on its own connection; give it a bounded moment (its cache TTL is 60 s,
+      // so a refusal within this window can only come from the announcement).
+      let refused = await b.api.get(path).set(manager.auth);
+      for (let i = 0; i < 100 && refused.status === 200; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        refused = await b.api.get(path).set(manager.auth);
+      }
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.reason).toBe('credential_invalid');
+    } finally {
+      await listener.close();
+      await close();
+    }
+  });
+});
