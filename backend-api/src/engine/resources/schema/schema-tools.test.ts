@@ -1,0 +1,113 @@
+import { initZodDecorators, ragSourceRegistry } from '@wildo/shared-lib';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { compileProjector } from './projection.js';
+import { buildCreateInputSchema, buildPatchInputSchema, toStrictInput } from './strict-input.js';
+import { defOf, shapeOf } from './zod-internals.js';
+import { toInputProblems } from './input-problems.js';
+
+initZodDecorators(z);
+
+const Item = z.object({ label: z.string(), tags: z.array(z.object({ name: z.string() })).optional() });
+const Doc = z.object({
+  title: z.string().min(1).describe('The title').ragSource(),
+  status: z.enum(['a', 'b']).default('a'),
+  items: z.array(Item).max(3),
+  meta: z.record(z.string(), z.object({ n: z.number() })).optional(),
+  choice: z.union([z.object({ kind: z.literal('x'), x: z.number() }), z.object({ kind: z.literal('y'), y: z.string() })]).optional(),
+  stamp: z.string().optional(),
+});
+
+describe('strict input contracts', () => {
+  it('accept the declared shape', () => {
+    const input = { title: 't', items: [{ label: 'l', tags: [{ name: 'n' }] }], meta: { k: { n: 1 } }, choice: { kind: 'y', y: 'v' } };
+    expect(toStrictInput(Doc).parse(input)).toEqual({ ...input, status: 'a' });
+  });
+
+  it('refuse undeclared keys at every depth, including inside records and union branches', () => {
+    const strict = toStrictInput(Doc);
+    for (const input of [
+      { title: 't', items: [], extra: 1 },
+      { title: 't', items: [{ label: 'l', extra: 1 }] },
+      { title: 't', items: [{ label: 'l', tags: [{ name: 'n', extra: 1 }] }] },
+      { title: 't', items: [], meta: { k: { n: 1, extra: 1 } } },
+      { title: 't', items: [], choice: { kind: 'x', x: 1, extra: 1 } },
+    ]) {
+      expect(strict.safeParse(input).success, JSON.stringify(input)).toBe(false);
+    }
+  });
+
+  it('keep descriptions and decorator metadata', () => {
+    const strict = toStrictInput(Doc) as z.ZodObject;
+    const title = shapeOf(strict).title as z.ZodType;
+    expect(title.description).toBe('The title');
+    expect(ragSourceRegistry.get(title)).toBeDefined();
+  });
+
+  it('leave server-written fields out of create', () => {
+    const create = buildCreateInputSchema(Doc, ['stamp']);
+    expect(create.safeParse({ title: 't', items: [], stamp: 'x' }).success).toBe(false);
+    expect(create.safeParse({ title: 't', items: [] }).success).toBe(true);
+  });
+
+  it('make every patch field optional without its default', () => {
+    const patch = buildPatchInputSchema(Doc, []);
+    expect(patch.parse({ title: 'new' })).toEqual({ title: 'new' });
+    expect(defOf(shapeOf(Doc).status as z.ZodType).type).toBe('default');
+    expect(patch.safeParse({}).success).toBe(false);
+  });
+
+  it('handle recursive schemas', () => {
+    type Node = { name: string; children: Node[] };
+    const NodeSchema: z.ZodType<Node> = z.lazy(() => z.object({ name: z.string(), children: z.array(NodeSchema) }));
+    const strict = toStrictInput(NodeSchema);
+    expect(strict.safeParse({ name: 'a', children: [{ name: 'b', children: [] }] }).success).toBe(true);
+    expect(strict.safeParse({ name: 'a', children: [{ name: 'b', children: [], x: 1 }] }).success).toBe(false);
+  });
+});
+
+describe('projection', () => {
+  const projector = compileProjector(Doc);
+
+  it('keeps declared values and reports where it removed others', () => {
+    const withheld: string[] = [];
+    const out = projector.project(
+      { title: 't', status: 'b', secret: 1, items: [{ label: 'l', cost: 3 }, 'garbage'], choice: { kind: 'x', x: 2, margin: 9 } },
+      withheld,
+    );
+    expect(out).toEqual({ title: 't', status: 'b', items: [{ label: 'l' }], choice: { kind: 'x', x: 2 } });
+    expect(withheld).toEqual(expect.arrayContaining(['*', 'items[0].*', 'items[1]', 'choice.*']));
+    expect(withheld.join(' ')).not.toMatch(/secret|cost|margin/);
+  });
+
+  it('drops values of the wrong type instead of passing them through', () => {
+    expect(projector.project({ title: { $gt: '' }, status: 'zzz', items: 'no' })).toEqual({});
+  });
+
+  it('never throws on hostile input', () => {
+    const cyclicFree = JSON.parse('{"__proto__": {"polluted": true}, "title": "t", "items": []}');
+    expect(projector.project(cyclicFree)).toEqual({ title: 't', items: [] });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    for (const value of [null, undefined, 42, 'x', [], () => 1]) expect(() => projector.project(value)).not.toThrow();
+  });
+});
+
+describe('input problems', () => {
+  it('describe what was expected, never the value, and at most 16', () => {
+    const schema = z.strictObject({ list: z.array(z.object({ n: z.number() })) });
+    const input = { list: Array.from({ length: 30 }, () => ({ n: 'value-that-must-not-leak' })), leaked_key: 1 };
+    const problems = toInputProblems(schema.safeParse(input).error!.issues, input);
+    expect(problems).toHaveLength(16);
+    expect(JSON.stringify(problems)).not.toMatch(/value-that-must-not-leak|leaked_key/);
+    expect(problems[0]).toEqual({ path: 'list[0].n', expected: 'number' });
+  });
+
+  it('tell a missing field from a wrong one', () => {
+    const schema = z.object({ a: z.string(), b: z.string() });
+    const input = { b: 1 };
+    expect(toInputProblems(schema.safeParse(input).error!.issues, input)).toEqual([
+      { path: 'a', expected: 'required' },
+      { path: 'b', expected: 'string' },
+    ]);
+  });
+});
