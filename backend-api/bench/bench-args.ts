@@ -21,7 +21,8 @@ export const USAGE = `Usage: pnpm bench:rest [--json] [--duration <s>] [--connec
 Measures GET one todo through the full framework pipeline (user token) against a bare Express handler
 doing the same SQL read, on PGlite (in memory) and, when DATABASE_URL is set, on PostgreSQL.
 
-  --json             print the results as one JSON object on stdout (progress goes to stderr)
+  --json             print the results as one JSON object on stdout (progress goes to stderr;
+                     run \`pnpm -s bench:rest --json\` so pnpm does not echo the command there too)
   --duration <s>     seconds per measured round (default 5)
   --connections <n>  concurrent keep-alive connections (default 10)
   --rounds <n>       measured rounds per server, framework and bare alternating (default 2)

@@ -48,13 +48,18 @@ async function main(): Promise<void> {
   let stopping: Promise<void> | undefined;
   const stop = (code: number) =>
     (stopping ??= (async () => {
-      // Keep-alive sockets would hold `close()` open until they time out.
-      for (const server of [frameworkServer, bareServer]) server?.closeAllConnections();
-      await new Promise<void>((resolve) => (bareServer ? bareServer.close(() => resolve()) : resolve()));
-      await backend?.close();
-      await database?.close();
-      // Exiting (rather than being killed) is what lets `--cpu-prof` write its profile.
-      process.exit(code);
+      try {
+        // Keep-alive sockets would hold `close()` open until they time out.
+        for (const server of [frameworkServer, bareServer]) server?.closeAllConnections();
+        await new Promise<void>((resolve) => (bareServer ? bareServer.close(() => resolve()) : resolve()));
+        await backend?.close();
+        await database?.close();
+      } catch (error) {
+        process.stderr.write(`bench server: shutdown failed: ${String(error)}\n`);
+      } finally {
+        // Exiting (rather than being killed) is what lets `--cpu-prof` write its profile.
+        process.exit(code);
+      }
     })());
   process.on('message', (message) => {
     if (!isBenchRunnerMessage(message)) return;

@@ -27,7 +27,8 @@ async function releaseAll(): Promise<void> {
 let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    if (interrupted) return;
+    // A second interrupt does not wait for a hung cleanup; the exit hook still kills the children.
+    if (interrupted) process.exit(130);
     interrupted = true;
     progress(`\n${signal}: stopping the bench servers…`);
     void releaseAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));

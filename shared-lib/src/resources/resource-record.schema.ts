@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { ResourcePrimaryScope } from '../models/resource-scope.js';
 
-/** The fields the engine writes on every record of a resource of this scope. */
+/** The fields the engine writes on every record of a resource of this scope, besides `_id`. */
 export function resourceSystemFields(scope: ResourcePrimaryScope) {
   return {
-    _id: z.string(),
     ...(scope === ResourcePrimaryScope.ORGANIZATIONS ? { organizationId: z.string() } : {}),
     ...(scope === ResourcePrimaryScope.USER ? { userId: z.string() } : {}),
     /** Null when a machine principal (API key, OAuth client) created the record. */
@@ -23,5 +22,6 @@ export function resourceSystemFields(scope: ResourcePrimaryScope) {
  * const TodoRecordSchema = resourceRecordSchema(TodoSchema, ResourcePrimaryScope.ORGANIZATIONS);
  */
 export function resourceRecordSchema<TShape extends z.ZodRawShape>(schema: z.ZodObject<TShape>, scope: ResourcePrimaryScope) {
-  return z.object({ ...resourceSystemFields(scope), ...schema.shape });
+  // `_id` first, the declared fields, then the other system fields: the order records are serialized in.
+  return z.object({ _id: z.string(), ...schema.shape, ...resourceSystemFields(scope) });
 }
