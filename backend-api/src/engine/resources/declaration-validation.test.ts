@@ -2,7 +2,6 @@ import {
   CORE_APP_ROLES,
   CORE_ORG_ROLES,
   CoreResourceOperation,
-  defineResource,
   ResourceOperationEffect,
   ResourceOperationVariantType,
   ResourcePrimaryScope,
@@ -22,7 +21,7 @@ const member = [CORE_ORG_ROLES.ORG_MEMBER];
 
 /** A valid organization-scoped resource; tests override one part at a time. */
 function notes(overrides: Partial<AnyResourceDeclaration> = {}): AnyResourceDeclaration {
-  return defineResource({
+  const base: AnyResourceDeclaration = {
     type: 'notes',
     displayName: 'Notes',
     primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
@@ -31,8 +30,8 @@ function notes(overrides: Partial<AnyResourceDeclaration> = {}): AnyResourceDecl
       [CoreResourceOperation.READ]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member }] },
       [CoreResourceOperation.LIST]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member, filters: ['title'] }] },
     },
-    ...overrides,
-  });
+  };
+  return { ...base, ...overrides };
 }
 
 function compile(modules: BackendDomainModule[], resourceServerInstances?: ResourceServerInstance[]) {
