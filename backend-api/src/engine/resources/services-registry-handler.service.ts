@@ -72,13 +72,14 @@ export class ServicesRegistryHandler {
     const compiled = this.operationOf(resourceType, operation, options.variantKey);
     const path = compiled.servicePath;
     const impl = this.implementations.get(resourceType);
-    const utils = this.utilsFor(resource, executionContext);
     const prefix = handlerFor(impl?.prefixCoreOperations, operation);
-    const effectiveInput = prefix ? await prefix(id, input, executionContext, path, utils) : input;
+    const postfix = handlerFor(impl?.postfixCoreOperations, operation);
+    // Built only when a hook runs: most operations have none, and this is on every request's path.
+    const utils = prefix || postfix ? this.utilsFor(resource, executionContext) : undefined;
+    const effectiveInput = prefix && utils ? await prefix(id, input, executionContext, path, utils) : input;
     const constraint = this.constraintFor(compiled, executionContext);
     const result = await this.persist(resource, operation, executionContext, id, effectiveInput, constraint, options);
-    const postfix = handlerFor(impl?.postfixCoreOperations, operation);
-    return (postfix ? await postfix(id, result, executionContext, path, utils) : result) as T;
+    return (postfix && utils ? await postfix(id, result, executionContext, path, utils) : result) as T;
   }
 
   /** Runs a custom operation's handler; an instance operation first loads its record in the caller's tenant. */

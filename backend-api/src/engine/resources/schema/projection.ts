@@ -87,19 +87,18 @@ function buildNode(schema: z.ZodType, memo: Map<z.ZodType, ProjectNode>): Projec
       // default, prefault, readonly, catch, nonoptional: same JSON shape as their inner schema.
       if (def.innerType) return compileNode(def.innerType, memo);
       // Anything else (any, unknown, custom, ...) is refused at registration; project it to nothing.
-      return (_v, path, withheld) => {
-        withheld?.push(path || '(root)');
-        return DROP;
-      };
+      return (_v, path, withheld) => drop(path, withheld);
   }
 }
 
+/** Removes a value, recording where. */
+function drop(path: string, withheld: WithheldCollector): typeof DROP {
+  withheld?.push(path || '(root)');
+  return DROP;
+}
+
 function leaf(accepts: (v: unknown) => boolean): ProjectNode {
-  return (v, path, withheld) => {
-    if (accepts(v)) return v;
-    withheld?.push(path || '(root)');
-    return DROP;
-  };
+  return (v, path, withheld) => (accepts(v) ? v : drop(path, withheld));
 }
 
 function wrapperNode(inner: ProjectNode, passes: (v: unknown) => boolean): ProjectNode {
@@ -114,10 +113,7 @@ function objectNode(shape: Record<string, z.ZodType>, memo: Map<z.ZodType, Proje
   const fields = Object.entries(shape).map(([key, child]) => [key, compileNode(child, memo)] as const);
   const declared = new Set(fields.map(([key]) => key));
   return (v, path, withheld) => {
-    if (!isPlainObject(v)) {
-      withheld?.push(path || '(root)');
-      return DROP;
-    }
+    if (!isPlainObject(v)) return drop(path, withheld);
     const out: Record<string, unknown> = {};
     for (const [key, node] of fields) {
       if (!Object.hasOwn(v, key)) continue;
@@ -131,10 +127,7 @@ function objectNode(shape: Record<string, z.ZodType>, memo: Map<z.ZodType, Proje
 
 function arrayNode(element: ProjectNode): ProjectNode {
   return (v, path, withheld) => {
-    if (!Array.isArray(v)) {
-      withheld?.push(path || '(root)');
-      return DROP;
-    }
+    if (!Array.isArray(v)) return drop(path, withheld);
     const out: unknown[] = [];
     for (let i = 0; i < v.length; i++) {
       const projected = element(v[i], `${path}[${i}]`, withheld);
@@ -146,10 +139,7 @@ function arrayNode(element: ProjectNode): ProjectNode {
 
 function tupleNode(items: ProjectNode[], rest: ProjectNode | null): ProjectNode {
   return (v, path, withheld) => {
-    if (!Array.isArray(v)) {
-      withheld?.push(path || '(root)');
-      return DROP;
-    }
+    if (!Array.isArray(v)) return drop(path, withheld);
     const out: unknown[] = [];
     for (let i = 0; i < v.length; i++) {
       const node = items[i] ?? rest;
@@ -167,10 +157,7 @@ function tupleNode(items: ProjectNode[], rest: ProjectNode | null): ProjectNode 
 
 function recordNode(keyType: z.ZodType | undefined, value: ProjectNode): ProjectNode {
   return (v, path, withheld) => {
-    if (!isPlainObject(v)) {
-      withheld?.push(path || '(root)');
-      return DROP;
-    }
+    if (!isPlainObject(v)) return drop(path, withheld);
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(v)) {
       if (key === '__proto__' || (keyType && !keyType.safeParse(key).success)) {
@@ -193,8 +180,7 @@ function unionNode(options: z.ZodType[], memo: Map<z.ZodType, ProjectNode>): Pro
       const candidate = node(v, path, undefined);
       if (candidate !== DROP && option.safeParse(candidate).success) return node(v, path, withheld);
     }
-    withheld?.push(path || '(root)');
-    return DROP;
+    return drop(path, withheld);
   };
 }
 
@@ -202,10 +188,7 @@ function intersectionNode(left: ProjectNode, right: ProjectNode): ProjectNode {
   return (v, path, withheld) => {
     const a = left(v, path, undefined);
     const b = right(v, path, undefined);
-    if (a === DROP || b === DROP) {
-      withheld?.push(path || '(root)');
-      return DROP;
-    }
+    if (a === DROP || b === DROP) return drop(path, withheld);
     if (isPlainObject(a) && isPlainObject(b)) return { ...a, ...b };
     return a;
   };
