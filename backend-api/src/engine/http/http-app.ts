@@ -61,6 +61,14 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
   api.use(jsonBodyMiddleware(settings.bodyLimitBytes));
   api.use(authenticationMiddleware(get<Authenticator>(SAAS_SERVICE_TYPES.Authenticator)));
   api.use(burstThrottleMiddleware(rateLimits, settings.burst));
+  // Resource routes first: they carry most traffic, and their paths cannot collide with the engine's own
+  // (reserved segments are refused at start).
+  api.use(
+    createResourceRouter({
+      registry: get<ResourcesRegistry>(SAAS_SERVICE_TYPES.ResourcesRegistry),
+      dispatcher: get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher),
+    }),
+  );
   api.use(
     createAuthRouter({
       users: get<UsersService>(SAAS_SERVICE_TYPES.UsersService),
@@ -75,12 +83,6 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       users: get<UsersService>(SAAS_SERVICE_TYPES.UsersService),
       directory: get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory),
       roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
-    }),
-  );
-  api.use(
-    createResourceRouter({
-      registry: get<ResourcesRegistry>(SAAS_SERVICE_TYPES.ResourcesRegistry),
-      dispatcher: get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher),
     }),
   );
   app.use('/api/v1', api);
