@@ -13,7 +13,7 @@ import { createTestBackend, useTestDatabase } from '../../testing/test-backend.j
 import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
 import { InProcessCoordination } from '../coordination/index.js';
 import type { CounterPolicy } from '../coordination/coordination.js';
-import { createSilentLogger } from '../logging/index.js';
+import { createLogger, createSilentLogger } from '../logging/index.js';
 import { createResourceCustomServiceImplementation } from '../resources/custom-service.js';
 
 const database = useTestDatabase();
@@ -168,3 +168,24 @@ describe('the HTTP surface', () => {
   });
 });
 
+
+describe('the access log', () => {
+  it('records route patterns, statuses and principals, never raw URLs or credentials', async () => {
+    const lines: string[] = [];
+    const destination = { write: (line: string) => void lines.push(line) };
+    await using t = await createTestBackend(database(), { logger: createLogger({ level: 'info', destination }) });
+    const caller = await signUp(t.api);
+    await t.api.get('/api/v1/organizations/hostile<script>/todos/xyz').set(caller.auth);
+    const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.msg === 'request');
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ method: 'POST', route: '/api/v1/auth/signup', status: 201 }),
+        expect.objectContaining({ method: 'GET', route: '/api/v1/organizations/:organizationId/todos/:id', status: 404, principal: `user:${caller.userId}` }),
+      ]),
+    );
+    const all = lines.join('\n');
+    expect(all).not.toContain('hostile<script>');
+    expect(all).not.toContain(caller.token);
+    expect(all).not.toContain('correct horse battery staple');
+  });
+});

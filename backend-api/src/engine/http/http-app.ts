@@ -16,12 +16,16 @@ import type { OperationDispatcher } from '../resources/operation-dispatcher.serv
 import type { RateLimitService } from '../resources/rate-limit.service.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import { accessLogMiddleware } from './access-log.middleware.js';
 import { authenticationMiddleware, burstThrottleMiddleware } from './authentication.middleware.js';
 import { errorMiddleware, notFoundHandler } from './error.middleware.js';
 import { createHealthRouter } from './health.routes.js';
 import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { requestContextMiddleware } from './request-context.middleware.js';
 import { createResourceRouter } from './resource.routes.js';
+
+/** Where the REST API is mounted. */
+export const API_PREFIX = '/api/v1';
 
 /** HTTP settings, each with its default. */
 export interface HttpSettings {
@@ -55,6 +59,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
   app.set('query parser', 'simple');
 
   app.use(requestContextMiddleware);
+  app.use(accessLogMiddleware(logger, API_PREFIX));
   app.use(createJwksRouter(get<SigningKeyService>(SAAS_SERVICE_TYPES.SigningKeyService)));
   const api = express.Router();
   api.use(createHealthRouter(get<SqlDatabase>(SAAS_SERVICE_TYPES.Database)));
@@ -85,7 +90,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
     }),
   );
-  app.use('/api/v1', api);
+  app.use(API_PREFIX, api);
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));
   return app;
