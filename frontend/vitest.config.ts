@@ -1,12 +1,13 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-/** Vitest configuration for the frontend: component tests run in jsdom. */
+/** Vitest configuration for the frontend: component tests run in jsdom (the browser tests have their own config). */
 export default defineConfig({
   plugins: [react()],
   test: {
     environment: 'jsdom',
     // Equivalent of `src/**/*.test.tsx?`: in a glob `?` means one character, not "optional".
     include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test-support/setup.ts'],
   },
 });

@@ -1,6 +1,9 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { App } from './App';
+import { ACCESS_TOKEN_KEY } from './session/access-token.store';
+import { json, stubBackend } from './test-support/fetch-routes';
+import { currentUrl, openAt, signIn } from './test-support/fixtures';
 
 function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -12,17 +15,12 @@ function stubFetch(response: Response) {
   return fetchMock;
 }
 
-afterEach(() => {
-  // Vitest globals are off, so Testing Library cannot register its own cleanup.
-  cleanup();
-  vi.unstubAllGlobals();
-});
-
 describe('App', () => {
   it('shows the title and a loading state first', () => {
     vi.stubGlobal('fetch', vi.fn<typeof fetch>(() => new Promise<Response>(() => {})));
     render(<App />);
-    expect(screen.getByRole('heading', { level: 1, name: 'Wildo' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Wildo' }).getAttribute('href')).toBe('/');
+    expect(screen.getByRole('heading', { level: 1, name: 'Status' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toMatch(/checking the backend/i);
   });
 
@@ -78,5 +76,52 @@ describe('App', () => {
     expect(await screen.findByText('The backend is up.')).toBeTruthy();
     expect(screen.getByText('not reported')).toBeTruthy();
     expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('App routing', () => {
+  it('links from the status page to the remembered consents, without reloading', async () => {
+    signIn();
+    const backend = stubBackend({
+      'GET /api/v1/health': json({ data: { status: 'ok' } }),
+      'GET /api/v1/oauth-consent-grants': json({ data: [], nextCursor: null }),
+    });
+    render(<App />);
+    const link = within(screen.getByRole('main')).getByRole('link', { name: 'Remembered consents' });
+    expect(link.getAttribute('href')).toBe('/account/consents');
+
+    act(() => link.click());
+
+    expect(await screen.findByText('No remembered consents.')).toBeTruthy();
+    expect(currentUrl()).toBe('/account/consents');
+    expect(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Remembered consents' }).getAttribute('aria-current')).toBe('page');
+    expect(document.activeElement).toBe(screen.getByRole('main'));
+    expect(backend.callsTo('GET /api/v1/oauth-consent-grants')).toHaveLength(1);
+  });
+
+  it('follows the back button', async () => {
+    stubBackend({ 'GET /api/v1/health': json({ data: { status: 'ok' } }) });
+    openAt('/nowhere');
+    render(<App />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Page not found' })).toBeTruthy();
+
+    act(() => screen.getByRole('link', { name: 'Go to the status page' }).click());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Status' })).toBeTruthy();
+
+    act(() => {
+      window.history.back();
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeTruthy();
+  });
+
+  it('signs out by forgetting the token', async () => {
+    signIn();
+    stubBackend({ 'GET /api/v1/health': json({ data: { status: 'ok' } }) });
+    render(<App />);
+
+    act(() => screen.getByRole('button', { name: 'Sign out' }).click());
+
+    expect(window.sessionStorage.getItem(ACCESS_TOKEN_KEY)).toBeNull();
+    expect(await screen.findByRole('link', { name: 'Sign in' })).toBeTruthy();
   });
 });

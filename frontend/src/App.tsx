@@ -1,68 +1,51 @@
-import type { HealthStatus } from './api/health.client';
-import { useHealth, type HealthState } from './useHealth';
+import { useEffect, useRef } from 'react';
+import { ConsentsPage } from './account/consents.page';
+import { AppHeader } from './app-header';
+import { LoginPage } from './auth/login.page';
+import { HealthPage } from './health/health.page';
+import { NotFoundPage } from './not-found.page';
+import { ConsentPage } from './oauth/consent.page';
+import { useLocation } from './routing/navigation';
 
-/** Root shell of the Wildo web app: title bar and backend status panel. */
-export function App() {
-  const { state, retry } = useHealth();
-  return (
-    <div className="app">
-      <header className="app__header">
-        <h1 className="app__title">Wildo</h1>
-      </header>
-      <main className="app__main">
-        <section className="panel" aria-labelledby="backend-status-heading">
-          <h2 id="backend-status-heading" className="panel__title">
-            Backend status
-          </h2>
-          <StatusBody state={state} onRetry={retry} />
-        </section>
-      </main>
-    </div>
-  );
-}
-
-function StatusBody({ state, onRetry }: { state: HealthState; onRetry: () => void }) {
-  switch (state.kind) {
-    case 'loading':
-      return (
-        <p role="status" className="status status--loading">
-          Checking the backend…
-        </p>
-      );
-    case 'ok':
-      return <HealthDetails health={state.health} />;
-    case 'error':
-      return <HealthErrorNotice message={state.message} onRetry={onRetry} />;
+/** The page for a path; a tiny switch is all the routing these few pages need. */
+function RouteView({ pathname, search }: { pathname: string; search: string }) {
+  switch (pathname.replace(/\/+$/, '') || '/') {
+    case '/':
+      return <HealthPage />;
+    case '/login':
+      return <LoginPage search={search} />;
+    case '/oauth/authorize':
+      // A new authorization request is a new page: no state carries over from the previous one.
+      return <ConsentPage key={search} search={search} />;
+    case '/account/consents':
+      return <ConsentsPage />;
+    default:
+      return <NotFoundPage />;
   }
 }
 
-function HealthDetails({ health }: { health: HealthStatus }) {
-  const healthy = health.status === 'ok';
-  return (
-    <div role="status" className={`status ${healthy ? 'status--ok' : 'status--warn'}`}>
-      <p className="status__summary">{healthy ? 'The backend is up.' : 'The backend answered but reports a problem.'}</p>
-      <dl className="status__facts">
-        <div>
-          <dt>Status</dt>
-          <dd>{health.status}</dd>
-        </div>
-        <div>
-          <dt>Version</dt>
-          <dd>{health.version ?? 'not reported'}</dd>
-        </div>
-      </dl>
-    </div>
-  );
-}
+/** Root of the Wildo web app: header, and the page for the current path. */
+export function App() {
+  const { pathname, search } = useLocation();
+  const mainRef = useRef<HTMLElement>(null);
+  const shownPath = useRef(pathname);
 
-function HealthErrorNotice({ message, onRetry }: { message: string; onRetry: () => void }) {
+  useEffect(() => {
+    // After an in-app navigation, start keyboard and screen-reader users at the new page's content.
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    mainRef.current?.focus();
+  }, [pathname]);
+
   return (
-    <div role="alert" className="status status--error">
-      <p className="status__summary">The backend is unavailable.</p>
-      <p className="status__detail">{message}</p>
-      <button type="button" className="button" onClick={onRetry}>
-        Try again
-      </button>
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <AppHeader pathname={pathname} />
+      <main id="main" ref={mainRef} tabIndex={-1} className="app__main">
+        <RouteView pathname={pathname} search={search} />
+      </main>
     </div>
   );
 }

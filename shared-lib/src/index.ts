@@ -1,5 +1,33 @@
 // The public surface of @wildo/shared-lib: explicit named exports, grouped by capability folder.
 export {
+  OAuthAuthorizeRequestSchema,
+  OAuthAuthorizeResponseSchema,
+  OAuthConsentDecisionRequestSchema,
+  OAuthConsentGrantSchema,
+  OAuthConsentPromptSchema,
+  OAuthRedirectSchema,
+  OIDC_SUPPORTED_IDENTITY_SCOPES,
+  type OAuthAuthorizeRequest,
+  type OAuthAuthorizeResponse,
+  type OAuthConsentDecisionRequest,
+  type OAuthConsentGrant,
+  type OAuthConsentPrompt,
+  type OAuthRedirect,
+} from './auth/index.js';
+export {
+  ApplicationApiKeySchema,
+  ApplicationOAuthClientSchema,
+  OAuthClientAuthMethod,
+  OAuthClientGrantType,
+  OAuthClientSecretSchema,
+  OrganizationApiKeySchema,
+  OrganizationOAuthClientSchema,
+  RegenerateApiKeyResponseFields,
+  RotateApiKeyResponseFields,
+  RotateCredentialRequestSchema,
+  RotateOAuthClientResponseFields,
+} from './credentials/index.js';
+export {
   AnnouncementSchema,
   CompleteTodoRequestSchema,
   KnowledgeDocumentSchema,

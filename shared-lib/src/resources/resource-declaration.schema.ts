@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  CoreResourceOperation,
   RESOURCE_OPERATION_LIFECYCLES,
   ResourceOperationEffect,
   ResourceOperationRiskLevel,
@@ -41,6 +42,7 @@ export const ResourceOperationVariantSchema = z.strictObject({
     .refine((p) => p.default <= p.max, 'default must not exceed max')
     .optional(),
   ownerOnly: z.strictObject({ exemptRoles: z.array(roleName) }).optional(),
+  requiresReauthentication: z.boolean().optional(),
   unimplemented: z.boolean().optional(),
 });
 
@@ -53,6 +55,8 @@ export const ResourceDeclarationSchema = z.strictObject({
   primaryScope: z.enum(ResourcePrimaryScope),
   schema: zodObject,
   readOnlyFields: z.array(z.string()).optional(),
+  internalFields: z.array(z.string()).optional(),
+  responseExtensions: z.partialRecord(z.enum(CoreResourceOperation), zodObject).optional(),
   searchFields: z.array(z.string()).optional(),
   relationships: z
     .array(z.strictObject({ field: z.string().min(1), resourceType: identifier, kind: z.literal('belongs-to') }))

@@ -51,6 +51,8 @@ export interface ResourceOperationVariant {
   /** LIST and SEARCH only: page size bounds (defaults 20 and 100). */
   pageSize?: { default: number; max: number };
   ownerOnly?: ResourceOperationOwnerOnly;
+  /** The caller must present a fresh single-use step-up proof (re-authentication) with the call. */
+  requiresReauthentication?: boolean;
   /** Declared but deliberately not implemented yet: never routed, never offered as a tool. */
   unimplemented?: boolean;
 }
@@ -92,6 +94,10 @@ export interface ResourceDeclaration<TType extends string = string, TSchema exte
   schema: TSchema;
   /** Fields only the server writes (by custom operations or handlers); callers read them but cannot send them. */
   readOnlyFields?: readonly (keyof z.infer<TSchema> & string)[];
+  /** Fields the server stores but never returns (secret hashes, lookup material): neither input nor output. */
+  internalFields?: readonly (keyof z.infer<TSchema> & string)[];
+  /** Extra fields a core operation's response may carry beyond the record (e.g. a one-time `plainKey` on CREATE). */
+  responseExtensions?: Partial<Record<CoreResourceOperation, z.ZodObject>>;
   /** Text fields searched by SEARCH; defaults to the fields marked `.ragSource()`. */
   searchFields?: readonly (keyof z.infer<TSchema> & string)[];
   relationships?: readonly ResourceRelationship[];

@@ -5,6 +5,7 @@ import { OrganizationsService } from '../identity/organizations.service.js';
 import { PasswordHasher } from '../identity/password-hasher.service.js';
 import { SigningKeyService } from '../identity/signing-keys.service.js';
 import { SqlPrincipalDirectory } from '../identity/sql-principal-directory.service.js';
+import { StepUpService } from '../identity/step-up.service.js';
 import { UsersService } from '../identity/users.service.js';
 import { ExecutionContextCreator } from '../resources/execution-context-creator.service.js';
 import { OperationAdmission } from '../resources/operation-admission.service.js';
@@ -30,6 +31,7 @@ export const engineContainerModule = new ContainerModule(({ bind }) => {
   bind(T.SigningKeyService).to(SigningKeyService).inSingletonScope();
   bind(T.AccessTokenService).to(AccessTokenService).inSingletonScope();
   bind(T.PrincipalDirectory).to(SqlPrincipalDirectory).inSingletonScope();
+  bind(T.StepUpService).to(StepUpService).inSingletonScope();
   bind(T.UsersService).to(UsersService).inSingletonScope();
   bind(T.OrganizationsService).to(OrganizationsService).inSingletonScope();
   bind(T.AuthenticationStrategies).to(BearerAccessTokenStrategy).inSingletonScope();

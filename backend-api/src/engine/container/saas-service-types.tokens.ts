@@ -5,6 +5,7 @@
 export const SAAS_SERVICE_TYPES = {
   // Platform
   Logger: Symbol.for('wildo.Logger'),
+  Container: Symbol.for('wildo.Container'),
   AppConfig: Symbol.for('wildo.AppConfig'),
   RuntimeConfiguration: Symbol.for('wildo.RuntimeConfiguration'),
   Clock: Symbol.for('wildo.Clock'),
@@ -31,6 +32,18 @@ export const SAAS_SERVICE_TYPES = {
   UsersService: Symbol.for('wildo.UsersService'),
   OrganizationsService: Symbol.for('wildo.OrganizationsService'),
   PrincipalDirectory: Symbol.for('wildo.PrincipalDirectory'),
+  StepUpService: Symbol.for('wildo.StepUpService'),
+  // Credentials and OAuth
+  CredentialSecrets: Symbol.for('wildo.CredentialSecrets'),
+  CredentialDirectory: Symbol.for('wildo.CredentialDirectory'),
+  OAuthSettings: Symbol.for('wildo.OAuthSettings'),
+  OAuthClientDirectory: Symbol.for('wildo.OAuthClientDirectory'),
+  ConsentGrantsService: Symbol.for('wildo.ConsentGrantsService'),
+  AuthorizationCodeService: Symbol.for('wildo.AuthorizationCodeService'),
+  ConsentRequestService: Symbol.for('wildo.ConsentRequestService'),
+  AuthorizationService: Symbol.for('wildo.AuthorizationService'),
+  TokenEndpointService: Symbol.for('wildo.TokenEndpointService'),
+  CimdResolver: Symbol.for('wildo.CimdResolver'),
   // Later capabilities (named by the guide; bound by their own modules)
   AgentsBackendService: Symbol.for('wildo.AgentsBackendService'),
   RagRetrievalService: Symbol.for('wildo.RagRetrievalService'),

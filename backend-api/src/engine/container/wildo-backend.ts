@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Container } from 'inversify';
 import { createCoordination } from '../coordination/index.js';
+import type { CredentialDirectory } from '../credentials/credential-directory.service.js';
+import { credentialsModule } from '../credentials/credentials.module.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';
 import { createHttpApp, DEFAULT_HTTP_SETTINGS, type HttpSettings } from '../http/http-app.js';
 import { identitySettingsFor, type IdentitySettings } from '../identity/identity-settings.js';
@@ -18,10 +20,13 @@ import { SqlResourceStore } from '../persistence/sql-resource-store.js';
 import { runMigrations } from '../persistence/sql-migrations.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import type { BackendApplicationDefinition } from './backend-domain-module.js';
+import type { BackendApplicationDefinition, BackendDomainModule } from './backend-domain-module.js';
 import { systemClock, type Clock } from './clock.js';
 import { engineContainerModule } from './engine.module.js';
 import { SAAS_SERVICE_TYPES as T } from './saas-service-types.tokens.js';
+
+/** Modules every application gets: the engine's own resources (credentials, OAuth). */
+const ENGINE_MODULES: readonly BackendDomainModule[] = [credentialsModule];
 
 /** Options of {@link createWildoBackend}; every one has a default suited to a fresh machine. */
 export interface WildoBackendOptions {
@@ -70,7 +75,9 @@ export interface WildoBackend {
  * const { url } = await backend.listen(4241);
  */
 export async function createWildoBackend(options: WildoBackendOptions): Promise<WildoBackend> {
-  const registry = ResourcesRegistry.fromApplication(options.application);
+  // The engine's own modules come first; the application's registry follows, validated together.
+  const application: BackendApplicationDefinition = { ...options.application, modules: [...ENGINE_MODULES, ...options.application.modules] };
+  const registry = ResourcesRegistry.fromApplication(application);
   const logger = options.logger ?? createLogger();
   const clock = options.clock ?? systemClock;
   const owned: (() => Promise<void>)[] = [];
@@ -83,7 +90,7 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
         ...(options.dataDir ? { dataDir: path.join(options.dataDir, 'pglite') } : {}),
       }));
     if (!options.database) owned.push(() => database.close());
-    await runMigrations(database, [...IDENTITY_MIGRATIONS, ...options.application.modules.flatMap((m) => m.migrations ?? [])], logger);
+    await runMigrations(database, [...IDENTITY_MIGRATIONS, ...application.modules.flatMap((m) => m.migrations ?? [])], logger);
     const store = new SqlResourceStore({ database, logger, now: () => clock.now() });
     await store.ensureSchema(registry.listResources().map((r) => r.storeDefinition));
     const coordination =
@@ -97,23 +104,27 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     });
 
     const container = new Container({ defaultScope: 'Singleton' });
+    container.bind(T.Container).toConstantValue(container);
     container.bind(T.Logger).toConstantValue(logger);
     container.bind(T.Clock).toConstantValue(clock);
     container.bind(T.Database).toConstantValue(database);
     container.bind(T.ResourceStore).toConstantValue(store);
     container.bind(T.Coordination).toConstantValue(coordination);
     container.bind(T.PrimarySecret).toConstantValue(primarySecret);
-    container.bind(T.ModuleRegistry).toConstantValue(options.application);
+    container.bind(T.ModuleRegistry).toConstantValue(application);
     container.bind(T.ResourcesRegistry).toConstantValue(registry);
     container.bind(T.RuntimeConfiguration).toConstantValue(options.runtime ?? {});
     container.bind(T.IdentitySettings).toConstantValue(identitySettingsFor(options.publicUrl ?? 'http://localhost:4241', options.identity));
     container.load(engineContainerModule);
-    for (const module of options.application.modules) if (module.containerModule) container.load(module.containerModule);
+    for (const module of application.modules) if (module.containerModule) container.load(module.containerModule);
 
     await container.get<SigningKeyService>(T.SigningKeyService).initialize();
     const directory = container.get<SqlPrincipalDirectory>(T.PrincipalDirectory);
     await directory.start();
     owned.unshift(() => directory.stop());
+    const credentials = container.get<CredentialDirectory>(T.CredentialDirectory);
+    await credentials.start();
+    owned.unshift(() => credentials.stop());
 
     const app = createHttpApp(container, { ...DEFAULT_HTTP_SETTINGS, ...options.http });
     return assemble(app, container, registry, owned, logger);

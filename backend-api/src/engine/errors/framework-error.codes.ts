@@ -41,6 +41,7 @@ export const REFUSAL_REASONS = [
   'lifecycle_blocked',
   'input_invalid',
   'approval_required',
+  'step_up_required',
 ] as const;
 
 /** One of {@link REFUSAL_REASONS}. */

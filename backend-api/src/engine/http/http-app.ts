@@ -9,6 +9,7 @@ import { createOrganizationsRouter } from '../identity/organizations.routes.js';
 import type { OrganizationsService } from '../identity/organizations.service.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
 import type { SigningKeyService } from '../identity/signing-keys.service.js';
+import type { StepUpService } from '../identity/step-up.service.js';
 import type { UsersService } from '../identity/users.service.js';
 import type { Logger } from '../logging/index.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
@@ -80,6 +81,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       organizations: get<OrganizationsService>(SAAS_SERVICE_TYPES.OrganizationsService),
       tokens: get<AccessTokenService>(SAAS_SERVICE_TYPES.AccessTokenService),
       rateLimits,
+      stepUp: get<StepUpService>(SAAS_SERVICE_TYPES.StepUpService),
     }),
   );
   api.use(

@@ -41,6 +41,7 @@ function handlerFor(operation: CompiledOperation, dispatcher: OperationDispatche
       ...(withBody ? { body: req.body as unknown } : {}),
       ...(operation.http?.method === 'GET' ? { query: req.query as Record<string, unknown> } : {}),
       ...(expectedVersion !== undefined ? { expectedVersion } : {}),
+      ...(req.get('x-reauth-token') ? { reauthToken: req.get('x-reauth-token') as string } : {}),
     });
     if (operation.lifecycle === 'deprecated') res.setHeader('deprecation', 'true');
     if (result.version !== undefined) res.setHeader('etag', `"${result.version}"`);

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { ExecutionContext_ExecutionType, ResourcePrimaryScope } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
 import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
 import type { IdentitySettings } from './identity-settings.js';
-import type { UserPrincipal } from './principal.types.js';
+import type { AuthenticatedPrincipal, MachinePrincipal, UserPrincipal } from './principal.types.js';
 import { SIGNING_ALGORITHM, type SigningKeyService } from './signing-keys.service.js';
 
 /** Tokens longer than this are refused before any parsing. */
@@ -15,6 +16,8 @@ const VERIFIED_CACHE_SIZE = 10_000;
 const CLOCK_TOLERANCE_SECONDS = 5;
 /** The JWT `typ` of access tokens (RFC 9068). */
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
+/** Delegated tokens never outlive this, whatever the configured lifetime. */
+export const MAX_DELEGATED_TOKEN_MINUTES = 60;
 
 /** An issued token. */
 export interface IssuedAccessToken {
@@ -23,17 +26,47 @@ export interface IssuedAccessToken {
   expiresIn: number;
 }
 
+/** What the machine token issuer needs: the client, its scope and roles, the audience. */
+export interface MachineAccessTokenRequest {
+  clientId: string;
+  scopeType: ResourcePrimaryScope;
+  /** The organization id for an organization client. */
+  scopeId?: string;
+  roles: readonly string[];
+  audience: string;
+  /** Internal callers may shorten the configured lifetime; the public token endpoint never passes it. */
+  expiresInMinutes?: number;
+}
+
+/** The issuer's answer. */
+export type MachineAccessTokenResponse = IssuedAccessToken;
+
+/** A token a person delegated to a client, for one MCP/A2A audience. */
+export interface DelegatedAccessTokenRequest {
+  userId: string;
+  authorizationVersion: number;
+  clientId: string;
+  audience: string;
+  scopes: readonly string[];
+}
+
+/** The claim set every kind of access token shares, and the kind-specific part. */
+type TokenKind = 'user' | 'delegated' | 'machine';
+
 interface CachedVerification {
-  principal: UserPrincipal;
+  principal: AuthenticatedPrincipal;
   expiresAtMs: number;
 }
 
 const invalidToken = (cause?: unknown) =>
   new FrameworkError('UNAUTHENTICATED', 'The access token is invalid or expired.', { reason: 'credential_invalid', cause });
 
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
 /**
- * Issues and verifies first-party user access tokens: signed JWTs (`typ: at+jwt`) with `iss`, `aud`,
- * `sub`, `jti` and the user's authorization version (`av`). Verification results are cached until expiry.
+ * Issues and verifies access tokens: signed JWTs (`typ: at+jwt`) with `iss`, `aud`, `sub`, `jti` and a
+ * `wildo_kind` (`user` first-party, `delegated` to a client for one audience, `machine` for a client acting
+ * as itself). A token is accepted only for the audience it names. Verifications are cached until expiry.
  */
 @injectable()
 export class AccessTokenService {
@@ -45,27 +78,40 @@ export class AccessTokenService {
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
   ) {}
 
-  /** Signs an access token for a user at their current authorization version. */
-  async issueUserAccessToken(user: { id: string; authorizationVersion: number }): Promise<IssuedAccessToken> {
-    const { kid, privateKey } = this.keys.signingKey;
-    const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
-    const lifetime = this.settings.accessTokenLifetimeMinutes * 60;
-    const accessToken = await new SignJWT({ av: user.authorizationVersion })
-      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid, typ: ACCESS_TOKEN_TYPE })
-      .setIssuer(this.settings.issuer)
-      .setAudience(this.settings.apiAudience)
-      .setSubject(user.id)
-      .setJti(randomUUID())
-      .setIssuedAt(nowSeconds)
-      .setExpirationTime(nowSeconds + lifetime)
-      .sign(privateKey);
-    return { accessToken, tokenType: 'Bearer', expiresIn: lifetime };
+  /** Signs a first-party token (the REST API audience) for a user at their current authorization version. */
+  issueUserAccessToken(user: { id: string; authorizationVersion: number }): Promise<IssuedAccessToken> {
+    return this.sign('user', user.id, this.settings.apiAudience, this.settings.accessTokenLifetimeMinutes, { av: user.authorizationVersion });
   }
 
-  /** Verifies a first-party access token; throws UNAUTHENTICATED (`credential_invalid`) for anything else. */
-  async verifyUserAccessToken(token: string): Promise<UserPrincipal> {
+  /** Signs a client_credentials token: a snapshot of the client's roles and scope for one audience. */
+  issueClientAccessToken(request: MachineAccessTokenRequest): Promise<MachineAccessTokenResponse> {
+    const max = this.settings.accessTokenLifetimeMinutes;
+    const minutes = Math.max(1, Math.min(request.expiresInMinutes ?? max, max));
+    const organization = request.scopeType === ResourcePrimaryScope.ORGANIZATIONS;
+    return this.sign('machine', request.clientId, request.audience, minutes, {
+      client_id: request.clientId,
+      wildo_principal: organization ? ExecutionContext_ExecutionType.ORGANIZATION_MACHINE : ExecutionContext_ExecutionType.APPLICATION_MACHINE,
+      ...(organization && request.scopeId ? { org: request.scopeId } : {}),
+      roles: [...request.roles],
+    });
+  }
+
+  /** Signs a token a person delegated to a client for one MCP/A2A endpoint; lifetime capped, no refresh. */
+  issueDelegatedAccessToken(request: DelegatedAccessTokenRequest): Promise<IssuedAccessToken> {
+    const minutes = Math.min(this.settings.accessTokenLifetimeMinutes, MAX_DELEGATED_TOKEN_MINUTES);
+    return this.sign('delegated', request.userId, request.audience, minutes, {
+      av: request.authorizationVersion,
+      azp: request.clientId,
+      client_id: request.clientId,
+      scope: request.scopes.join(' '),
+    });
+  }
+
+  /** Verifies an access token for `audience` (default: the REST API); throws UNAUTHENTICATED otherwise. */
+  async verifyAccessToken(token: string, audience: string = this.settings.apiAudience): Promise<AuthenticatedPrincipal> {
     const nowMs = this.clock.now().getTime();
-    const cached = this.verified.get(token);
+    const cacheKey = `${audience}\u0000${token}`;
+    const cached = this.verified.get(cacheKey);
     if (cached && cached.expiresAtMs > nowMs) return cached.principal;
     if (token.length > MAX_TOKEN_LENGTH) throw invalidToken();
     let payload: JWTPayload;
@@ -77,7 +123,7 @@ export class AccessTokenService {
       }, {
         algorithms: [SIGNING_ALGORITHM],
         issuer: this.settings.issuer,
-        audience: this.settings.apiAudience,
+        audience,
         typ: ACCESS_TOKEN_TYPE,
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
         currentDate: new Date(nowMs),
@@ -86,25 +132,80 @@ export class AccessTokenService {
     } catch (cause) {
       throw invalidToken(cause);
     }
-    if (typeof payload.av !== 'number' || !Number.isInteger(payload.av) || typeof payload.sub !== 'string' || typeof payload.jti !== 'string') {
-      throw invalidToken();
-    }
-    const principal: UserPrincipal = {
-      kind: 'user',
-      userId: payload.sub,
-      authorizationVersion: payload.av,
-      credential: { type: 'access_token', id: payload.jti, audience: this.settings.apiAudience },
-    };
-    this.remember(token, principal, (payload.exp as number) * 1000, nowMs);
+    const principal = this.principalOf(payload, audience);
+    this.remember(cacheKey, principal, (payload.exp as number) * 1000, nowMs);
     return principal;
   }
 
-  private remember(token: string, principal: UserPrincipal, expiresAtMs: number, nowMs: number): void {
+  /** The first-party token of a user (the REST API audience), or a refusal for any other kind. */
+  async verifyUserAccessToken(token: string): Promise<UserPrincipal> {
+    const principal = await this.verifyAccessToken(token);
+    if (principal.kind !== 'user' || principal.credential.type !== 'access_token') throw invalidToken();
+    return principal;
+  }
+
+  private async sign(kind: TokenKind, subject: string, audience: string, minutes: number, claims: Record<string, unknown>): Promise<IssuedAccessToken> {
+    const { kid, privateKey } = this.keys.signingKey;
+    const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
+    const lifetime = minutes * 60;
+    const accessToken = await new SignJWT({ ...claims, wildo_kind: kind })
+      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid, typ: ACCESS_TOKEN_TYPE })
+      .setIssuer(this.settings.issuer)
+      .setAudience(audience)
+      .setSubject(subject)
+      .setJti(randomUUID())
+      .setIssuedAt(nowSeconds)
+      .setExpirationTime(nowSeconds + lifetime)
+      .sign(privateKey);
+    return { accessToken, tokenType: 'Bearer', expiresIn: lifetime };
+  }
+
+  private principalOf(payload: JWTPayload, audience: string): AuthenticatedPrincipal {
+    const { sub, jti } = payload;
+    if (typeof sub !== 'string' || typeof jti !== 'string') throw invalidToken();
+    switch (payload.wildo_kind) {
+      case 'user':
+      case 'delegated': {
+        if (typeof payload.av !== 'number' || !Number.isInteger(payload.av)) throw invalidToken();
+        const delegated = payload.wildo_kind === 'delegated';
+        if (delegated && typeof payload.azp !== 'string') throw invalidToken();
+        return {
+          kind: 'user',
+          userId: sub,
+          authorizationVersion: payload.av,
+          credential: {
+            type: delegated ? 'delegated_token' : 'access_token',
+            id: jti,
+            audience,
+            ...(delegated ? { authorizedParty: payload.azp as string } : {}),
+          },
+        };
+      }
+      case 'machine':
+        return this.machinePrincipalOf(payload, sub, jti, audience);
+      default:
+        throw invalidToken();
+    }
+  }
+
+  private machinePrincipalOf(payload: JWTPayload, clientId: string, jti: string, audience: string): MachinePrincipal {
+    const type = payload.wildo_principal;
+    if (!isStringArray(payload.roles)) throw invalidToken();
+    if (type === ExecutionContext_ExecutionType.ORGANIZATION_MACHINE && typeof payload.org === 'string') {
+      return { kind: 'machine', executionType: type, clientId, organizationId: payload.org, roles: payload.roles, credential: { type: 'client_token', id: jti, audience } };
+    }
+    if (type === ExecutionContext_ExecutionType.APPLICATION_MACHINE) {
+      return { kind: 'machine', executionType: type, clientId, roles: payload.roles, credential: { type: 'client_token', id: jti, audience } };
+    }
+    throw invalidToken();
+  }
+
+  private remember(key: string, principal: AuthenticatedPrincipal, expiresAtMs: number, nowMs: number): void {
     if (this.verified.size >= VERIFIED_CACHE_SIZE) {
       // Evict expired entries first; if the cache is still full, drop the oldest insertion.
-      for (const [key, entry] of this.verified) if (entry.expiresAtMs <= nowMs) this.verified.delete(key);
+      for (const [k, entry] of this.verified) if (entry.expiresAtMs <= nowMs) this.verified.delete(k);
       if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value as string);
     }
-    this.verified.set(token, { principal, expiresAtMs });
+    this.verified.set(key, { principal, expiresAtMs });
   }
 }

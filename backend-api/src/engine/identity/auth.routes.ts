@@ -4,7 +4,8 @@ import { httpState, requirePrincipal, sendData } from '../http/http-state.js';
 import { parseContract } from '../resources/operation-input.js';
 import type { RateLimitService } from '../resources/rate-limit.service.js';
 import type { AccessTokenService } from './access-token.service.js';
-import { LoginRequestSchema, SignupRequestSchema } from './identity.schema.js';
+import { LoginRequestSchema, ReauthRequestSchema, SignupRequestSchema } from './identity.schema.js';
+import type { StepUpService } from './step-up.service.js';
 import type { SigningKeyService } from './signing-keys.service.js';
 import type { UsersService } from './users.service.js';
 import type { OrganizationsService } from './organizations.service.js';
@@ -20,11 +21,12 @@ export interface AuthRouterOptions {
   organizations: OrganizationsService;
   tokens: AccessTokenService;
   rateLimits: RateLimitService;
+  stepUp: StepUpService;
 }
 
 const ip = (req: Request) => req.ip ?? 'unknown';
 
-/** `POST /auth/signup`, `POST /auth/login`, `GET /auth/me`. */
+/** `POST /auth/signup`, `POST /auth/login`, `POST /auth/reauth`, `GET /auth/me`. */
 export function createAuthRouter(options: AuthRouterOptions): Router {
   const router = Router();
 
@@ -44,6 +46,17 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
     if (!verified) throw new FrameworkError('UNAUTHENTICATED', 'The email or password is incorrect.', { reason: 'credential_invalid' });
     const token = await options.tokens.issueUserAccessToken({ id: verified.user._id, authorizationVersion: verified.authorizationVersion });
     sendData(res, 200, { user: verified.user, ...token });
+  });
+
+  router.post('/auth/reauth', async (req, res) => {
+    const principal = requirePrincipal(res);
+    if (principal.kind !== 'user') throw new FrameworkError('FORBIDDEN', 'Only a person can re-authenticate.', { reason: 'principal_not_allowed' });
+    const request = parseContract(ReauthRequestSchema, req.body ?? {});
+    await options.rateLimits.charge(`reauth:${principal.userId}`, LOGIN_POLICY);
+    if (!(await options.users.verifyPassword(principal.userId, request.password))) {
+      throw new FrameworkError('UNAUTHENTICATED', 'The password is incorrect.', { reason: 'credential_invalid' });
+    }
+    sendData(res, 200, await options.stepUp.issue(principal.userId));
   });
 
   router.get('/auth/me', async (_req, res) => {

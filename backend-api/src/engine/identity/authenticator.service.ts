@@ -38,7 +38,10 @@ export async function readUserSnapshot(directory: PrincipalDirectory, userId: st
   }
 }
 
-/** `Authorization: Bearer <first-party access token>`. */
+/**
+ * `Authorization: Bearer <access token>` for the REST API audience: a person's first-party token or a
+ * machine client's client_credentials token. Delegated tokens name MCP/A2A audiences and are refused here.
+ */
 @injectable()
 export class BearerAccessTokenStrategy implements AuthenticationStrategy {
   readonly name = 'bearer-access-token';
@@ -53,8 +56,9 @@ export class BearerAccessTokenStrategy implements AuthenticationStrategy {
   }
 
   async authenticate(authorization: string): Promise<AuthenticatedPrincipal> {
-    const principal = await this.tokens.verifyUserAccessToken(authorization.slice(7).trim());
-    assertUserUsable(await readUserSnapshot(this.directory, principal.userId), principal);
+    const principal = await this.tokens.verifyAccessToken(authorization.slice(7).trim());
+    // Machine tokens are signed snapshots: no lookup (the guide's contract); people are checked per request.
+    if (principal.kind === 'user') assertUserUsable(await readUserSnapshot(this.directory, principal.userId), principal);
     return principal;
   }
 }

@@ -43,4 +43,16 @@ CREATE TABLE wildo_signing_keys (
 );
 `,
   },
+  {
+    id: '0002_step_up_proofs',
+    sql: `
+CREATE TABLE wildo_reauth_proofs (
+  token_hash text PRIMARY KEY,
+  user_id text NOT NULL REFERENCES wildo_users(id) ON DELETE CASCADE,
+  expires_at timestamptz NOT NULL,
+  used_at timestamptz
+);
+CREATE INDEX wildo_reauth_proofs_by_expiry ON wildo_reauth_proofs (expires_at);
+`,
+  },
 ];

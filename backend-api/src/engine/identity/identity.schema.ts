@@ -19,6 +19,12 @@ export const LoginRequestSchema = z.strictObject({
 });
 export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
+/** `POST /api/v1/auth/reauth`: a fresh credential check for a sensitive operation. */
+export const ReauthRequestSchema = z.strictObject({
+  method: z.literal('PASSWORD'),
+  password: z.string().min(1).max(256),
+});
+
 /** `POST /api/v1/organizations`. */
 export const CreateOrganizationRequestSchema = z.strictObject({
   name: z.string().trim().min(1).max(200),

@@ -78,6 +78,14 @@ export class UsersService {
     return { user: toPublicUser(row), authorizationVersion: row.authorization_version };
   }
 
+  /** Whether `password` is the current password of this active user (for step-up proofs). */
+  async verifyPassword(userId: string, password: string): Promise<boolean> {
+    const { rows } = await this.db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM wildo_users WHERE id = $1`, [userId]);
+    const row = rows[0];
+    if (!row || row.status !== 'active') return this.hasher.verifyDecoy(password);
+    return this.hasher.verify(row.password_hash, password);
+  }
+
   /** A user by id, or null. */
   async getById(userId: string): Promise<PublicUser | null> {
     const { rows } = await this.db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM wildo_users WHERE id = $1`, [userId]);

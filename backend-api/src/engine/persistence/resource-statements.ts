@@ -153,6 +153,11 @@ RETURNING ${RECORD_COLUMNS}`;
     );
   }
 
+  /** The tenant columns of a record, whatever its tenant (credential resolution only). */
+  locate(): Statement {
+    return this.cached('locate', (p) => `SELECT organization_id, user_id FROM ${this.table} WHERE id = ${p('id')}`);
+  }
+
   /** Current version of a record, to tell `not_found` from `version_conflict` after a refused write. */
   probe(kind: TenantScope['kind'], owner: boolean): Statement {
     return this.cached(

@@ -8,6 +8,17 @@ export function describeTenancyContract(context: ContractContext): void {
     context.store().insert(todos, scope, { data: { title, status: 'open' }, creator: byUser('user_u') });
 
   describe('tenant isolation', () => {
+    it('locate: names the tenant of a record whatever the scope, null for an unknown id', async () => {
+      const todos = await context.freshDefinition();
+      const inOrg = await insertIn(todos, orgA, 'a');
+      const ofUser = await insertIn(todos, userU, 'b');
+      const inApp = await insertIn(todos, application, 'c');
+      expect(await context.store().locate(todos, inOrg.id)).toEqual(orgA);
+      expect(await context.store().locate(todos, ofUser.id)).toEqual(userU);
+      expect(await context.store().locate(todos, inApp.id)).toEqual(application);
+      expect(await context.store().locate(todos, 'no-such-record')).toBeNull();
+    });
+
     it('findById: another organization gets null, the owner gets the record', async () => {
       const todos = await context.freshDefinition();
       const record = await insertIn(todos, orgA, 'secret plan');

@@ -90,6 +90,12 @@ export interface ResourceStore {
     constraint?: RecordConstraint,
   ): Promise<StoredRecord | null>;
   /**
+   * The tenant a record belongs to, or null. The one deliberate exception to scoped reads: the engine
+   * uses it to resolve a presented credential (API key, OAuth client) to its own tenant before reading it
+   * with that scope. Never reachable from an operation.
+   */
+  locate(definition: ResourceStoreDefinition, id: string): Promise<TenantScope | null>;
+  /**
    * Newest first. Throws `FrameworkError('VALIDATION_FAILED')` for a cursor it did not issue and for
    * a `limit` outside 1..1000.
    */

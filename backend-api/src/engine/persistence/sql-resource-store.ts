@@ -130,6 +130,20 @@ export class SqlResourceStore implements ResourceStore {
     return row === undefined ? null : toStoredRecord(row);
   }
 
+  async locate(definition: ResourceStoreDefinition, id: string): Promise<TenantScope | null> {
+    assertRecordId(id);
+    const { rows } = await this.executor.query<{ organization_id: string | null; user_id: string | null }>(
+      statementsFor(definition).locate().text,
+      [id],
+      PREPARED,
+    );
+    const row = rows[0];
+    if (!row) return null;
+    if (row.organization_id !== null) return { kind: 'organization', organizationId: row.organization_id };
+    if (row.user_id !== null) return { kind: 'user', userId: row.user_id };
+    return { kind: 'application' };
+  }
+
   async list(
     definition: ResourceStoreDefinition,
     scope: TenantScope,

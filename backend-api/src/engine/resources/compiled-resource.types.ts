@@ -53,6 +53,8 @@ export interface CompiledOperation {
   mcp?: ResourceOperationMcpExposure;
   description?: string;
   ownerOnly?: ResourceOperationOwnerOnly;
+  /** A fresh single-use step-up proof must accompany the call. */
+  requiresReauthentication: boolean;
   unimplemented: boolean;
   /** Strict input contract (body) of CREATE, UPDATE, SEARCH and custom operations. */
   inputSchema?: z.ZodType;
@@ -73,6 +75,8 @@ export interface CompiledResource {
   urlSegment: string;
   singular: string;
   readOnlyFields: readonly string[];
+  /** Stored, never accepted from callers, never returned. */
+  internalFields: readonly string[];
   storeDefinition: ResourceStoreDefinition;
   /** The record as the API shows it: system fields plus declared fields. */
   recordSchema: z.ZodObject;

@@ -33,8 +33,13 @@ export const errorBuilder: ErrorBuilder = {
 export interface ScopedRecords {
   get(id: string): Promise<ResourceRecord | null>;
   list(query?: { filters?: StoreFilters; limit?: number; cursor?: string }): Promise<{ data: ResourceRecord[]; nextCursor: string | null }>;
-  /** Applies a validated patch with optimistic concurrency (retried on conflict). */
-  update(id: string, patch: Record<string, unknown>): Promise<ResourceRecord | null>;
+  /** Creates a record (validated against the full schema, relationships checked), written by the caller's principal. */
+  create(data: Record<string, unknown>, options?: { id?: string }): Promise<ResourceRecord>;
+  /**
+   * Applies a validated patch with optimistic concurrency: retried on conflict, or refused (412) when
+   * `expectedVersion` pins the version the patch was computed from.
+   */
+  update(id: string, patch: Record<string, unknown>, options?: { expectedVersion?: number }): Promise<ResourceRecord | null>;
   countBy(field: string, filters?: StoreFilters): Promise<Map<string | number | boolean | null, number>>;
 }
 
@@ -47,6 +52,10 @@ export interface ServiceHandlerUtils {
   records: ScopedRecords;
   /** Records of another resource type in the caller's tenant. */
   resources(resourceType: string): ScopedRecords;
+  /** CREATE only: the id the engine will give the new record (for handlers that embed it, e.g. in a key). */
+  newRecordId?: string;
+  /** An engine or application service from the container, resolved when the handler needs it. */
+  resolve<T>(token: symbol): T;
 }
 
 /** Runs before persistence of a core operation and returns the (possibly changed) input. */

@@ -26,10 +26,20 @@ export function buildOperationContracts(resource: {
   scope: ResourcePrimaryScope;
   schema: z.ZodObject;
   readOnlyFields: readonly string[];
+  internalFields: readonly string[];
+  responseExtensions: Partial<Record<CoreResourceOperation, z.ZodObject>>;
 }) {
-  const recordSchema = resourceRecordSchema(resource.schema, resource.scope);
-  const createInputSchema = buildCreateInputSchema(resource.schema, resource.readOnlyFields);
-  const patchInputSchema = buildPatchInputSchema(resource.schema, resource.readOnlyFields);
+  // Internal fields are stored but neither accepted nor returned: they leave the record and the inputs.
+  const visibleShape = Object.fromEntries(Object.entries(resource.schema.shape).filter(([key]) => !resource.internalFields.includes(key)));
+  const visibleSchema = z.object(visibleShape);
+  const recordSchema = resourceRecordSchema(visibleSchema, resource.scope);
+  const notWritable = [...resource.readOnlyFields, ...resource.internalFields];
+  const createInputSchema = buildCreateInputSchema(resource.schema, notWritable);
+  const patchInputSchema = buildPatchInputSchema(resource.schema, notWritable);
+  const responseOf = (operation: CoreResourceOperation) => {
+    const extension = resource.responseExtensions[operation];
+    return extension ? recordSchema.extend(extension.shape) : recordSchema;
+  };
   const deletedSchema = z.object({ _id: z.string(), deleted: z.literal(true) });
 
   return {
@@ -39,15 +49,15 @@ export function buildOperationContracts(resource: {
     core(operation: CoreResourceOperation, filters: ReadonlyMap<string, CompiledFilter>, variant: ResourceOperationVariant): OperationContract {
       switch (operation) {
         case CoreResourceOperation.CREATE:
-          return { inputSchema: createInputSchema, responseSchema: recordSchema };
+          return { inputSchema: createInputSchema, responseSchema: responseOf(operation) };
         case CoreResourceOperation.UPDATE:
-          return { inputSchema: patchInputSchema, responseSchema: recordSchema };
+          return { inputSchema: patchInputSchema, responseSchema: responseOf(operation) };
         case CoreResourceOperation.DELETE:
           return { responseSchema: deletedSchema };
         case CoreResourceOperation.SEARCH:
           return { inputSchema: searchInputSchema(filters, variant.pageSize?.max ?? 100), responseSchema: recordSchema };
         default:
-          return { responseSchema: recordSchema };
+          return { responseSchema: responseOf(operation) };
       }
     },
     custom(definition: ResourceCustomOperationDefinition): OperationContract {

@@ -3,6 +3,7 @@ import { inject, injectable } from 'inversify';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
 import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { StepUpService } from '../identity/step-up.service.js';
 import type { CompiledOperation } from './compiled-resource.types.js';
 import type { ResourceRecord } from './custom-service.js';
 import type { DispatchSurface, ExecutionContext } from './execution-context.js';
@@ -28,6 +29,8 @@ export interface DispatchRequest {
   expectedVersion?: number;
   /** Receives the paths projection removed, for surfaces that report them. */
   withheld?: string[];
+  /** A step-up proof (`x-reauth-token`), for operations that require one. */
+  reauthToken?: string;
 }
 
 /** A projected result. `version` is the record version for single-record results (HTTP ETag). */
@@ -48,6 +51,7 @@ export class OperationDispatcher {
     @inject(SAAS_SERVICE_TYPES.ExecutionContextCreator) private readonly contexts: ExecutionContextCreator,
     @inject(SAAS_SERVICE_TYPES.OperationAdmission) private readonly admission: OperationAdmission,
     @inject(SAAS_SERVICE_TYPES.ServicesRegistryHandler) private readonly services: ServicesRegistryHandler,
+    @inject(SAAS_SERVICE_TYPES.StepUpService) private readonly stepUp: StepUpService,
   ) {}
 
   /** Runs one call through the whole path and returns the projected result. */
@@ -67,10 +71,25 @@ export class OperationDispatcher {
     return this.project(operation, raw, request.withheld);
   }
 
+  /** Consumes the step-up proof an operation requires; runs after validation so a bad input does not burn it. */
+  private async requireStepUp(operation: CompiledOperation, context: ExecutionContext, token: string | undefined): Promise<void> {
+    if (!operation.requiresReauthentication) return;
+    const userId = context.initiatorIds.userId;
+    if (context.principal?.kind !== 'user' || !userId) {
+      throw new FrameworkError('FORBIDDEN', 'This operation needs a person to re-authenticate.', { reason: 'principal_not_allowed' });
+    }
+    if (!token || !(await this.stepUp.consume(token, userId))) {
+      throw new FrameworkError('FORBIDDEN', 'Re-authenticate first: send a fresh proof from POST /api/v1/auth/reauth in x-reauth-token.', {
+        reason: 'step_up_required',
+      });
+    }
+  }
+
   private async execute(operation: CompiledOperation, context: ExecutionContext, id: string | undefined, request: DispatchRequest): Promise<unknown> {
     const variant = operation.isDefault ? {} : { variantKey: operation.variantKey };
     if (operation.kind === 'custom') {
       const input = validateBody(operation, request.body);
+      await this.requireStepUp(operation, context, request.reauthToken);
       return this.services.executeCustomOperation(operation.resourceType, operation.operation, context, id, input, variant);
     }
     const core = operation.core as CoreResourceOperation;
@@ -84,6 +103,7 @@ export class OperationDispatcher {
     } else {
       input = validateBody(operation, request.body);
     }
+    await this.requireStepUp(operation, context, request.reauthToken);
     return this.services.executeCoreOperation(operation.resourceType, core, context, id, input, {
       ...variant,
       ...(request.expectedVersion !== undefined ? { expectedVersion: request.expectedVersion } : {}),

@@ -75,6 +75,20 @@ export async function checkRelationships(
   }
 }
 
+/** Validates and inserts a record in the caller's tenant, written by the caller's principal. */
+export async function insertRecord(
+  store: ResourceStore,
+  resolve: (type: string) => CompiledResource,
+  resource: CompiledResource,
+  context: ExecutionContext,
+  input: Record<string, unknown>,
+  id?: string,
+): Promise<StoredRecord> {
+  const data = validateStoredData(resource, input);
+  await checkRelationships(store, resolve, resource, context, data);
+  return store.insert(resource.storeDefinition, scopeFor(resource, context), { ...(id ? { id } : {}), data, creator: creatorOf(context) });
+}
+
 /** Options of a patch write. */
 export interface PatchOptions {
   constraint?: RecordConstraint;
@@ -143,8 +157,11 @@ export function scopedRecords(
       });
       return { data: page.records.map((r) => toApiRecord(resource, r)), nextCursor: page.nextCursor };
     },
-    async update(id, patch) {
-      const stored = await patchRecord(store, resolve, resource, context, id, patch);
+    async create(data, options = {}) {
+      return toApiRecord(resource, await insertRecord(store, resolve, resource, context, data, options.id));
+    },
+    async update(id, patch, options = {}) {
+      const stored = await patchRecord(store, resolve, resource, context, id, patch, options);
       return stored ? toApiRecord(resource, stored) : null;
     },
     countBy(field, filters = {}) {

@@ -51,8 +51,12 @@ export function compileResource(declaration: AnyResourceDeclaration): { resource
   const shape = shapeOf(declaration.schema);
   for (const field of SYSTEM_FIELDS) if (field in shape) report(`schema.${field}`, `"${field}" is a system field the engine writes; rename the declared field`);
   const readOnlyFields = declaration.readOnlyFields ?? [];
+  const internalFields = declaration.internalFields ?? [];
   readOnlyFields.forEach((f, i) => {
     if (!(f in shape)) report(`readOnlyFields[${i}]`, `"${f}" is not a field of the schema`);
+  });
+  internalFields.forEach((f, i) => {
+    if (!(f in shape)) report(`internalFields[${i}]`, `"${f}" is not a field of the schema`);
   });
   const searchFields = declaration.searchFields ?? ragSourceTextFields(declaration.schema);
   searchFields.forEach((f, i) => {
@@ -66,6 +70,8 @@ export function compileResource(declaration: AnyResourceDeclaration): { resource
     scope: declaration.primaryScope,
     schema: declaration.schema,
     readOnlyFields,
+    internalFields,
+    responseExtensions: declaration.responseExtensions ?? {},
   };
   const contracts = buildOperationContracts(resourceShell);
   const operations = new Map<string, CompiledOperation>();
@@ -89,6 +95,7 @@ export function compileResource(declaration: AnyResourceDeclaration): { resource
       urlSegment: declaration.urlSegment ?? toKebab(declaration.type),
       singular: declaration.singular ?? defaultSingular(declaration.type),
       readOnlyFields,
+      internalFields,
       storeDefinition: {
         resourceType: declaration.type,
         scope: declaration.primaryScope === ResourcePrimaryScope.ORGANIZATIONS ? 'organization' : declaration.primaryScope === ResourcePrimaryScope.USER ? 'user' : 'application',
@@ -168,6 +175,7 @@ function compileOperationVariants(
       ...(variant.mcp ? { mcp: variant.mcp } : {}),
       ...(variant.description ?? custom?.description ? { description: variant.description ?? custom?.description } : {}),
       ...(variant.ownerOnly ? { ownerOnly: variant.ownerOnly } : {}),
+      requiresReauthentication: variant.requiresReauthentication === true,
       unimplemented,
       ...(contract.inputSchema ? { inputSchema: contract.inputSchema } : {}),
       filters,

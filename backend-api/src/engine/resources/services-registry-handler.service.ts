@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { CoreResourceOperation } from '@wildo/shared-lib';
-import { inject, injectable } from 'inversify';
+import { inject, injectable, type Container } from 'inversify';
 import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
@@ -15,7 +16,7 @@ import {
   type ServiceHandlerUtils,
 } from './custom-service.js';
 import type { ExecutionContext } from './execution-context.js';
-import { checkRelationships, creatorOf, patchRecord, preconditionFailed, scopeFor, scopedRecords, toApiRecord, validateStoredData } from './record-access.js';
+import { insertRecord, patchRecord, preconditionFailed, scopeFor, scopedRecords, toApiRecord } from './record-access.js';
 import type { ResourcesRegistry } from './resources-registry.service.js';
 import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
 
@@ -53,6 +54,7 @@ export class ServicesRegistryHandler {
     @inject(SAAS_SERVICE_TYPES.Logger) private readonly logger: Logger,
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
     @inject(SAAS_SERVICE_TYPES.ModuleRegistry) application: BackendApplicationDefinition,
+    @inject(SAAS_SERVICE_TYPES.Container) private readonly container: Container,
   ) {
     for (const module of application.modules) {
       for (const impl of module.customServiceImplementations ?? []) this.implementations.set(impl.resourceType, impl);
@@ -74,11 +76,13 @@ export class ServicesRegistryHandler {
     const impl = this.implementations.get(resourceType);
     const prefix = handlerFor(impl?.prefixCoreOperations, operation);
     const postfix = handlerFor(impl?.postfixCoreOperations, operation);
+    // A new record's id is chosen before the hooks run, so a prefix handler can embed it (API keys do).
+    const recordId = operation === CoreResourceOperation.CREATE ? randomUUID() : id;
     // Built only when a hook runs: most operations have none, and this is on every request's path.
-    const utils = prefix || postfix ? this.utilsFor(resource, executionContext) : undefined;
+    const utils = prefix || postfix ? this.utilsFor(resource, executionContext, operation === CoreResourceOperation.CREATE ? recordId : undefined) : undefined;
     const effectiveInput = prefix && utils ? await prefix(id, input, executionContext, path, utils) : input;
     const constraint = this.constraintFor(compiled, executionContext);
-    const result = await this.persist(resource, operation, executionContext, id, effectiveInput, constraint, options);
+    const result = await this.persist(resource, operation, executionContext, recordId, effectiveInput, constraint, options);
     return (postfix && utils ? await postfix(id, result, executionContext, path, utils) : result) as T;
   }
 
@@ -119,11 +123,8 @@ export class ServicesRegistryHandler {
     const scope = scopeFor(resource, context);
     const resolve = (type: string) => this.registry.getResource(type);
     switch (operation) {
-      case CoreResourceOperation.CREATE: {
-        const data = validateStoredData(resource, input as Record<string, unknown>);
-        await checkRelationships(this.store, resolve, resource, context, data);
-        return toApiRecord(resource, await this.store.insert(def, scope, { data, creator: creatorOf(context) }));
-      }
+      case CoreResourceOperation.CREATE:
+        return toApiRecord(resource, await insertRecord(this.store, resolve, resource, context, input as Record<string, unknown>, id));
       case CoreResourceOperation.READ: {
         const stored = id ? await this.store.findById(def, scope, id, constraint) : null;
         if (!stored) throw notFound();
@@ -188,14 +189,16 @@ export class ServicesRegistryHandler {
     return { createdByUserId: context.initiatorIds.userId ?? '' };
   }
 
-  private utilsFor(resource: CompiledResource, context: ExecutionContext): ServiceHandlerUtils {
+  private utilsFor(resource: CompiledResource, context: ExecutionContext, newRecordId?: string): ServiceHandlerUtils {
     const resolve = (type: string) => this.registry.getResource(type);
     return {
+      ...(newRecordId ? { newRecordId } : {}),
       errorBuilder,
       logger: this.logger,
       now: () => this.clock.now(),
       records: scopedRecords(this.store, resolve, resource, context),
       resources: (type) => scopedRecords(this.store, resolve, resolve(type), context),
+      resolve: <T>(token: symbol) => this.container.get<T>(token),
     };
   }
 }

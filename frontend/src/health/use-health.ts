@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { fetchHealth, HealthError, type HealthStatus } from './api/health.client';
+import { fetchHealth, HealthError, type HealthStatus } from '../api/health.client';
 
 /** State of the backend health check as seen by the UI. */
 export type HealthState =

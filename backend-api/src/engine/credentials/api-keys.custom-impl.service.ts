@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { CoreResourceOperation, type RotateCredentialRequestSchema } from '@wildo/shared-lib';
+import type { z } from 'zod';
+import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import {
+  createResourceCustomServiceImplementation,
+  type CustomOperationArgs,
+  type ResourceCustomServiceImplementation,
+  type ResourceRecord,
+  type ServiceHandlerUtils,
+} from '../resources/custom-service.js';
+import type { ExecutionContext } from '../resources/execution-context.js';
+import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import { generateApiKeyMaterial, type ApiKeyScope } from './api-key-material.js';
+import type { CredentialDirectory } from './credential-directory.service.js';
+import type { CredentialSecrets } from './credential-secrets.service.js';
+import { Credentials_Operations } from './credentials.resource-types.js';
+import { assertRequestedRolesWithinCallerCeiling, cutoffOf } from './roles-ceiling.js';
+
+type ApiKeyInput = { name: string; roles: string[]; expiresAt?: string | null };
+
+/** The prefix/postfix handlers of an API key resource's CREATE (guide: `ApiKeyImplHandlers`). */
+export type ApiKeyImplHandlers = Pick<ResourceCustomServiceImplementation, 'prefixCoreOperations' | 'postfixCoreOperations'>;
+
+function refuseExpiredAtCreation(input: ApiKeyInput, utils: ServiceHandlerUtils): void {
+  if (input.expiresAt && new Date(input.expiresAt).getTime() <= utils.now().getTime()) {
+    throw utils.errorBuilder.badRequest('The expiry must be in the future.', [{ path: 'expiresAt', expected: 'an instant in the future' }]);
+  }
+}
+
+/**
+ * CREATE of an API key: the requested roles must lie within the caller's; key material is minted for the
+ * id the record will get; only the hash is stored and the plaintext is attached to this one response.
+ */
+export function buildApiKeyMintHandlers(scope: ApiKeyScope): ApiKeyImplHandlers {
+  // Keyed by the call's context object, so the plaintext never sits in a shared or long-lived place.
+  const plaintextByContext = new WeakMap<ExecutionContext, string>();
+  return {
+    prefixCoreOperations: {
+      [CoreResourceOperation.CREATE]: async (_id, input, executionContext, _path, utils) => {
+        const request = input as ApiKeyInput;
+        assertRequestedRolesWithinCallerCeiling(executionContext, request.roles, utils.errorBuilder, utils.resolve<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver));
+        refuseExpiredAtCreation(request, utils);
+        const { plainKey, keyPrefix, hashedKey } = generateApiKeyMaterial(scope, utils.newRecordId as string, utils.resolve<CredentialSecrets>(SAAS_SERVICE_TYPES.CredentialSecrets));
+        plaintextByContext.set(executionContext, plainKey);
+        return { ...request, keyPrefix, hashedKey };
+      },
+    },
+    postfixCoreOperations: {
+      [CoreResourceOperation.CREATE]: async (_id, created, executionContext) => {
+        const plainKey = plaintextByContext.get(executionContext);
+        plaintextByContext.delete(executionContext);
+        return plainKey ? { ...(created as Record<string, unknown>), plainKey } : created;
+      },
+      [CoreResourceOperation.DELETE]: async (id, result, _context, _path, utils) => {
+        if (id) await utils.resolve<CredentialDirectory>(SAAS_SERVICE_TYPES.CredentialDirectory).changed(id);
+        return result;
+      },
+    },
+  };
+}
+
+/** Mints a sibling key with the same name, roles and expiry; returns the new record and its plaintext. */
+async function mintSibling(scope: ApiKeyScope, record: ResourceRecord, utils: ServiceHandlerUtils) {
+  const id = randomUUID();
+  const { plainKey, keyPrefix, hashedKey } = generateApiKeyMaterial(scope, id, utils.resolve<CredentialSecrets>(SAAS_SERVICE_TYPES.CredentialSecrets));
+  const created = await utils.records.create(
+    { name: record.name, roles: record.roles, ...(record.expiresAt ? { expiresAt: record.expiresAt } : {}), keyPrefix, hashedKey },
+    { id },
+  );
+  return { created, plainKey };
+}
+
+/** The service code of an API key resource: CREATE handlers, ROTATE and REGENERATE. */
+export function buildApiKeyImplementation(resourceType: string, scope: ApiKeyScope): ResourceCustomServiceImplementation {
+  return createResourceCustomServiceImplementation(resourceType, {
+    ...buildApiKeyMintHandlers(scope),
+    customOperations: {
+      // Rotation retires the old key at a known cutoff; the new key carries the same roles (never more).
+      [Credentials_Operations.ROTATE]: async ({ id, record, input, utils }: CustomOperationArgs<z.infer<typeof RotateCredentialRequestSchema>>) => {
+        const current = record as ResourceRecord;
+        if (current.invalidationDate) throw utils.errorBuilder.conflict('This key was already rotated.');
+        const cutoff = cutoffOf(input.oldKeyInvalidationDate, utils.now());
+        const { created, plainKey } = await mintSibling(scope, current, utils);
+        await utils.records.update(id as string, { invalidationDate: cutoff, replacedByKeyId: created._id });
+        await utils.resolve<CredentialDirectory>(SAAS_SERVICE_TYPES.CredentialDirectory).changed(id as string);
+        return { ...created, plainKey, oldKeyId: id, oldKeyInvalidationDate: cutoff };
+      },
+      // Regeneration keeps the old key valid without a cutoff and needs no step-up.
+      [Credentials_Operations.REGENERATE]: async ({ id, record, utils }: CustomOperationArgs<Record<string, never>>) => {
+        const current = record as ResourceRecord;
+        if (current.invalidationDate) throw utils.errorBuilder.conflict('This key was rotated; regenerate its replacement instead.');
+        const { created, plainKey } = await mintSibling(scope, current, utils);
+        return { ...created, plainKey, previousKeyId: id };
+      },
+    },
+  });
+}

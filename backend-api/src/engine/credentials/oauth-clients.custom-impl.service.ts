@@ -1,0 +1,120 @@
+import { CoreResourceOperation, OIDC_SUPPORTED_IDENTITY_SCOPES, type RotateCredentialRequestSchema } from '@wildo/shared-lib';
+import type { z } from 'zod';
+import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import type { InputProblem } from '../errors/index.js';
+import {
+  createResourceCustomServiceImplementation,
+  type CustomOperationArgs,
+  type ResourceCustomServiceImplementation,
+  type ResourceRecord,
+  type ServiceHandlerUtils,
+} from '../resources/custom-service.js';
+import type { ExecutionContext } from '../resources/execution-context.js';
+import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type { CredentialDirectory } from './credential-directory.service.js';
+import type { CredentialSecrets } from './credential-secrets.service.js';
+import { Credentials_Operations } from './credentials.resource-types.js';
+import { DYNAMIC_REGISTRATION_VARIANT } from './oauth-clients.resource.js';
+import { isSafeRedirectUri } from './redirect-uri.policy.js';
+import { assertRequestedRolesWithinCallerCeiling, cutoffOf } from './roles-ceiling.js';
+
+interface ClientInput {
+  clientName: string;
+  grantTypes: string[];
+  roles: string[];
+  redirectUris: string[];
+  tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post' | 'none';
+  trusted: boolean;
+  scope: string;
+}
+
+interface StoredSecret {
+  hash: string;
+  createdAt: string;
+  invalidAfter: string | null;
+}
+
+/** The most secrets a client keeps at once (rotation overlap); expired ones are dropped first. */
+const MAX_SECRETS = 5;
+const SECRET_PREFIX = 'wcs_';
+
+/** Problems in a client's combination of grants, roles, redirect URIs, auth method and scopes. */
+export function clientMetadataProblems(input: ClientInput, organizationScoped: boolean): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const machine = input.grantTypes.includes('client_credentials');
+  const delegated = input.grantTypes.includes('authorization_code');
+  if (machine && input.tokenEndpointAuthMethod === 'none') problems.push({ path: 'tokenEndpointAuthMethod', expected: 'a secret-based method for client_credentials' });
+  if (machine && input.roles.length === 0) problems.push({ path: 'roles', expected: 'at least one role for client_credentials' });
+  if (!machine && input.roles.length > 0) problems.push({ path: 'roles', expected: 'no roles without client_credentials (delegated tokens carry the person’s roles)' });
+  if (delegated && input.redirectUris.length === 0) problems.push({ path: 'redirectUris', expected: 'at least one redirect URI for authorization_code' });
+  input.redirectUris.forEach((uri, i) => {
+    if (!isSafeRedirectUri(uri)) problems.push({ path: `redirectUris[${i}]`, expected: 'an https URL (or http on a loopback host) without credentials or fragment' });
+  });
+  if (input.trusted && !organizationScoped) problems.push({ path: 'trusted', expected: 'false: only organization clients can skip consent' });
+  const scopes = input.scope.split(/\s+/).filter(Boolean);
+  if (scopes.some((s) => !OIDC_SUPPORTED_IDENTITY_SCOPES.includes(s))) problems.push({ path: 'scope', expected: `a subset of: ${OIDC_SUPPORTED_IDENTITY_SCOPES.join(' ')}` });
+  return problems;
+}
+
+function newSecret(utils: ServiceHandlerUtils): { plainSecret: string; secret: StoredSecret; secretPrefix: string } {
+  const secrets = utils.resolve<CredentialSecrets>(SAAS_SERVICE_TYPES.CredentialSecrets);
+  const raw = secrets.generate();
+  const plainSecret = `${SECRET_PREFIX}${raw}`;
+  return { plainSecret, secretPrefix: `${plainSecret.slice(0, 10)}…`, secret: { hash: secrets.hash(plainSecret), createdAt: utils.now().toISOString(), invalidAfter: null } };
+}
+
+/** Adds a secret; `cutoff` (rotation) retires the current ones then, `null` (regeneration) keeps them. */
+async function addSecret(resourceType: string, record: ResourceRecord, cutoff: string | null, utils: ServiceHandlerUtils) {
+  const directory = utils.resolve<CredentialDirectory>(SAAS_SERVICE_TYPES.CredentialDirectory);
+  // Secrets are internal fields, absent from API records: read them from the stored record.
+  const located = await directory.locate(resourceType, record._id);
+  const stored = (located?.record.data.secrets as StoredSecret[] | undefined) ?? [];
+  const nowMs = utils.now().getTime();
+  const kept = stored
+    .filter((s) => s.invalidAfter === null || new Date(s.invalidAfter).getTime() > nowMs)
+    .map((s) => (cutoff !== null && s.invalidAfter === null ? { ...s, invalidAfter: cutoff } : s));
+  if (kept.length >= MAX_SECRETS) throw utils.errorBuilder.conflict('This client already has the most secrets it may hold; rotate with an earlier cutoff.');
+  const { plainSecret, secret, secretPrefix } = newSecret(utils);
+  // Pinned to the version the secrets were read at: a concurrent rotation is refused, never merged away.
+  const updated = await utils.records.update(record._id, { secrets: [...kept, secret], secretPrefix }, located ? { expectedVersion: located.record.version } : {});
+  if (!updated) throw utils.errorBuilder.notFound();
+  await directory.changed(record._id);
+  return { ...updated, plainSecret, oldSecretInvalidationDate: cutoff };
+}
+
+/** The service code of an OAuth client resource: CREATE (ceiling, metadata rules, secret once), ROTATE, REGENERATE. */
+export function buildOAuthClientImplementation(resourceType: string, organizationScoped: boolean): ResourceCustomServiceImplementation {
+  const plaintextByContext = new WeakMap<ExecutionContext, string>();
+  return createResourceCustomServiceImplementation(resourceType, {
+    prefixCoreOperations: {
+      [CoreResourceOperation.CREATE]: async (_id, input, executionContext, operationPath, utils) => {
+        const request = input as ClientInput;
+        const dynamic = operationPath.endsWith(`#${DYNAMIC_REGISTRATION_VARIANT}`);
+        if (!dynamic) assertRequestedRolesWithinCallerCeiling(executionContext, request.roles, utils.errorBuilder, utils.resolve<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver));
+        const problems = clientMetadataProblems(request, organizationScoped);
+        if (problems.length > 0) throw utils.errorBuilder.badRequest('The client metadata is not consistent.', problems);
+        if (request.tokenEndpointAuthMethod === 'none') return { ...request, origin: dynamic ? 'dynamic_registration' : 'registered', secrets: [] };
+        const { plainSecret, secret, secretPrefix } = newSecret(utils);
+        plaintextByContext.set(executionContext, plainSecret);
+        return { ...request, origin: dynamic ? 'dynamic_registration' : 'registered', secrets: [secret], secretPrefix };
+      },
+    },
+    postfixCoreOperations: {
+      [CoreResourceOperation.CREATE]: async (_id, created, executionContext) => {
+        const plainSecret = plaintextByContext.get(executionContext);
+        plaintextByContext.delete(executionContext);
+        return plainSecret ? { ...(created as Record<string, unknown>), plainSecret } : created;
+      },
+      [CoreResourceOperation.DELETE]: async (id, result, _context, _path, utils) => {
+        if (id) await utils.resolve<CredentialDirectory>(SAAS_SERVICE_TYPES.CredentialDirectory).changed(id);
+        return result;
+      },
+    },
+    customOperations: {
+      [Credentials_Operations.ROTATE]: async ({ record, input, utils }: CustomOperationArgs<z.infer<typeof RotateCredentialRequestSchema>>) =>
+        addSecret(resourceType, record as ResourceRecord, cutoffOf(input.oldKeyInvalidationDate, utils.now()), utils),
+      [Credentials_Operations.REGENERATE]: async ({ record, utils }: CustomOperationArgs<Record<string, never>>) =>
+        addSecret(resourceType, record as ResourceRecord, null, utils),
+    },
+  });
+}
