@@ -1,4 +1,5 @@
 import type { ConsentGrantRecord } from '../api/consent-grants.client';
+import { ResourceUrl } from '../oauth/resource-url';
 import { ScopeList } from '../oauth/scope-list';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -28,7 +29,7 @@ export function ConsentGrantItem({
         <div className="facts__row">
           <dt>Acts for you at</dt>
           <dd>
-            <code className="url">{grant.resource}</code>
+            <ResourceUrl url={grant.resource} />
           </dd>
         </div>
         <div className="facts__row">

@@ -14,6 +14,7 @@ const nonEmpty = () => z.string().check(z.minLength(1));
 
 /** The signed-in person as `/auth/login` and `/auth/me` describe them. */
 export const AuthUserSchema = z.object({ _id: z.string(), email: z.string(), displayName: z.nullish(z.string()) });
+/** The signed-in person (`_id`, `email`, `displayName`). */
 export type AuthUser = z.infer<typeof AuthUserSchema>;
 
 /** `POST /api/v1/auth/login` success body. */

@@ -6,6 +6,7 @@ import { leaveApp } from '../routing/navigation';
 import { readAccessToken } from '../session/access-token.store';
 import { redirectToLogin } from '../session/sign-in-redirect';
 import { isNavigableRedirect } from './authorization-request';
+import { ResourceUrl } from './resource-url';
 import { ScopeList } from './scope-list';
 
 type Decision = 'approve' | 'deny';
@@ -73,9 +74,9 @@ export function ConsentPrompt({ prompt, signedInAs }: { prompt: OAuthConsentProm
           </dd>
         </div>
         <div className="facts__row">
-          <dt>It will act for you at</dt>
+          <dt>Will act for you at</dt>
           <dd>
-            <code className="url">{prompt.resource}</code>
+            <ResourceUrl url={prompt.resource} />
           </dd>
         </div>
       </dl>

@@ -1,4 +1,5 @@
 import { act, render, screen, within } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../App';
 import { ACCESS_TOKEN_KEY } from '../session/access-token.store';
@@ -173,6 +174,19 @@ describe('consent page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeTruthy();
     expect(new URLSearchParams(window.location.search).get('next')).toBe(CONSENT_URL);
     expect(backend.callsTo(AUTHORIZE)).toHaveLength(0);
+  });
+
+  it('redirects to sign-in once, keeping `next`, under StrictMode double effects', async () => {
+    openAt(CONSENT_URL);
+    stubBackend({});
+    render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeTruthy();
+    expect(new URLSearchParams(window.location.search).get('next')).toBe(CONSENT_URL);
   });
 
   it('goes to sign-in when the decision is refused with 401', async () => {

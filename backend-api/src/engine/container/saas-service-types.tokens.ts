@@ -49,4 +49,5 @@ export const SAAS_SERVICE_TYPES = {
   RagRetrievalService: Symbol.for('wildo.RagRetrievalService'),
   EmbeddingsBackendService: Symbol.for('wildo.EmbeddingsBackendService'),
   ResourceServerInstancesRegistry: Symbol.for('wildo.ResourceServerInstancesRegistry'),
+  ResourceServerAuthenticator: Symbol.for('wildo.ResourceServerAuthenticator'),
 } as const;

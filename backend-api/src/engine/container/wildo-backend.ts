@@ -7,6 +7,11 @@ import { Container } from 'inversify';
 import { createCoordination } from '../coordination/index.js';
 import type { CredentialDirectory } from '../credentials/credential-directory.service.js';
 import { credentialsModule } from '../credentials/credentials.module.js';
+import { CimdResolver } from '../oauth/cimd/index.js';
+import { oauthModule } from '../oauth/oauth.module.js';
+import { oauthSettingsFor, type OAuthSettings } from '../oauth/oauth-settings.js';
+import { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
+import type { OutboundTargetGuardOptions } from '../net/index.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';
 import { createHttpApp, DEFAULT_HTTP_SETTINGS, type HttpSettings } from '../http/http-app.js';
 import { identitySettingsFor, type IdentitySettings } from '../identity/identity-settings.js';
@@ -26,7 +31,7 @@ import { engineContainerModule } from './engine.module.js';
 import { SAAS_SERVICE_TYPES as T } from './saas-service-types.tokens.js';
 
 /** Modules every application gets: the engine's own resources (credentials, OAuth). */
-const ENGINE_MODULES: readonly BackendDomainModule[] = [credentialsModule];
+const ENGINE_MODULES: readonly BackendDomainModule[] = [credentialsModule, oauthModule];
 
 /** Options of {@link createWildoBackend}; every one has a default suited to a fresh machine. */
 export interface WildoBackendOptions {
@@ -36,6 +41,12 @@ export interface WildoBackendOptions {
   /** The backend's public URL (token issuer); default `http://localhost:4241`. */
   publicUrl?: string;
   identity?: Partial<IdentitySettings>;
+  /** The frontend's public URL (the consent page lives there); default: the backend's own URL. */
+  frontendUrl?: string;
+  /** OAuth server settings (DCR, CIMD, consent lifetime, ...); defaults in `oauthSettingsFor`. */
+  oauth?: Partial<OAuthSettings>;
+  /** Outbound guard options for client metadata documents (tests allow a local HTTPS server here). */
+  outbound?: OutboundTargetGuardOptions;
   /** A database to use (tests share one); otherwise PostgreSQL at `databaseUrl`, else PGlite under `dataDir/pglite` (in memory without a data directory). */
   database?: SqlDatabase;
   databaseUrl?: string;
@@ -114,7 +125,19 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     container.bind(T.ModuleRegistry).toConstantValue(application);
     container.bind(T.ResourcesRegistry).toConstantValue(registry);
     container.bind(T.RuntimeConfiguration).toConstantValue(options.runtime ?? {});
-    container.bind(T.IdentitySettings).toConstantValue(identitySettingsFor(options.publicUrl ?? 'http://localhost:4241', options.identity));
+    const publicUrl = options.publicUrl ?? 'http://localhost:4241';
+    const identity = identitySettingsFor(publicUrl, options.identity);
+    const oauth = oauthSettingsFor(identity.issuer, options.frontendUrl ?? identity.issuer, options.oauth);
+    container.bind(T.IdentitySettings).toConstantValue(identity);
+    container.bind(T.OAuthSettings).toConstantValue(oauth);
+    container.bind(T.ResourceServerInstancesRegistry).toConstantValue(
+      new ResourceServerInstancesRegistryBackendService(identity.issuer, application.resourceServerInstances ?? []),
+    );
+    if (oauth.cimd.policy !== 'DISABLED') {
+      const cimd = new CimdResolver({ config: oauth.cimd, logger, clock, ...(options.outbound ? { guard: options.outbound } : {}) });
+      container.bind(T.CimdResolver).toConstantValue(cimd);
+      owned.push(() => cimd.close());
+    }
     container.load(engineContainerModule);
     for (const module of application.modules) if (module.containerModule) container.load(module.containerModule);
 

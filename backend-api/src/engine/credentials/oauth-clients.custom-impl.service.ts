@@ -15,7 +15,7 @@ import type { CredentialDirectory } from './credential-directory.service.js';
 import type { CredentialSecrets } from './credential-secrets.service.js';
 import { Credentials_Operations } from './credentials.resource-types.js';
 import { DYNAMIC_REGISTRATION_VARIANT } from './oauth-clients.resource.js';
-import { isSafeRedirectUri } from './redirect-uri.policy.js';
+import { isSafeRedirectUri } from '../oauth/cimd/index.js';
 import { assertRequestedRolesWithinCallerCeiling, cutoffOf } from './roles-ceiling.js';
 
 interface ClientInput {

@@ -17,7 +17,14 @@ import type { OperationDispatcher } from '../resources/operation-dispatcher.serv
 import type { RateLimitService } from '../resources/rate-limit.service.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type { AuthorizationService } from '../oauth/authorization.service.js';
+import { createDiscoveryRouter } from '../oauth/discovery.routes.js';
+import { createAuthorizationRouter, createTokenAndRegistrationRouter } from '../oauth/oauth.routes.js';
+import type { OAuthSettings } from '../oauth/oauth-settings.js';
+import { RegistrationService } from '../oauth/registration.service.js';
+import type { TokenEndpointService } from '../oauth/token-endpoint.service.js';
 import { accessLogMiddleware } from './access-log.middleware.js';
+import { createFrontendRouter } from './frontend-assets.js';
 import { authenticationMiddleware, burstThrottleMiddleware } from './authentication.middleware.js';
 import { errorMiddleware, notFoundHandler } from './error.middleware.js';
 import { createHealthRouter } from './health.routes.js';
@@ -36,6 +43,8 @@ export interface HttpSettings {
   burst: CounterPolicy;
   /** Express `trust proxy` (default false: the socket address is the client address). */
   trustProxy: boolean | number | string;
+  /** A built frontend to serve from the backend's origin (the consent page lives there); none by default. */
+  frontendDist?: string;
 }
 
 /** Defaults of {@link HttpSettings}. */
@@ -59,11 +68,23 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
   app.set('trust proxy', settings.trustProxy);
   app.set('query parser', 'simple');
 
+  const oauthSettings = get<OAuthSettings>(SAAS_SERVICE_TYPES.OAuthSettings);
   app.use(requestContextMiddleware);
   app.use(accessLogMiddleware(logger, API_PREFIX));
   app.use(createJwksRouter(get<SigningKeyService>(SAAS_SERVICE_TYPES.SigningKeyService)));
+  app.use(createDiscoveryRouter(oauthSettings));
   const api = express.Router();
   api.use(createHealthRouter(get<SqlDatabase>(SAAS_SERVICE_TYPES.Database)));
+  // Token and registration endpoints authenticate clients themselves and parse their own bodies.
+  api.use(
+    createTokenAndRegistrationRouter({
+      tokens: get<TokenEndpointService>(SAAS_SERVICE_TYPES.TokenEndpointService),
+      registration: container.get(RegistrationService),
+      settings: oauthSettings,
+      rateLimits,
+      logger,
+    }),
+  );
   api.use(jsonBodyMiddleware(settings.bodyLimitBytes));
   api.use(authenticationMiddleware(get<Authenticator>(SAAS_SERVICE_TYPES.Authenticator)));
   api.use(burstThrottleMiddleware(rateLimits, settings.burst));
@@ -84,6 +105,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       stepUp: get<StepUpService>(SAAS_SERVICE_TYPES.StepUpService),
     }),
   );
+  api.use(createAuthorizationRouter(get<AuthorizationService>(SAAS_SERVICE_TYPES.AuthorizationService)));
   api.use(
     createOrganizationsRouter({
       organizations: get<OrganizationsService>(SAAS_SERVICE_TYPES.OrganizationsService),
@@ -93,6 +115,8 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
     }),
   );
   app.use(API_PREFIX, api);
+  const frontend = settings.frontendDist ? createFrontendRouter(settings.frontendDist) : null;
+  if (frontend) app.use(frontend);
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));
   return app;

@@ -107,6 +107,23 @@ export class AccessTokenService {
     });
   }
 
+  /**
+   * Signs an OpenID Connect ID token for the client (`aud` = client id) with the identity claims its scopes
+   * allow; it is not an access token and no endpoint accepts it as one.
+   */
+  async issueIdToken(request: { userId: string; clientId: string; nonce?: string; claims: Record<string, unknown> }): Promise<string> {
+    const { kid, privateKey } = this.keys.signingKey;
+    const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
+    return new SignJWT({ ...request.claims, azp: request.clientId, ...(request.nonce ? { nonce: request.nonce } : {}) })
+      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid, typ: 'JWT' })
+      .setIssuer(this.settings.issuer)
+      .setAudience(request.clientId)
+      .setSubject(request.userId)
+      .setIssuedAt(nowSeconds)
+      .setExpirationTime(nowSeconds + Math.min(this.settings.accessTokenLifetimeMinutes, MAX_DELEGATED_TOKEN_MINUTES) * 60)
+      .sign(privateKey);
+  }
+
   /** Verifies an access token for `audience` (default: the REST API); throws UNAUTHENTICATED otherwise. */
   async verifyAccessToken(token: string, audience: string = this.settings.apiAudience): Promise<AuthenticatedPrincipal> {
     const nowMs = this.clock.now().getTime();

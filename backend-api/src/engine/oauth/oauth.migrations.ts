@@ -1,0 +1,27 @@
+import type { SqlMigration } from '../persistence/sql-database.js';
+
+/** Authorization codes and pending consent requests: short-lived, single-use, stored as hashes. */
+export const OAUTH_MIGRATIONS: readonly SqlMigration[] = [
+  {
+    id: '0101_oauth_codes_and_consent_requests',
+    sql: `
+CREATE TABLE wildo_oauth_authorization_codes (
+  code_hash text PRIMARY KEY,
+  client_id text NOT NULL,
+  user_id text NOT NULL REFERENCES wildo_users(id) ON DELETE CASCADE,
+  grant_data jsonb NOT NULL,
+  expires_at timestamptz NOT NULL,
+  used_at timestamptz
+);
+CREATE INDEX wildo_oauth_authorization_codes_by_expiry ON wildo_oauth_authorization_codes (expires_at);
+CREATE TABLE wildo_oauth_consent_requests (
+  token_hash text PRIMARY KEY,
+  user_id text NOT NULL REFERENCES wildo_users(id) ON DELETE CASCADE,
+  request_data jsonb NOT NULL,
+  expires_at timestamptz NOT NULL,
+  used_at timestamptz
+);
+CREATE INDEX wildo_oauth_consent_requests_by_expiry ON wildo_oauth_consent_requests (expires_at);
+`,
+  },
+];
