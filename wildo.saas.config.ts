@@ -63,7 +63,8 @@ export default defineSaaSConfig({
   runtime: {
     endPoints: {
       main_backend_api: { publicUrl: 'http://localhost:4241' },
-      main_frontend: { publicUrl: 'http://localhost:4242' },
+      // The backend serves the built frontend from its own origin (the consent page is the authorization endpoint).
+      main_frontend: { publicUrl: 'http://localhost:4241' },
     },
   },
 

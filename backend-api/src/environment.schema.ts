@@ -21,6 +21,8 @@ export const BackendEnvironmentSchema = z.object({
   WILDO_PRIMARY_SECRET: optionalText,
   /** Comma-separated emails that become APP_ADMIN when they sign up. */
   WILDO_BOOTSTRAP_ADMIN_EMAILS: z.string().default(''),
+  /** The built frontend to serve (default `frontend/dist` under the project root, when it exists). */
+  WILDO_FRONTEND_DIST: optionalText,
   /** Express `trust proxy`: `true`, a hop count, or a list of addresses. */
   WILDO_TRUST_PROXY: optionalText,
   NODE_ENV: optionalText,

@@ -1,9 +1,9 @@
-import path from 'node:path';
 import { findProjectRoot, loadRuntimeConfiguration, WildoConfigError } from './engine/config/index.js';
 import { createWildoBackend, DeclarationValidationError } from './engine/index.js';
 import { createLogger } from './engine/logging/index.js';
-import { BackendEnvironmentSchema, parseTrustProxy } from './environment.schema.js';
+import { BackendEnvironmentSchema } from './environment.schema.js';
 import { referenceApplication } from './modules/index.js';
+import { backendOptionsFromRuntime } from './server-options.js';
 
 /** Starts the reference application on the generated configuration and the process environment. */
 async function main(): Promise<void> {
@@ -11,23 +11,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: env.LOG_LEVEL });
   const rootDir = findProjectRoot(process.cwd());
   const runtime = await loadRuntimeConfiguration({ rootDir });
-  const production = runtime.application.environment === 'PRODUCTION' || env.NODE_ENV === 'production';
-  const backend = await createWildoBackend({
-    application: referenceApplication,
-    runtime,
-    publicUrl: runtime.runtime.endPoints.main_backend_api?.publicUrl ?? `http://localhost:${env.PORT}`,
-    identity: {
-      accessTokenLifetimeMinutes: runtime.auth.accessTokenLifetimeMinutes,
-      bootstrapAdminEmails: env.WILDO_BOOTSTRAP_ADMIN_EMAILS.split(',').map((e) => e.trim()).filter(Boolean),
-    },
-    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
-    dataDir: env.WILDO_DATA_DIR ?? path.join(rootDir, '.wildo-saas', 'data'),
-    ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
-    ...(env.WILDO_PRIMARY_SECRET ? { primarySecret: env.WILDO_PRIMARY_SECRET } : {}),
-    production,
-    logger,
-    http: { trustProxy: parseTrustProxy(env.WILDO_TRUST_PROXY) },
-  });
+  const backend = await createWildoBackend({ application: referenceApplication, logger, ...backendOptionsFromRuntime(runtime, env, rootDir) });
   const { url } = await backend.listen(env.PORT, env.HOST);
   logger.info('wildo backend listening', { url, health: `${url}/api/v1/health` });
 

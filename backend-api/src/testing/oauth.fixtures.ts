@@ -1,0 +1,64 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type supertest from 'supertest';
+import { expect } from 'vitest';
+import type { TestUser } from './identity.fixtures.js';
+
+/** The default MCP endpoint's audience in tests (the backend's default public URL). */
+export const MCP_AUDIENCE = 'http://localhost:4241/api/v1/mcp';
+/** The `support` MCP instance of the reference application. */
+export const MCP_SUPPORT_AUDIENCE = 'http://localhost:4241/api/v1/mcp/support';
+/** The REST API audience. */
+export const API_AUDIENCE = 'http://localhost:4241/api/v1';
+/** A redirect URI the test clients register. */
+export const REDIRECT_URI = 'https://tool.example/callback';
+
+/** A PKCE verifier and its S256 challenge. */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** Registers a public client through dynamic registration. */
+export async function registerPublicClient(api: supertest.Agent, redirectUri = REDIRECT_URI): Promise<string> {
+  const res = await api.post('/api/v1/oauth/register').send({ client_name: 'Test tool', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', scope: 'openid profile' });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.client_id as string;
+}
+
+/** The authorization request parameters of a PKCE flow. */
+export function authorizationRequest(clientId: string, challenge: string, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid',
+    state: randomBytes(8).toString('hex'),
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource: MCP_AUDIENCE,
+    ...overrides,
+  };
+}
+
+/** Runs the consent page's calls: authorize, then approve (or deny); returns the final redirect URL. */
+export async function consent(
+  api: supertest.Agent,
+  person: TestUser,
+  request: Record<string, string>,
+  decision: { decision: 'approve' | 'deny'; remember?: boolean } = { decision: 'approve' },
+): Promise<URL> {
+  const started = await api.post('/api/v1/oauth/authorize').set(person.auth).send(request);
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  if (started.body.data.kind === 'redirect') return new URL(started.body.data.redirect_to);
+  const decided = await api
+    .post('/api/v1/oauth/authorize/decision')
+    .set(person.auth)
+    .send({ consent_token: started.body.data.consent_token, decision: decision.decision, remember: decision.remember ?? false });
+  expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+  return new URL(decided.body.data.redirect_to);
+}
+
+/** Exchanges a code at the token endpoint (form-encoded). */
+export function exchangeCode(api: supertest.Agent, params: Record<string, string>): supertest.Test {
+  return api.post('/api/v1/oauth/token').type('form').send({ grant_type: 'authorization_code', redirect_uri: REDIRECT_URI, ...params });
+}
