@@ -202,3 +202,23 @@ describe('secrets in logs', () => {
     for (const secret of secrets) expect(log).not.toContain(secret);
   });
 });
+
+describe('application API keys', () => {
+  it('act as an application machine on application resources, and reach no organization', async () => {
+    await using t = await createTestBackend(database(), { identity: { bootstrapAdminEmails: ['app-admin@example.test'] } });
+    const signup = await t.api.post('/api/v1/auth/signup').send({ email: 'app-admin@example.test', password: TEST_PASSWORD });
+    const admin = { Authorization: `Bearer ${signup.body.data.accessToken}` };
+    const created = await t.api.post('/api/v1/api-keys').set(admin).send({ name: 'Announcer', roles: ['APP_ADMIN'] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const key = created.body.data.plainKey as string;
+    expect(key).toMatch(/^sk_app_/);
+    const announced = await t.api.post('/api/v1/announcements').set('Authorization', key).send({ title: 'Maintenance', body: 'Tonight' });
+    expect(announced.status).toBe(201);
+    expect(announced.body.data.createdByUserId).toBeNull();
+    const owner = await signUp(t.api);
+    const orgId = await createOrganization(t.api, owner);
+    expect((await t.api.get(`/api/v1/organizations/${orgId}/todos`).set('Authorization', key)).status).toBe(404);
+    const user = await signUp(t.api);
+    expect((await t.api.post('/api/v1/api-keys').set(user.auth).send({ name: 'x', roles: ['APP_USER'] })).status).toBe(403);
+  });
+});
