@@ -1,11 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SAAS_SERVICE_TYPES, toFrameworkError, type AuthenticatedPrincipal, type WildoBackend } from '@wildo/backend-api';
-
-/** The shape of the engine's `ResourceServerAuthenticator` (the class itself is not exported by the engine). */
-interface ResourceServerAuthenticator {
-  authenticate(authorization: string | undefined, audience: string): Promise<AuthenticatedPrincipal | null>;
-}
+import {
+  SAAS_SERVICE_TYPES,
+  toFrameworkError,
+  type AuthenticatedPrincipal,
+  type ResourceServerAuthenticator,
+  type WildoBackend,
+} from '@wildo/backend-api';
 
 /** What the stand-in answered: the status and, on success, the principal the engine derived from the token. */
 export interface ProbeResult {

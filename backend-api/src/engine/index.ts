@@ -37,3 +37,19 @@ export { DeclarationValidationError, type DeclarationProblem } from './resources
 export { ResourcesRegistry } from './resources/resources-registry.service.js';
 export { RoleHierarchyResolver } from './resources/role-hierarchy.service.js';
 export { ServicesRegistryHandler } from './resources/services-registry-handler.service.js';
+export { ResourceServerAuthenticator } from './resource-servers/resource-server.authenticator.js';
+export {
+  DELEGATED_TOKEN_RESOURCE_SERVERS,
+  ResourceServerInstancesRegistryBackendService,
+  type ResourceServerEndpoint,
+} from './resource-servers/resource-server-instances.registry.js';
+export { assertRequestedRolesWithinCallerCeiling } from './credentials/roles-ceiling.js';
+export { generateApiKeyMaterial, type ApiKeyScope } from './credentials/api-key-material.js';
+export { buildApiKeyMintHandlers, type ApiKeyImplHandlers } from './credentials/api-keys.custom-impl.service.js';
+export {
+  AccessTokenService,
+  type MachineAccessTokenRequest,
+  type MachineAccessTokenResponse,
+} from './identity/access-token.service.js';
+export { OIDC_SUPPORTED_IDENTITY_SCOPES } from '@wildo/shared-lib';
+export { CimdTrustPolicy } from '@wildo/shared-lib';
