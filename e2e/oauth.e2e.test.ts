@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../frontend/browser/build-app.js';
-import { CHROMIUM_AVAILABLE, launchChromium } from './oauth/chromium.js';
+import { CHROMIUM_AVAILABLE, launchChromium } from '../frontend/browser/headless-chromium.js';
 import { startLoopbackCallback, type LoopbackCallback } from './oauth/loopback-callback.js';
 import { startProtectedEndpoint, type ProtectedEndpoint } from './oauth/protected-endpoint.js';
 import { startRealBackend, type RealBackend } from './oauth/real-backend.js';

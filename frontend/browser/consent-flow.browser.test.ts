@@ -1,24 +1,13 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './build-app';
+import { CHROMIUM_AVAILABLE, launchChromium } from './headless-chromium';
 import { STUB_CLIENT, STUB_RESOURCE, STUB_USER, startStubBackend, type StubBackend } from './stub-backend.server';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 const STATE = 'state-7f3a';
 const AUTHORIZE_PATH = `/oauth/authorize?${new URLSearchParams({
@@ -62,7 +51,7 @@ async function expectUsableLayout(page: Page): Promise<void> {
   expect(await smallTapTargets(page)).toEqual([]);
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('consent flow in Chromium (built app, stub backend)', () => {
+describe.skipIf(!CHROMIUM_AVAILABLE)('consent flow in Chromium (built app, stub backend)', () => {
   let outDir: string;
   let backend: StubBackend;
 
@@ -80,21 +69,10 @@ describe.skipIf(!existsSync(CHROMIUM))('consent flow in Chromium (built app, stu
 
   it.each([375, 1280])('signs in, approves with remember, then lists and withdraws the consent at %i px', async (width) => {
     backend.reset();
-    const userDataDir = await mkdtemp(join(tmpdir(), 'wildo-chromium-'));
     const narrow = width < 600;
-    const context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width, height: narrow ? 740 : 800 },
-      isMobile: narrow,
-      hasTouch: narrow,
-      colorScheme: 'light',
-    });
+    const browser = await launchChromium({ width, height: narrow ? 740 : 800, mobile: narrow });
+    const { context, page, pageErrors } = browser;
     try {
-      const pageErrors: string[] = [];
-      const page = context.pages()[0] ?? (await context.newPage());
-      page.on('pageerror', (error) => pageErrors.push(error.message));
       // The client's redirect URI is answered in the browser: no request leaves the machine.
       await context.route('https://tool.example/**', (route) =>
         route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Example MCP Tool</title><p>Callback received.</p>' }),
@@ -164,8 +142,7 @@ describe.skipIf(!existsSync(CHROMIUM))('consent flow in Chromium (built app, stu
 
       expect(pageErrors).toEqual([]);
     } finally {
-      await context.close();
-      await rm(userDataDir, { recursive: true, force: true });
+      await browser.close();
     }
   });
 });

@@ -15,3 +15,4 @@ export {
   redactRedisUrl,
   type RedisConnectionTimeouts,
 } from './redis-connection.js';
+export { InvalidationChannel } from './invalidation-channel.js';

@@ -9,12 +9,12 @@ import {
   type ResourceRecord,
   type ServiceHandlerUtils,
 } from '../resources/custom-service.js';
-import type { ExecutionContext } from '../resources/execution-context.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
 import { generateApiKeyMaterial, type ApiKeyScope } from './api-key-material.js';
 import type { CredentialDirectory } from './credential-directory.service.js';
 import type { CredentialSecrets } from './credential-secrets.service.js';
 import { Credentials_Operations } from './credentials.resource-types.js';
+import { oneTimeSecret } from './one-time-secret.js';
 import { assertRequestedRolesWithinCallerCeiling, cutoffOf } from './roles-ceiling.js';
 
 type ApiKeyInput = { name: string; roles: string[]; expiresAt?: string | null };
@@ -33,8 +33,7 @@ function refuseExpiredAtCreation(input: ApiKeyInput, utils: ServiceHandlerUtils)
  * id the record will get; only the hash is stored and the plaintext is attached to this one response.
  */
 export function buildApiKeyMintHandlers(scope: ApiKeyScope): ApiKeyImplHandlers {
-  // Keyed by the call's context object, so the plaintext never sits in a shared or long-lived place.
-  const plaintextByContext = new WeakMap<ExecutionContext, string>();
+  const plainKeys = oneTimeSecret('plainKey');
   return {
     prefixCoreOperations: {
       [CoreResourceOperation.CREATE]: async (_id, input, executionContext, _path, utils) => {
@@ -42,21 +41,11 @@ export function buildApiKeyMintHandlers(scope: ApiKeyScope): ApiKeyImplHandlers 
         assertRequestedRolesWithinCallerCeiling(executionContext, request.roles, utils.errorBuilder, utils.resolve<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver));
         refuseExpiredAtCreation(request, utils);
         const { plainKey, keyPrefix, hashedKey } = generateApiKeyMaterial(scope, utils.newRecordId as string, utils.resolve<CredentialSecrets>(SAAS_SERVICE_TYPES.CredentialSecrets));
-        plaintextByContext.set(executionContext, plainKey);
+        plainKeys.remember(executionContext, plainKey);
         return { ...request, keyPrefix, hashedKey };
       },
     },
-    postfixCoreOperations: {
-      [CoreResourceOperation.CREATE]: async (_id, created, executionContext) => {
-        const plainKey = plaintextByContext.get(executionContext);
-        plaintextByContext.delete(executionContext);
-        return plainKey ? { ...(created as Record<string, unknown>), plainKey } : created;
-      },
-      [CoreResourceOperation.DELETE]: async (id, result, _context, _path, utils) => {
-        if (id) await utils.resolve<CredentialDirectory>(SAAS_SERVICE_TYPES.CredentialDirectory).changed(id);
-        return result;
-      },
-    },
+    postfixCoreOperations: plainKeys.postfixCoreOperations,
   };
 }
 

@@ -2,7 +2,8 @@ import { ExecutionContext_ExecutionType } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { CoordinationBackend, Unsubscribe } from '../coordination/coordination.js';
+import type { CoordinationBackend } from '../coordination/coordination.js';
+import { InvalidationChannel } from '../coordination/invalidation-channel.js';
 import { FrameworkError } from '../errors/index.js';
 import type { MachinePrincipal } from '../identity/principal.types.js';
 import type { Logger } from '../logging/index.js';
@@ -40,35 +41,32 @@ const invalidKey = () => new FrameworkError('UNAUTHENTICATED', 'The credential i
 @injectable()
 export class CredentialDirectory {
   private readonly keys = new Map<string, CachedKey>();
-  private unsubscribe?: Unsubscribe;
+  private readonly invalidation: InvalidationChannel;
 
   constructor(
     @inject(SAAS_SERVICE_TYPES.ResourcesRegistry) private readonly registry: ResourcesRegistry,
     @inject(SAAS_SERVICE_TYPES.ResourceStore) private readonly store: ResourceStore,
     @inject(SAAS_SERVICE_TYPES.CredentialSecrets) private readonly secrets: CredentialSecrets,
-    @inject(SAAS_SERVICE_TYPES.Coordination) private readonly coordination: CoordinationBackend,
+    @inject(SAAS_SERVICE_TYPES.Coordination) coordination: CoordinationBackend,
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
-    @inject(SAAS_SERVICE_TYPES.Logger) private readonly logger: Logger,
-  ) {}
+    @inject(SAAS_SERVICE_TYPES.Logger) logger: Logger,
+  ) {
+    this.invalidation = new InvalidationChannel(coordination, CREDENTIAL_CHANGED_CHANNEL, logger, (id) => this.keys.delete(id));
+  }
 
   /** Listens for credential changes announced by other replicas. */
-  async start(): Promise<void> {
-    this.unsubscribe = await this.coordination.subscribe(CREDENTIAL_CHANGED_CHANNEL, (id) => this.keys.delete(id));
+  start(): Promise<void> {
+    return this.invalidation.start();
   }
 
   /** Stops listening. */
-  async stop(): Promise<void> {
-    await this.unsubscribe?.();
+  stop(): Promise<void> {
+    return this.invalidation.stop();
   }
 
   /** Announces that a credential changed, here and on every replica. */
-  async changed(credentialId: string): Promise<void> {
-    this.keys.delete(credentialId);
-    try {
-      await this.coordination.publish(CREDENTIAL_CHANGED_CHANNEL, credentialId);
-    } catch (error) {
-      this.logger.warn('could not announce a credential change to other replicas', { credentialId, error: String(error) });
-    }
+  changed(credentialId: string): Promise<void> {
+    return this.invalidation.announce(credentialId);
   }
 
   /** Reads a credential record of `resourceType` by id from its own tenant, or null. */

@@ -9,13 +9,13 @@ import {
   type ResourceRecord,
   type ServiceHandlerUtils,
 } from '../resources/custom-service.js';
-import type { ExecutionContext } from '../resources/execution-context.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
 import type { CredentialDirectory } from './credential-directory.service.js';
 import type { CredentialSecrets } from './credential-secrets.service.js';
 import { Credentials_Operations } from './credentials.resource-types.js';
 import { DYNAMIC_REGISTRATION_VARIANT } from './oauth-clients.resource.js';
 import { isSafeRedirectUri } from '../oauth/cimd/index.js';
+import { oneTimeSecret } from './one-time-secret.js';
 import { assertRequestedRolesWithinCallerCeiling, cutoffOf } from './roles-ceiling.js';
 
 interface ClientInput {
@@ -84,7 +84,7 @@ async function addSecret(resourceType: string, record: ResourceRecord, cutoff: s
 
 /** The service code of an OAuth client resource: CREATE (ceiling, metadata rules, secret once), ROTATE, REGENERATE. */
 export function buildOAuthClientImplementation(resourceType: string, organizationScoped: boolean): ResourceCustomServiceImplementation {
-  const plaintextByContext = new WeakMap<ExecutionContext, string>();
+  const plainSecrets = oneTimeSecret('plainSecret');
   return createResourceCustomServiceImplementation(resourceType, {
     prefixCoreOperations: {
       [CoreResourceOperation.CREATE]: async (_id, input, executionContext, operationPath, utils) => {
@@ -95,21 +95,11 @@ export function buildOAuthClientImplementation(resourceType: string, organizatio
         if (problems.length > 0) throw utils.errorBuilder.badRequest('The client metadata is not consistent.', problems);
         if (request.tokenEndpointAuthMethod === 'none') return { ...request, origin: dynamic ? 'dynamic_registration' : 'registered', secrets: [] };
         const { plainSecret, secret, secretPrefix } = newSecret(utils);
-        plaintextByContext.set(executionContext, plainSecret);
+        plainSecrets.remember(executionContext, plainSecret);
         return { ...request, origin: dynamic ? 'dynamic_registration' : 'registered', secrets: [secret], secretPrefix };
       },
     },
-    postfixCoreOperations: {
-      [CoreResourceOperation.CREATE]: async (_id, created, executionContext) => {
-        const plainSecret = plaintextByContext.get(executionContext);
-        plaintextByContext.delete(executionContext);
-        return plainSecret ? { ...(created as Record<string, unknown>), plainSecret } : created;
-      },
-      [CoreResourceOperation.DELETE]: async (id, result, _context, _path, utils) => {
-        if (id) await utils.resolve<CredentialDirectory>(SAAS_SERVICE_TYPES.CredentialDirectory).changed(id);
-        return result;
-      },
-    },
+    postfixCoreOperations: plainSecrets.postfixCoreOperations,
     customOperations: {
       [Credentials_Operations.ROTATE]: async ({ record, input, utils }: CustomOperationArgs<z.infer<typeof RotateCredentialRequestSchema>>) =>
         addSecret(resourceType, record as ResourceRecord, cutoffOf(input.oldKeyInvalidationDate, utils.now()), utils),

@@ -1,7 +1,8 @@
 import { inject, injectable } from 'inversify';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { CoordinationBackend, Unsubscribe } from '../coordination/coordination.js';
+import type { CoordinationBackend } from '../coordination/coordination.js';
+import { InvalidationChannel } from '../coordination/invalidation-channel.js';
 import type { Logger } from '../logging/index.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import type { PrincipalDirectory } from './principal-directory.js';
@@ -26,23 +27,25 @@ interface Entry {
 export class SqlPrincipalDirectory implements PrincipalDirectory {
   private readonly cache = new Map<string, Entry>();
   private readonly generations = new Map<string, number>();
-  private unsubscribe?: Unsubscribe;
+  private readonly invalidation: InvalidationChannel;
 
   constructor(
     @inject(SAAS_SERVICE_TYPES.Database) private readonly db: SqlDatabase,
-    @inject(SAAS_SERVICE_TYPES.Coordination) private readonly coordination: CoordinationBackend,
+    @inject(SAAS_SERVICE_TYPES.Coordination) coordination: CoordinationBackend,
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
-    @inject(SAAS_SERVICE_TYPES.Logger) private readonly logger: Logger,
-  ) {}
+    @inject(SAAS_SERVICE_TYPES.Logger) logger: Logger,
+  ) {
+    this.invalidation = new InvalidationChannel(coordination, USER_CHANGED_CHANNEL, logger, (userId) => this.forget(userId));
+  }
 
   /** Subscribes to invalidations from other replicas. */
-  async start(): Promise<void> {
-    this.unsubscribe = await this.coordination.subscribe(USER_CHANGED_CHANNEL, (userId) => this.forget(userId));
+  start(): Promise<void> {
+    return this.invalidation.start();
   }
 
   /** Stops listening. */
-  async stop(): Promise<void> {
-    await this.unsubscribe?.();
+  stop(): Promise<void> {
+    return this.invalidation.stop();
   }
 
   async getUser(userId: string): Promise<UserSnapshot | null> {
@@ -55,14 +58,8 @@ export class SqlPrincipalDirectory implements PrincipalDirectory {
     return snapshot;
   }
 
-  async invalidate(userId: string): Promise<void> {
-    this.forget(userId);
-    try {
-      await this.coordination.publish(USER_CHANGED_CHANNEL, userId);
-    } catch (error) {
-      // Other replicas fall back to the cache TTL; the change itself is already stored.
-      this.logger.warn('could not announce a user change to other replicas', { userId, error: String(error) });
-    }
+  invalidate(userId: string): Promise<void> {
+    return this.invalidation.announce(userId);
   }
 
   private forget(userId: string): void {

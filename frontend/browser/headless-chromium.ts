@@ -30,16 +30,24 @@ export interface HeadlessChromium {
   close(): Promise<void>;
 }
 
-/** Launches Chromium with a temporary user data directory, removed again by `close()`. */
-export async function launchChromium(): Promise<HeadlessChromium> {
-  const userDataDir = await mkdtemp(join(tmpdir(), 'wildo-oauth-e2e-chromium-'));
+/** Viewport of a launch; narrow viewports also emulate a touch phone. */
+export interface ChromiumViewport {
+  width: number;
+  height: number;
+  mobile?: boolean;
+}
+
+/** Launches Chromium (Debian's, headless, fresh temporary profile removed again by `close()`). */
+export async function launchChromium(viewport: ChromiumViewport = { width: 1280, height: 800 }): Promise<HeadlessChromium> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'wildo-chromium-'));
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
       headless: true,
       args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 800 },
+      viewport: { width: viewport.width, height: viewport.height },
+      ...(viewport.mobile ? { isMobile: true, hasTouch: true } : {}),
       colorScheme: 'light',
     });
   } catch (error) {
