@@ -1,5 +1,6 @@
 import type { AnyResourceDeclaration, ResourceServerInstance } from '@wildo/shared-lib';
 import type { ContainerModule } from 'inversify';
+import type { McpCustomTool } from '../mcp/mcp-tools.types.js';
 import type { SqlMigration } from '../persistence/sql-database.js';
 import type { ResourceCustomServiceImplementation } from '../resources/custom-service.js';
 
@@ -25,6 +26,8 @@ export interface BackendDomainModule {
   flowsActors?: FlowsActorsContribution;
   /** Extra inversify bindings (application services such as `TicketTriageBackendService`). */
   containerModule?: ContainerModule;
+  /** MCP tools the module contributes directly (not derived from resource operations). */
+  mcpTools?: readonly McpCustomTool[];
   /** Schema migrations for the module's own tables (resource tables are managed by the engine). */
   migrations?: readonly SqlMigration[];
 }

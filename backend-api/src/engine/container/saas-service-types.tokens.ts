@@ -50,4 +50,5 @@ export const SAAS_SERVICE_TYPES = {
   EmbeddingsBackendService: Symbol.for('wildo.EmbeddingsBackendService'),
   ResourceServerInstancesRegistry: Symbol.for('wildo.ResourceServerInstancesRegistry'),
   ResourceServerAuthenticator: Symbol.for('wildo.ResourceServerAuthenticator'),
+  McpToolCatalogue: Symbol.for('wildo.McpToolCatalogue'),
 } as const;

@@ -9,6 +9,7 @@ import type { CredentialDirectory } from '../credentials/credential-directory.se
 import { credentialsModule } from '../credentials/credentials.module.js';
 import { CimdResolver } from '../oauth/cimd/index.js';
 import { oauthModule } from '../oauth/oauth.module.js';
+import { McpToolCatalogue } from '../mcp/tool-catalogue.service.js';
 import { oauthSettingsFor, type OAuthSettings } from '../oauth/oauth-settings.js';
 import { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
 import type { OutboundTargetGuardOptions } from '../net/index.js';
@@ -138,6 +139,7 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
       container.bind(T.CimdResolver).toConstantValue(cimd);
       owned.push(() => cimd.close());
     }
+    container.bind(T.McpToolCatalogue).toConstantValue(new McpToolCatalogue(registry, application, logger));
     container.load(engineContainerModule);
     for (const module of application.modules) if (module.containerModule) container.load(module.containerModule);
 

@@ -17,7 +17,13 @@ import type { OperationDispatcher } from '../resources/operation-dispatcher.serv
 import type { RateLimitService } from '../resources/rate-limit.service.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import { createMcpRouter } from '../mcp/mcp.routes.js';
+import { McpToolCallService } from '../mcp/tool-call.service.js';
+import type { McpToolCatalogue } from '../mcp/tool-catalogue.service.js';
 import type { AuthorizationService } from '../oauth/authorization.service.js';
+import { createProtectedResourceMetadataRouter } from '../resource-servers/protected-resource.routes.js';
+import type { ResourceServerAuthenticator } from '../resource-servers/resource-server.authenticator.js';
+import type { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
 import { createDiscoveryRouter } from '../oauth/discovery.routes.js';
 import { createAuthorizationRouter, createTokenAndRegistrationRouter } from '../oauth/oauth.routes.js';
 import type { OAuthSettings } from '../oauth/oauth-settings.js';
@@ -73,9 +79,27 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
   app.use(accessLogMiddleware(logger, API_PREFIX));
   app.use(createJwksRouter(get<SigningKeyService>(SAAS_SERVICE_TYPES.SigningKeyService)));
   app.use(createDiscoveryRouter(oauthSettings));
+  const resourceServers = get<ResourceServerInstancesRegistryBackendService>(SAAS_SERVICE_TYPES.ResourceServerInstancesRegistry);
+  app.use(createProtectedResourceMetadataRouter(resourceServers, oauthSettings.issuer));
   const api = express.Router();
   api.use(createHealthRouter(get<SqlDatabase>(SAAS_SERVICE_TYPES.Database)));
-  // Token and registration endpoints authenticate clients themselves and parse their own bodies.
+  // MCP, token and registration endpoints authenticate their callers themselves and parse their own bodies.
+  const catalogue = get<McpToolCatalogue>(SAAS_SERVICE_TYPES.McpToolCatalogue);
+  const directory = get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory);
+  api.use(
+    createMcpRouter({
+      catalogue,
+      calls: new McpToolCallService(catalogue, get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher), directory, logger),
+      authenticator: get<ResourceServerAuthenticator>(SAAS_SERVICE_TYPES.ResourceServerAuthenticator),
+      resourceServers,
+      directory,
+      roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
+      rateLimits,
+      burst: settings.burst,
+      logger,
+      issuer: oauthSettings.issuer,
+    }),
+  );
   api.use(
     createTokenAndRegistrationRouter({
       tokens: get<TokenEndpointService>(SAAS_SERVICE_TYPES.TokenEndpointService),

@@ -9,7 +9,7 @@ import type { ResourceRecord } from './custom-service.js';
 import type { DispatchSurface, ExecutionContext } from './execution-context.js';
 import type { ContextIds, ExecutionContextCreator } from './execution-context-creator.service.js';
 import type { OperationAdmission } from './operation-admission.service.js';
-import { checkRecordId, isPaged, parseListQuery, searchQueryOf, validateBody, type PageQuery } from './operation-input.js';
+import { checkRecordId, isPaged, parseListArguments, parseListQuery, searchQueryOf, validateBody, type PageQuery } from './operation-input.js';
 import type { RecordPage, ServicesRegistryHandler } from './services-registry-handler.service.js';
 
 /** One call to one operation, as a surface received it. */
@@ -23,8 +23,10 @@ export interface DispatchRequest {
   id?: string;
   /** JSON body (CREATE, UPDATE, SEARCH, custom operations). */
   body?: unknown;
-  /** Raw query parameters (LIST). */
+  /** Raw query parameters (LIST over REST: strings to decode). */
   query?: Record<string, unknown>;
+  /** Typed LIST arguments (LIST through a tool: JSON values). */
+  listArguments?: Record<string, unknown>;
   /** The record version the caller last saw (HTTP If-Match). */
   expectedVersion?: number;
   /** Receives the paths projection removed, for surfaces that report them. */
@@ -97,7 +99,7 @@ export class OperationDispatcher {
     let query: PageQuery | undefined;
     if (core === CoreResourceOperation.LIST) {
       validateBody(operation, request.body);
-      query = parseListQuery(operation, request.query ?? {});
+      query = request.listArguments ? parseListArguments(operation, request.listArguments) : parseListQuery(operation, request.query ?? {});
     } else if (core === CoreResourceOperation.SEARCH) {
       query = searchQueryOf(operation, validateBody(operation, request.body) as Parameters<typeof searchQueryOf>[1]);
     } else {

@@ -80,6 +80,35 @@ export function parseListQuery(operation: CompiledOperation, query: Record<strin
   return { filters, limit, ...(cursor ? { cursor } : {}) };
 }
 
+/**
+ * Parses typed LIST arguments (a tool call's JSON, where numbers are numbers): declared filters, `limit`
+ * and `cursor` only. The same rules as the query string, without the URL decoding.
+ */
+export function parseListArguments(operation: CompiledOperation, args: Record<string, unknown>): PageQuery {
+  const problems: InputProblem[] = [];
+  const filters: Record<string, string | number | boolean | null> = {};
+  let limit = operation.pageSize.default;
+  let cursor: string | undefined;
+  for (const [key, value] of Object.entries(args)) {
+    if (key === 'limit') {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > operation.pageSize.max) {
+        problems.push({ path: 'limit', expected: `an integer from 1 to ${operation.pageSize.max}` });
+      } else limit = value;
+    } else if (key === 'cursor') {
+      if (typeof value !== 'string' || value.length === 0 || value.length > MAX_CURSOR_LENGTH) problems.push({ path: 'cursor', expected: 'a cursor returned by the previous page' });
+      else cursor = value;
+    } else {
+      const filter = operation.filters.get(key);
+      if (!filter) problems.push({ path: '(root)', expected: 'no undeclared fields' });
+      else if (value === null && filter.nullable) filters[key] = null;
+      else if (typeof value !== filter.kind || !filter.schema.safeParse(value).success) problems.push({ path: key, expected: filterExpectation(filter) });
+      else filters[key] = value as string | number | boolean;
+    }
+  }
+  if (problems.length > 0) throw invalid(dedupe(problems));
+  return { filters, limit, ...(cursor ? { cursor } : {}) };
+}
+
 /** Maps a validated SEARCH body to a page query. */
 export function searchQueryOf(operation: CompiledOperation, input: { query: string; filters?: StoreFilters; limit?: number; cursor?: string }): PageQuery {
   return {

@@ -45,7 +45,16 @@ export const todosResource = defineResource({
   },
   operationsConfiguration: {
     [CoreResourceOperation.CREATE]: {
-      variants: [{ variantType: API_CALL, isDefault: true, roles: member, riskLevel: ResourceOperationRiskLevel.LOW, rateLimit: { points: 120, durationSeconds: 60 } }],
+      variants: [
+        {
+          variantType: API_CALL,
+          isDefault: true,
+          roles: member,
+          riskLevel: ResourceOperationRiskLevel.LOW,
+          rateLimit: { points: 120, durationSeconds: 60 },
+          mcp: { exposed: true, description: 'Create a todo in the organization: a title, optionally a description, status, priority and assignee.' },
+        },
+      ],
     },
     [CoreResourceOperation.READ]: {
       variants: [
@@ -59,10 +68,26 @@ export const todosResource = defineResource({
       ],
     },
     [CoreResourceOperation.UPDATE]: {
-      variants: [{ variantType: API_CALL, isDefault: true, roles: member, riskLevel: ResourceOperationRiskLevel.MEDIUM }],
+      variants: [
+        {
+          variantType: API_CALL,
+          isDefault: true,
+          roles: member,
+          riskLevel: ResourceOperationRiskLevel.MEDIUM,
+          mcp: { exposed: true, description: 'Change fields of one todo; only the fields sent change.' },
+        },
+      ],
     },
     [CoreResourceOperation.DELETE]: {
-      variants: [{ variantType: API_CALL, isDefault: true, roles: [CORE_ORG_ROLES.ORG_MANAGER], riskLevel: ResourceOperationRiskLevel.HIGH }],
+      variants: [
+        {
+          variantType: API_CALL,
+          isDefault: true,
+          roles: [CORE_ORG_ROLES.ORG_MANAGER],
+          riskLevel: ResourceOperationRiskLevel.HIGH,
+          mcp: { exposed: true, description: 'Delete one todo permanently (managers only).' },
+        },
+      ],
     },
     [CoreResourceOperation.LIST]: {
       variants: [
@@ -77,10 +102,26 @@ export const todosResource = defineResource({
       ],
     },
     [CoreResourceOperation.SEARCH]: {
-      variants: [{ variantType: API_CALL, isDefault: true, roles: member, filters: ['status'] }],
+      variants: [
+        {
+          variantType: API_CALL,
+          isDefault: true,
+          roles: member,
+          filters: ['status'],
+          mcp: { exposed: true, description: 'Search the organization’s todos by words in their title and description.' },
+        },
+      ],
     },
     [Todos_Operations.COMPLETE]: {
-      variants: [{ variantType: API_CALL, isDefault: true, roles: member, riskLevel: ResourceOperationRiskLevel.LOW }],
+      variants: [
+        {
+          variantType: API_CALL,
+          isDefault: true,
+          roles: member,
+          riskLevel: ResourceOperationRiskLevel.LOW,
+          mcp: { exposed: true, description: 'Mark one todo as done, with an optional closing note.' },
+        },
+      ],
     },
     [Todos_Operations.STATS]: {
       variants: [

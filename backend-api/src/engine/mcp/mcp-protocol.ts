@@ -1,0 +1,68 @@
+/** Protocol revisions this server speaks, newest first (guide: `MCP_SUPPORTED_PROTOCOL_VERSIONS`). */
+export const MCP_SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
+
+/** The stateless revisions (per-request metadata, no handshake). */
+export const STATELESS_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+/** The handshake-era revisions (initialize, then `MCP-Protocol-Version` on later requests). */
+export const HANDSHAKE_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26'];
+/** The revision assumed for a handshake-era request that carries no version header (the spec's rule). */
+export const HANDSHAKE_DEFAULT_VERSION = '2025-03-26';
+
+/** `_meta` keys of the stateless revision. */
+export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
+export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
+/** JSON-RPC and MCP error codes used by this server. */
+export const RPC_ERRORS = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+  SERVER_ERROR: -32000,
+  AUTHENTICATION_REQUIRED: -32001,
+  HEADER_MISMATCH: -32020,
+  MISSING_CLIENT_CAPABILITY: -32021,
+  UNSUPPORTED_PROTOCOL_VERSION: -32022,
+} as const;
+
+/** The `_meta` namespace of this framework's governed results. */
+export const GOVERNANCE_META = {
+  POLICY_DENIED: 'dev.wildo/policy_denied',
+  INPUT_INVALID: 'dev.wildo/input_invalid',
+  LIFECYCLE_BLOCKED: 'dev.wildo/lifecycle_blocked',
+  TOOL_ERROR: 'dev.wildo/tool_error',
+  PROJECTION: 'dev.wildo/projection',
+} as const;
+
+/** A wire-level failure answered as a JSON-RPC error with an HTTP status, before any dispatch. */
+export class McpWireError extends Error {
+  override readonly name = 'McpWireError';
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** A JSON-RPC request or notification as received. */
+export interface JsonRpcMessage {
+  jsonrpc: '2.0';
+  id?: string | number | null;
+  method: string;
+  params?: Record<string, unknown> & { _meta?: Record<string, unknown> };
+}
+
+/** A JSON-RPC error envelope. */
+export function rpcError(id: JsonRpcMessage['id'], error: { code: number; message: string; data?: unknown }) {
+  return { jsonrpc: '2.0' as const, id: id ?? null, error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
+}
+
+/** A JSON-RPC result envelope. */
+export function rpcResult(id: JsonRpcMessage['id'], result: unknown) {
+  return { jsonrpc: '2.0' as const, id: id ?? null, result };
+}

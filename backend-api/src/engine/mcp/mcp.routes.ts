@@ -1,0 +1,214 @@
+import { ResourceServerKind } from '@wildo/shared-lib';
+import express, { Router, type Request, type Response } from 'express';
+import type { CounterPolicy } from '../coordination/coordination.js';
+import { toFrameworkError, type FrameworkError } from '../errors/index.js';
+import { httpState } from '../http/http-state.js';
+import { ENGINE_VERSION } from '../http/health.routes.js';
+import { burstKeyOf } from '../http/authentication.middleware.js';
+import { readUserSnapshot } from '../identity/authenticator.service.js';
+import type { PrincipalDirectory } from '../identity/principal-directory.js';
+import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { Logger } from '../logging/index.js';
+import type { ResourceServerAuthenticator } from '../resource-servers/resource-server.authenticator.js';
+import type { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
+import { rateLimited, type RateLimitService } from '../resources/rate-limit.service.js';
+import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import { errorResult } from './mcp-results.js';
+import { HANDSHAKE_PROTOCOL_VERSIONS, McpWireError, META_SERVER_INFO, RPC_ERRORS, rpcError, rpcResult, STATELESS_PROTOCOL_VERSIONS, type JsonRpcMessage } from './mcp-protocol.js';
+import { admitEra, parseMessage, type McpEra } from './mcp-wire.js';
+import type { McpToolCallService } from './tool-call.service.js';
+import type { McpToolCatalogue } from './tool-catalogue.service.js';
+import { isToolVisible } from './tool-visibility.js';
+
+/** Options of {@link createMcpRouter}. */
+export interface McpRouterOptions {
+  catalogue: McpToolCatalogue;
+  calls: McpToolCallService;
+  authenticator: ResourceServerAuthenticator;
+  resourceServers: ResourceServerInstancesRegistryBackendService;
+  directory: PrincipalDirectory;
+  roles: RoleHierarchyResolver;
+  rateLimits: RateLimitService;
+  burst: CounterPolicy;
+  logger: Logger;
+  /** The issuer (public URL); its host, and loopback hosts for a loopback issuer, are the accepted `Host`s. */
+  issuer: string;
+}
+
+const SERVER_INFO = { name: 'wildo-mcp', version: ENGINE_VERSION };
+const CAPABILITIES = { tools: { listChanged: false } };
+/** A caller-specific catalogue: clients may reuse it briefly, never share it. */
+const CATALOGUE_CACHE = { ttlMs: 60_000, cacheScope: 'private' as const };
+const PUBLIC_METHODS = new Set(['initialize', 'ping', 'server/discover']);
+const STATELESS_METHODS = new Set(['server/discover', 'ping', 'tools/list', 'tools/call']);
+const HANDSHAKE_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call']);
+
+/** Hosts a request may name (DNS-rebinding protection): the issuer's, and loopback names for a loopback issuer. */
+function allowedHosts(issuer: string): Set<string> {
+  const url = new URL(issuer);
+  const hosts = new Set([url.host]);
+  if (['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) for (const name of ['localhost', '127.0.0.1', '[::1]']) hosts.add(name);
+  return hosts;
+}
+
+function hostAllowed(req: Request, hosts: Set<string>): boolean {
+  const host = req.get('host') ?? '';
+  const name = host.replace(/:\d+$/, '');
+  return hosts.has(host) || hosts.has(name);
+}
+
+/**
+ * The MCP resource server at `/mcp` and `/mcp/:instance` (an unknown instance is 404, never the default):
+ * both protocol eras on one stateless endpoint, public initialization and discovery, audience-bound auth with
+ * an RFC 9728 challenge, the blanket principal throttle, a per-caller catalogue, calls through the shared path.
+ */
+export function createMcpRouter(options: McpRouterOptions): Router {
+  const router = Router();
+  const hosts = allowedHosts(options.issuer);
+  const json = express.json({ limit: 1024 * 1024, strict: false, type: () => true });
+
+  const handle = async (req: Request, res: Response) => {
+    const instance = typeof req.params.instance === 'string' ? req.params.instance : undefined;
+    if (!options.catalogue.catalogue(instance)) return void res.status(404).json(rpcError(null, { code: RPC_ERRORS.SERVER_ERROR, message: 'No such MCP server.' }));
+    if (!hostAllowed(req, hosts)) return void res.status(403).json(rpcError(null, { code: RPC_ERRORS.SERVER_ERROR, message: 'Invalid Host header.' }));
+    if (req.method !== 'POST') return void res.status(405).setHeader('allow', 'POST').json(rpcError(null, { code: RPC_ERRORS.SERVER_ERROR, message: 'Method not allowed.' }));
+    if (!req.is('application/json')) return void res.status(415).json(rpcError(null, { code: RPC_ERRORS.SERVER_ERROR, message: 'Send application/json.' }));
+    json(req, res, (error?: unknown) => {
+      if (error) return void res.status(error && (error as { type?: string }).type === 'entity.too.large' ? 413 : 400).json(rpcError(null, { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' }));
+      void respond(req, res, instance).catch((failure: unknown) => {
+        options.logger.error('MCP request failed', { error: String(failure) });
+        if (!res.headersSent) res.status(500).json(rpcError(null, { code: RPC_ERRORS.INTERNAL_ERROR, message: 'Internal error' }));
+      });
+    });
+  };
+
+  const respond = async (req: Request, res: Response, instance: string | undefined) => {
+    let message: JsonRpcMessage;
+    let era: McpEra;
+    try {
+      message = parseMessage(req.body);
+      era = admitEra(req.headers, message);
+    } catch (error) {
+      const wire = error instanceof McpWireError ? error : new McpWireError(400, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request');
+      return void res.status(wire.status).json(rpcError((req.body as { id?: JsonRpcMessage['id'] } | null)?.id, wire));
+    }
+    if (message.id === undefined) return void res.status(202).end();
+    const methods = era.stateless ? STATELESS_METHODS : HANDSHAKE_METHODS;
+    if (!methods.has(message.method)) {
+      return void res.status(era.stateless ? 404 : 200).json(rpcError(message.id, { code: RPC_ERRORS.METHOD_NOT_FOUND, message: 'Method not found' }));
+    }
+    const send = (result: Record<string, unknown>) => res.json(rpcResult(message.id, finish(era, result)));
+    if (PUBLIC_METHODS.has(message.method)) return void send(publicResult(message));
+
+    const audience = options.resourceServers.audienceOf(ResourceServerKind.MCP, instance);
+    const principal = await authenticate(req, res, message, audience);
+    if (!principal) return;
+    const burst = await options.rateLimits.chargeBurst(burstKeyOf(principal, req.ip), options.burst);
+    if (message.method === 'tools/list') {
+      if (burst && !burst.allowed) return void res.status(429).json(rpcError(message.id, { code: RPC_ERRORS.SERVER_ERROR, message: 'Too many requests; slow down.' }));
+      const snapshot = principal.kind === 'user' ? await readUserSnapshot(options.directory, principal.userId) : null;
+      const tools = [...(options.catalogue.catalogue(instance)?.values() ?? [])]
+        .filter((entry) => entry.listed && isToolVisible(entry, principal, snapshot, options.roles))
+        .map((entry) => entry.descriptor);
+      res.setHeader('cache-control', 'private, max-age=60');
+      return void send({ tools, ...(era.stateless ? CATALOGUE_CACHE : {}) });
+    }
+    await callTool(req, res, message, era, instance, principal, burst && !burst.allowed ? rateLimited(burst) : undefined);
+  };
+
+  const authenticate = async (req: Request, res: Response, message: JsonRpcMessage, audience: string): Promise<AuthenticatedPrincipal | null> => {
+    const metadata = `${new URL(options.issuer).origin}/.well-known/oauth-protected-resource${new URL(audience).pathname}`;
+    try {
+      const principal = await options.authenticator.authenticate(req.get('authorization'), audience);
+      if (principal) {
+        httpState(res).principal = principal;
+        return principal;
+      }
+      res.status(401).setHeader('www-authenticate', `Bearer resource_metadata="${metadata}"`);
+      res.json(rpcError(message.id, { code: RPC_ERRORS.AUTHENTICATION_REQUIRED, message: 'Authentication required.' }));
+    } catch (error) {
+      const framework = toFrameworkError(error);
+      res.status(framework.status).setHeader('www-authenticate', `Bearer error="invalid_token", resource_metadata="${metadata}"`);
+      res.json(rpcError(message.id, { code: RPC_ERRORS.AUTHENTICATION_REQUIRED, message: framework.code === 'INTERNAL' ? 'Internal error' : framework.message }));
+    }
+    return null;
+  };
+
+  const callTool = async (
+    req: Request,
+    res: Response,
+    message: JsonRpcMessage,
+    era: McpEra,
+    instance: string | undefined,
+    principal: AuthenticatedPrincipal,
+    throttled: FrameworkError | undefined,
+  ) => {
+    const params = message.params ?? {};
+    const name = params.name;
+    const args = params.arguments ?? {};
+    if (typeof name !== 'string' || typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return void res.status(era.stateless ? 400 : 200).json(rpcError(message.id, { code: RPC_ERRORS.INVALID_PARAMS, message: 'Invalid params: tools/call needs a name and an object of arguments.' }));
+    }
+    let sse = false;
+    const write = (payload: unknown) => res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
+    const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+    const progress =
+      token !== undefined && (req.get('accept') ?? '').includes('text/event-stream')
+        ? async (value: number, total?: number) => {
+            if (!sse) {
+              sse = true;
+              res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+            }
+            write({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}) } });
+          }
+        : undefined;
+    try {
+      // The blanket principal throttle refuses a call as a governed result, like an operation's own policy.
+      const result = throttled
+        ? errorResult(name, throttled)
+        : await options.calls.call({
+            instance,
+            principal,
+            name,
+            arguments: args as Record<string, unknown>,
+            requestId: httpState(res).requestId,
+            ...(era.clientCapabilities !== undefined ? { clientCapabilities: era.clientCapabilities } : {}),
+            ...(progress ? { progress } : {}),
+          });
+      const envelope = rpcResult(message.id, finish(era, result as unknown as Record<string, unknown>));
+      if (sse) return void (write(envelope), res.end());
+      res.json(envelope);
+    } catch (error) {
+      const wire = error instanceof McpWireError ? error : undefined;
+      const framework = wire ? undefined : toFrameworkError(error);
+      if (framework?.code === 'UNAUTHENTICATED') {
+        if (sse) return void res.end();
+        return void res.status(401).setHeader('www-authenticate', 'Bearer error="invalid_token"').json(rpcError(message.id, { code: RPC_ERRORS.AUTHENTICATION_REQUIRED, message: framework.message }));
+      }
+      const payload = rpcError(message.id, wire ?? { code: RPC_ERRORS.INTERNAL_ERROR, message: 'Internal error' });
+      if (sse) return void (write(payload), res.end());
+      res.status(wire && era.stateless ? wire.status : wire ? 200 : 500).json(payload);
+    }
+  };
+
+  router.all(['/mcp', '/mcp/:instance'], handle);
+  return router;
+}
+
+/** Results of the methods anyone may call: the handshake and stateless discovery. */
+function publicResult(message: JsonRpcMessage): Record<string, unknown> {
+  if (message.method === 'initialize') {
+    const asked = message.params?.protocolVersion;
+    // A supported revision is echoed; any other gets the newest handshake revision, for the client to check.
+    const version = typeof asked === 'string' && HANDSHAKE_PROTOCOL_VERSIONS.includes(asked) ? asked : HANDSHAKE_PROTOCOL_VERSIONS[0];
+    return { protocolVersion: version, capabilities: CAPABILITIES, serverInfo: SERVER_INFO };
+  }
+  if (message.method === 'server/discover') return { supportedVersions: [...STATELESS_PROTOCOL_VERSIONS], capabilities: CAPABILITIES, serverInfo: SERVER_INFO, ...CATALOGUE_CACHE };
+  return {};
+}
+
+/** Stateless results say they are complete and name the server. */
+function finish(era: McpEra, result: Record<string, unknown>): Record<string, unknown> {
+  if (!era.stateless) return result;
+  return { resultType: 'complete', ...result, _meta: { ...(result._meta as Record<string, unknown> | undefined), [META_SERVER_INFO]: SERVER_INFO } };
+}

@@ -1,0 +1,115 @@
+import { CoreResourceOperation } from '@wildo/shared-lib';
+import { FrameworkError, toFrameworkError } from '../errors/index.js';
+import { readUserSnapshot } from '../identity/authenticator.service.js';
+import type { PrincipalDirectory } from '../identity/principal-directory.js';
+import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { Logger } from '../logging/index.js';
+import type { DispatchRequest, OperationDispatcher } from '../resources/operation-dispatcher.service.js';
+import { McpWireError, RPC_ERRORS } from './mcp-protocol.js';
+import { errorResult, successResult } from './mcp-results.js';
+import type { McpCustomToolContext, McpToolResult } from './mcp-tools.types.js';
+import { McpClientCapabilityRequired } from './mcp-tools.types.js';
+import type { McpToolCatalogue, McpToolEntry, ResourceToolBinding } from './tool-catalogue.service.js';
+
+/** A `tools/call` as the wire layer received it. */
+export interface ToolCall {
+  instance: string | undefined;
+  principal: AuthenticatedPrincipal;
+  name: string;
+  arguments: Record<string, unknown>;
+  requestId: string;
+  clientCapabilities?: unknown;
+  progress?: McpCustomToolContext['progress'];
+}
+
+const inputInvalid = (path: string, expected: string) =>
+  new FrameworkError('VALIDATION_FAILED', 'The arguments do not satisfy the tool’s input schema.', { reason: 'input_invalid', problems: [{ path, expected }] });
+
+/**
+ * Runs a `tools/call`: finds the tool on the addressed catalogue (unknown names dispatch nothing), maps its
+ * arguments onto the shared dispatch path (surface `mcp`, its own rate-limit bucket) and renders the projected
+ * result or the refusal as a governed tool result.
+ */
+export class McpToolCallService {
+  constructor(
+    private readonly catalogue: McpToolCatalogue,
+    private readonly dispatcher: OperationDispatcher,
+    private readonly directory: PrincipalDirectory,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The result of one call; a wire error for an unknown tool or a missing client capability. */
+  async call(call: ToolCall): Promise<McpToolResult> {
+    const entry = this.catalogue.catalogue(call.instance)?.get(call.name);
+    if (!entry) throw new McpWireError(200, RPC_ERRORS.INVALID_PARAMS, `Unknown tool: ${call.name.slice(0, 128)}`);
+    try {
+      if (entry.custom) return await entry.custom.call(call.arguments, this.customContext(call));
+      return await this.callResource(entry, call);
+    } catch (error) {
+      if (error instanceof McpClientCapabilityRequired) {
+        throw new McpWireError(400, RPC_ERRORS.MISSING_CLIENT_CAPABILITY, error.message, { requiredCapabilities: { [error.capability]: {} } });
+      }
+      if (error instanceof McpWireError) throw error;
+      const framework = toFrameworkError(error);
+      if (framework.code === 'INTERNAL') this.logger.error('MCP tool failed', { tool: call.name, requestId: call.requestId, error: String(framework.cause ?? error) });
+      // Authentication failures stay HTTP authentication signals; everything else becomes a tool result.
+      if (framework.code === 'UNAUTHENTICATED') throw framework;
+      return errorResult(call.name, framework);
+    }
+  }
+
+  private customContext(call: ToolCall): McpCustomToolContext {
+    return {
+      principal: call.principal,
+      requestId: call.requestId,
+      ...(call.instance ? { instance: call.instance } : {}),
+      ...(call.clientCapabilities !== undefined ? { clientCapabilities: call.clientCapabilities } : {}),
+      ...(call.progress ? { progress: call.progress } : {}),
+    };
+  }
+
+  private async callResource(entry: McpToolEntry, call: ToolCall): Promise<McpToolResult> {
+    const binding = entry.resource as ResourceToolBinding;
+    const { operation } = binding;
+    const args = { ...call.arguments };
+    let id: string | undefined;
+    if (binding.idArgument) {
+      const value = args[binding.idArgument];
+      if (typeof value !== 'string' || value.length === 0) throw inputInvalid(binding.idArgument, 'required');
+      id = value;
+      delete args[binding.idArgument];
+    }
+    const organizationId = binding.organizationArgument ? await this.organizationOf(call.principal, args.organizationId) : undefined;
+    delete args.organizationId;
+    const withheld: string[] = [];
+    const request: DispatchRequest = {
+      operation,
+      principal: call.principal,
+      surface: 'mcp',
+      requestId: call.requestId,
+      contextIds: organizationId ? { organizationId } : {},
+      ...(id ? { id } : {}),
+      ...(operation.core === CoreResourceOperation.LIST ? { listArguments: args } : { body: args }),
+      withheld,
+    };
+    const result = await this.dispatcher.dispatch(request);
+    const structured = result.nextCursor !== undefined ? { data: result.data, nextCursor: result.nextCursor } : result.data;
+    return successResult(structured, withheld);
+  }
+
+  /** The organization a call acts in: the argument, the machine's own, or the person's only membership. */
+  private async organizationOf(principal: AuthenticatedPrincipal, requested: unknown): Promise<string> {
+    if (requested !== undefined) {
+      if (typeof requested !== 'string' || requested.length === 0) throw inputInvalid('organizationId', 'string');
+      return requested;
+    }
+    if (principal.kind === 'machine') {
+      if (principal.organizationId) return principal.organizationId;
+      throw inputInvalid('organizationId', 'required');
+    }
+    const snapshot = await readUserSnapshot(this.directory, principal.userId);
+    const memberships = [...(snapshot?.memberships.keys() ?? [])];
+    if (memberships.length === 1) return memberships[0] as string;
+    throw inputInvalid('organizationId', 'the id of one of your organizations');
+  }
+}
