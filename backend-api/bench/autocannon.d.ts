@@ -9,6 +9,8 @@ declare module 'autocannon' {
       duration?: number;
       method?: string;
       headers?: Record<string, string>;
+      /** Sent with every request. */
+      body?: string;
       /** Per-request timeout in seconds. */
       timeout?: number;
     }

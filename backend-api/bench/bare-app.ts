@@ -6,7 +6,7 @@ import { resourceTableName, type SqlDatabase } from '../src/engine/persistence/i
  * The read the framework's store issues for `GET` one organization-scoped record (same columns, same
  * conditions, same table), written out by hand as a bare handler would.
  */
-const TODO_BY_ID = `SELECT id, seq, organization_id, user_id, created_by_user_id, created_by_type, created_by_id, created_at, updated_at, version, data
+export const TODO_BY_ID = `SELECT id, seq, organization_id, user_id, created_by_user_id, created_by_type, created_by_id, created_at, updated_at, version, data
 FROM "${resourceTableName(TasksManager_ResourceType.TODOS)}" WHERE id = $1 AND organization_id = $2`;
 
 /** The path both apps serve, so the load generator sends the very same request to each. */

@@ -21,6 +21,10 @@ export interface LoadRequest {
   label: string;
   url: string;
   headers: Record<string, string>;
+  /** `GET` unless given (the MCP bench POSTs JSON-RPC). */
+  method?: string;
+  /** The request body, sent as is with every request. */
+  body?: string;
 }
 
 /** A response that is not the 200 being measured: the numbers would describe an error path. */
@@ -72,6 +76,8 @@ export function runLoad(request: LoadRequest, settings: LoadSettings): Promise<L
       {
         url: request.url,
         headers: request.headers,
+        ...(request.method ? { method: request.method } : {}),
+        ...(request.body !== undefined ? { body: request.body } : {}),
         connections: settings.connections,
         pipelining: 1,
         duration: settings.durationSeconds,

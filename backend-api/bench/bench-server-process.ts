@@ -2,9 +2,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isBenchServerMessage, type BenchRunnerMessage, type BenchServerReady, type BenchTarget } from './bench-protocol.js';
 
-/** A running server child (see `bench-server.ts`). */
-export interface BenchServerProcess {
-  readonly ready: BenchServerReady;
+/** A running server child (see `bench-server.ts`); `TReady` is what its script reports once it listens. */
+export interface BenchServerProcess<TReady extends { type: 'ready' } = BenchServerReady> {
+  readonly ready: TReady;
   /** The child's CPU time so far (user + system, microseconds): its work, whatever else the machine runs. */
   cpuMicros(): Promise<number>;
   /** Asks the child to release everything and exit; kills it if it has not within a few seconds. */
@@ -15,6 +15,8 @@ export interface BenchServerProcess {
 export interface BenchServerOptions {
   /** Write a V8 CPU profile of the server child into this directory (on its exit). */
   cpuProfDir?: string;
+  /** The child's script (default `bench-server.ts`); it speaks the protocol of `bench-protocol.ts`. */
+  script?: string;
 }
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
@@ -55,7 +57,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
   children.delete(child);
 }
 
-function awaitReady(child: ChildProcess): Promise<BenchServerReady> {
+function awaitReady<TReady>(child: ChildProcess): Promise<TReady> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => settle(new Error(`The bench server did not get ready within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
     const onMessage = (message: unknown) => {
@@ -70,7 +72,7 @@ function awaitReady(child: ChildProcess): Promise<BenchServerReady> {
       child.off('message', onMessage);
       child.off('exit', onExit);
       if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome);
+      else resolve(outcome as TReady);
     }
     child.on('message', onMessage);
     child.on('exit', onExit);
@@ -103,15 +105,18 @@ function queryCpu(child: ChildProcess): Promise<number> {
  * Starts a server child for `target` and waits until it listens and has seeded its todo. The child runs
  * under this process's loader flags (tsx), with its stdout sent to our stderr so stdout stays the report.
  */
-export async function startBenchServer(target: BenchTarget, options: BenchServerOptions = {}): Promise<BenchServerProcess> {
+export async function startBenchServer<TReady extends { type: 'ready' } = BenchServerReady>(
+  target: BenchTarget,
+  options: BenchServerOptions = {},
+): Promise<BenchServerProcess<TReady>> {
   const profile = options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`];
-  const child = fork(SERVER_SCRIPT, [JSON.stringify(target)], {
+  const child = fork(options.script ?? SERVER_SCRIPT, [JSON.stringify(target)], {
     execArgv: [...process.execArgv, ...profile],
     stdio: ['ignore', 2, 'inherit', 'ipc'],
   });
   children.add(child);
   try {
-    const ready = await awaitReady(child);
+    const ready = await awaitReady<TReady>(child);
     return { ready, cpuMicros: () => queryCpu(child), stop: () => stopChild(child) };
   } catch (error) {
     await stopChild(child);

@@ -39,6 +39,12 @@ describe('bin/wildo.mjs', () => {
     expect(checked.exitCode).toBe(0);
   }, 60_000);
 
+  it('runs `exposure` from the repository root, where only the package tsconfig enables decorators', async () => {
+    const result = await spawnWildo(path.resolve(import.meta.dirname, '../../..'), ['exposure', '--json']);
+    expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(JSON.parse(result.stdout).application).toBe('wonder-todos');
+  }, 60_000);
+
   it('exits 1 with `<path>: <message>` lines for an invalid configuration', async () => {
     const config = validConfigFixture();
     config.frontendServices = {};

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { createCapturedOutput, type CliOutput } from './cli.output.js';
 import { runConfigSync } from './config-sync.command.js';
+import { APPLICATION_EXPORT, APPLICATION_MODULE_FILE, EXPOSURE_HELP, runExposure } from './exposure.command.js';
 
 /** What one CLI run produced: its exit code and everything it wrote to each stream. */
 export interface CliResult {
@@ -30,6 +31,34 @@ export function createWildoProgram(output: CliOutput, cwd: string, setExitCode: 
     .action(async (options: { check: boolean; root?: string }) => {
       setExitCode(
         await runConfigSync({ cwd, check: options.check, ...(options.root ? { root: options.root } : {}) }, output),
+      );
+    });
+  program
+    .command('exposure')
+    .description(
+      'Show what the application exposes over MCP: for every operation variant (engine modules included), whether it is a tool, ' +
+        'on which catalogue, or why not; what a model sends and what it is shown (names and types only).',
+    )
+    .option('--json', 'print a canonical JSON document (sorted keys and entries) for diffing in CI', false)
+    .option('--root <dir>', 'the project root (the directory holding wildo.saas.config.ts); default: search upward')
+    .option('--app <path>', `the file exporting the application (relative to the working directory); default: <root>/${APPLICATION_MODULE_FILE}`)
+    .option('--export <name>', `the export to report; default: ${APPLICATION_EXPORT}, else the first export shaped like an application`)
+    .addHelpText(
+      'after',
+      EXPOSURE_HELP,
+    )
+    .action(async (options: { json: boolean; root?: string; app?: string; export?: string }) => {
+      setExitCode(
+        await runExposure(
+          {
+            cwd,
+            json: options.json,
+            ...(options.root ? { root: options.root } : {}),
+            ...(options.app ? { app: options.app } : {}),
+            ...(options.export ? { exportName: options.export } : {}),
+          },
+          output,
+        ),
       );
     });
   return program;

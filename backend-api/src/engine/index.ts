@@ -53,3 +53,13 @@ export {
 } from './identity/access-token.service.js';
 export { OIDC_SUPPORTED_IDENTITY_SCOPES } from '@wildo/shared-lib';
 export { CimdTrustPolicy } from '@wildo/shared-lib';
+export { MCP_SUPPORTED_PROTOCOL_VERSIONS } from './mcp/mcp-protocol.js';
+export {
+  McpClientCapabilityRequired,
+  type McpContentBlock,
+  type McpCustomTool,
+  type McpCustomToolContext,
+  type McpToolAnnotations,
+  type McpToolDescriptor,
+  type McpToolResult,
+} from './mcp/mcp-tools.types.js';

@@ -6,9 +6,7 @@ import type { Express } from 'express';
 import { Container } from 'inversify';
 import { createCoordination } from '../coordination/index.js';
 import type { CredentialDirectory } from '../credentials/credential-directory.service.js';
-import { credentialsModule } from '../credentials/credentials.module.js';
 import { CimdResolver } from '../oauth/cimd/index.js';
-import { oauthModule } from '../oauth/oauth.module.js';
 import { McpToolCatalogue } from '../mcp/tool-catalogue.service.js';
 import { oauthSettingsFor, type OAuthSettings } from '../oauth/oauth-settings.js';
 import { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
@@ -26,13 +24,11 @@ import { SqlResourceStore } from '../persistence/sql-resource-store.js';
 import { runMigrations } from '../persistence/sql-migrations.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import type { BackendApplicationDefinition, BackendDomainModule } from './backend-domain-module.js';
+import type { BackendApplicationDefinition } from './backend-domain-module.js';
 import { systemClock, type Clock } from './clock.js';
 import { engineContainerModule } from './engine.module.js';
+import { withEngineModules } from './engine-modules.js';
 import { SAAS_SERVICE_TYPES as T } from './saas-service-types.tokens.js';
-
-/** Modules every application gets: the engine's own resources (credentials, OAuth). */
-const ENGINE_MODULES: readonly BackendDomainModule[] = [credentialsModule, oauthModule];
 
 /** Options of {@link createWildoBackend}; every one has a default suited to a fresh machine. */
 export interface WildoBackendOptions {
@@ -88,7 +84,7 @@ export interface WildoBackend {
  */
 export async function createWildoBackend(options: WildoBackendOptions): Promise<WildoBackend> {
   // The engine's own modules come first; the application's registry follows, validated together.
-  const application: BackendApplicationDefinition = { ...options.application, modules: [...ENGINE_MODULES, ...options.application.modules] };
+  const application: BackendApplicationDefinition = withEngineModules(options.application);
   const registry = ResourcesRegistry.fromApplication(application);
   const logger = options.logger ?? createLogger();
   const clock = options.clock ?? systemClock;

@@ -40,7 +40,8 @@ const CAPABILITIES = { tools: { listChanged: false } };
 /** A caller-specific catalogue: clients may reuse it briefly, never share it. */
 const CATALOGUE_CACHE = { ttlMs: 60_000, cacheScope: 'private' as const };
 const PUBLIC_METHODS = new Set(['initialize', 'ping', 'server/discover']);
-const STATELESS_METHODS = new Set(['server/discover', 'ping', 'tools/list', 'tools/call']);
+// `ping` belongs to the handshake era; the stateless revision removed it (404 / -32601 there).
+const STATELESS_METHODS = new Set(['server/discover', 'tools/list', 'tools/call']);
 const HANDSHAKE_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call']);
 
 /** Hosts a request may name (DNS-rebinding protection): the issuer's, and loopback names for a loopback issuer. */
@@ -101,7 +102,8 @@ export function createMcpRouter(options: McpRouterOptions): Router {
     if (PUBLIC_METHODS.has(message.method)) return void send(publicResult(message));
 
     const audience = options.resourceServers.audienceOf(ResourceServerKind.MCP, instance);
-    const principal = await authenticate(req, res, message, audience);
+    const metadata = `${new URL(options.issuer).origin}/.well-known/oauth-protected-resource${new URL(audience).pathname}`;
+    const principal = await authenticate(req, res, message, audience, metadata);
     if (!principal) return;
     const burst = await options.rateLimits.chargeBurst(burstKeyOf(principal, req.ip), options.burst);
     if (message.method === 'tools/list') {
@@ -113,11 +115,10 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       res.setHeader('cache-control', 'private, max-age=60');
       return void send({ tools, ...(era.stateless ? CATALOGUE_CACHE : {}) });
     }
-    await callTool(req, res, message, era, instance, principal, burst && !burst.allowed ? rateLimited(burst) : undefined);
+    await callTool(req, res, message, era, instance, principal, metadata, burst && !burst.allowed ? rateLimited(burst) : undefined);
   };
 
-  const authenticate = async (req: Request, res: Response, message: JsonRpcMessage, audience: string): Promise<AuthenticatedPrincipal | null> => {
-    const metadata = `${new URL(options.issuer).origin}/.well-known/oauth-protected-resource${new URL(audience).pathname}`;
+  const authenticate = async (req: Request, res: Response, message: JsonRpcMessage, audience: string, metadata: string): Promise<AuthenticatedPrincipal | null> => {
     try {
       const principal = await options.authenticator.authenticate(req.get('authorization'), audience);
       if (principal) {
@@ -128,8 +129,23 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       res.json(rpcError(message.id, { code: RPC_ERRORS.AUTHENTICATION_REQUIRED, message: 'Authentication required.' }));
     } catch (error) {
       const framework = toFrameworkError(error);
-      res.status(framework.status).setHeader('www-authenticate', `Bearer error="invalid_token", resource_metadata="${metadata}"`);
-      res.json(rpcError(message.id, { code: RPC_ERRORS.AUTHENTICATION_REQUIRED, message: framework.code === 'INTERNAL' ? 'Internal error' : framework.message }));
+      if (framework.code === 'UNAUTHENTICATED') {
+        res.status(401).setHeader('www-authenticate', `Bearer error="invalid_token", resource_metadata="${metadata}"`);
+        res.json(rpcError(message.id, { code: RPC_ERRORS.AUTHENTICATION_REQUIRED, message: framework.message }));
+        return null;
+      }
+      // Not a verdict on the token (e.g. the identity directory is unreachable): an `invalid_token` challenge
+      // would make the client discard a good token, so answer with the failure's own status and retry hint.
+      if (framework.code === 'INTERNAL') options.logger.error('MCP authentication failed', { error: String(framework.cause ?? error) });
+      if (framework.retryAfterSeconds !== undefined) res.setHeader('retry-after', String(framework.retryAfterSeconds));
+      const internal = framework.code === 'INTERNAL';
+      res.status(framework.status).json(
+        rpcError(message.id, {
+          code: internal ? RPC_ERRORS.INTERNAL_ERROR : RPC_ERRORS.SERVER_ERROR,
+          message: internal ? 'Internal error' : framework.message,
+          ...(framework.reason ? { data: { reason: framework.reason } } : {}),
+        }),
+      );
     }
     return null;
   };
@@ -141,6 +157,7 @@ export function createMcpRouter(options: McpRouterOptions): Router {
     era: McpEra,
     instance: string | undefined,
     principal: AuthenticatedPrincipal,
+    metadata: string,
     throttled: FrameworkError | undefined,
   ) => {
     const params = message.params ?? {};
@@ -183,7 +200,11 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       const framework = wire ? undefined : toFrameworkError(error);
       if (framework?.code === 'UNAUTHENTICATED') {
         if (sse) return void res.end();
-        return void res.status(401).setHeader('www-authenticate', 'Bearer error="invalid_token"').json(rpcError(message.id, { code: RPC_ERRORS.AUTHENTICATION_REQUIRED, message: framework.message }));
+        // Every 401 names the protected resource metadata (MCP authorization), also when the check fails mid-call.
+        return void res
+          .status(401)
+          .setHeader('www-authenticate', `Bearer error="invalid_token", resource_metadata="${metadata}"`)
+          .json(rpcError(message.id, { code: RPC_ERRORS.AUTHENTICATION_REQUIRED, message: framework.message }));
       }
       const payload = rpcError(message.id, wire ?? { code: RPC_ERRORS.INTERNAL_ERROR, message: 'Internal error' });
       if (sse) return void (write(payload), res.end());

@@ -22,6 +22,8 @@ export interface ToolCall {
   progress?: McpCustomToolContext['progress'];
 }
 
+const retired = () => new FrameworkError('OPERATION_RETIRED', 'This operation has been retired.', { reason: 'lifecycle_blocked' });
+
 const inputInvalid = (path: string, expected: string) =>
   new FrameworkError('VALIDATION_FAILED', 'The arguments do not satisfy the tool’s input schema.', { reason: 'input_invalid', problems: [{ path, expected }] });
 
@@ -41,7 +43,8 @@ export class McpToolCallService {
   /** The result of one call; a wire error for an unknown tool or a missing client capability. */
   async call(call: ToolCall): Promise<McpToolResult> {
     const entry = this.catalogue.catalogue(call.instance)?.get(call.name);
-    if (!entry) throw new McpWireError(200, RPC_ERRORS.INVALID_PARAMS, `Unknown tool: ${call.name.slice(0, 128)}`);
+    // The submitted name is not repeated: refusals never echo input.
+    if (!entry) throw new McpWireError(200, RPC_ERRORS.INVALID_PARAMS, 'Unknown tool.');
     try {
       if (entry.custom) return await entry.custom.call(call.arguments, this.customContext(call));
       return await this.callResource(entry, call);
@@ -71,6 +74,9 @@ export class McpToolCallService {
   private async callResource(entry: McpToolEntry, call: ToolCall): Promise<McpToolResult> {
     const binding = entry.resource as ResourceToolBinding;
     const { operation } = binding;
+    // Lifecycle comes first on the shared path: a retired tool is refused whatever arguments it was sent,
+    // before the addressing arguments below are checked (or the directory is read for the organization).
+    if (operation.lifecycle === 'retired') throw retired();
     const args = { ...call.arguments };
     let id: string | undefined;
     if (binding.idArgument) {

@@ -27,6 +27,36 @@ export interface McpToolEntry {
   custom?: McpCustomTool;
 }
 
+/**
+ * Why a resource operation variant or a module's tool is not on a catalogue. The first four are eligibility
+ * (decided before a tool is built, not logged: most operations are simply not offered); `unknown-instance`
+ * is not logged either (application validation already refuses it for operations); the others are tools
+ * that could not be offered and are logged as a warning.
+ */
+export type McpOmissionReason =
+  | 'not-opted-in'
+  | 'not-default-variant'
+  | 'unimplemented'
+  | 'not-url-bearing'
+  | 'malformed-name'
+  | 'argument-clash'
+  | 'schema-not-representable'
+  | 'duplicate-name'
+  | 'unknown-instance';
+
+/** One thing the catalogue left out, and why; recorded for exposure reports (`wildo exposure`). */
+export interface McpOmission {
+  reason: McpOmissionReason;
+  /** A sentence for people (the log line's `why` for logged omissions). */
+  detail: string;
+  /** The tool name it has or would have had. */
+  tool: string;
+  /** The operation variant left out; absent for a tool a module contributes directly. */
+  servicePath?: string;
+  /** The catalogue concerned (`''` = default) for a name clash or an unknown instance; such a tool may be on others. */
+  instance?: string;
+}
+
 const DEFAULT_CATALOGUE = '';
 const PAGED = new Set<string>([CoreResourceOperation.LIST, CoreResourceOperation.SEARCH]);
 
@@ -35,9 +65,12 @@ const PAGED = new Set<string>([CoreResourceOperation.LIST, CoreResourceOperation
  * an operation with `mcp.exposed` and a default URL-bearing, implemented variant becomes `<resource>__<operation>`
  * with JSON Schemas derived from its contracts; `servers: [...]` moves it exclusively to those instances.
  * A tool that cannot be offered (malformed name, clashing arguments, unconvertible schema) is left out and logged.
+ * Every omission, logged or not, is recorded with its reason ({@link McpToolCatalogue.omissions}) so exposure
+ * reports explain the catalogue from the decisions it made rather than from a second copy of the rules.
  */
 export class McpToolCatalogue {
   private readonly catalogues = new Map<string, Map<string, McpToolEntry>>();
+  private readonly omitted: McpOmission[] = [];
 
   constructor(registry: ResourcesRegistry, application: BackendApplicationDefinition, private readonly logger: Logger) {
     this.catalogues.set(DEFAULT_CATALOGUE, new Map());
@@ -45,13 +78,17 @@ export class McpToolCatalogue {
       if (instance.kind === ResourceServerKind.MCP) this.catalogues.set(instance.ref, new Map());
     }
     for (const operation of registry.listOperations()) {
-      if (!this.eligible(operation)) continue;
+      const ineligible = this.ineligibility(operation);
+      if (ineligible) {
+        this.omitted.push({ ...ineligible, tool: toolNameOf(operation.resourceType, operation.operation), servicePath: operation.servicePath });
+        continue;
+      }
       const entry = this.compile(registry.getResource(operation.resourceType), operation);
       if (entry) this.place(entry, operation.mcp?.servers);
     }
     for (const module of application.modules) {
       for (const tool of module.mcpTools ?? []) {
-        if (!TOOL_NAME.test(tool.descriptor.name)) this.omit(tool.descriptor.name, 'the name does not match the tool-name grammar');
+        if (!TOOL_NAME.test(tool.descriptor.name)) this.omit({ reason: 'malformed-name', detail: 'the name does not match the tool-name grammar', tool: tool.descriptor.name });
         else this.place({ descriptor: tool.descriptor, listed: true, custom: tool }, tool.servers);
       }
     }
@@ -67,34 +104,51 @@ export class McpToolCatalogue {
     return this.catalogues;
   }
 
-  private eligible(operation: CompiledOperation): boolean {
-    // Opt-in, default URL-bearing and implemented; retired operations stay so a call by name can be refused.
-    return operation.mcp?.exposed === true && operation.isDefault && operation.http !== undefined && !operation.unimplemented;
+  /** Everything left out of a catalogue and why, in the order it was decided, for exposure reports. */
+  omissions(): readonly McpOmission[] {
+    return this.omitted;
+  }
+
+  /**
+   * Why an operation variant cannot become a tool, or undefined when it can: opt-in, default, implemented and
+   * URL-bearing (`http` is set only for those). Retired operations stay so a call by name can be refused.
+   */
+  private ineligibility(operation: CompiledOperation): Pick<McpOmission, 'reason' | 'detail'> | undefined {
+    if (operation.mcp?.exposed !== true) return { reason: 'not-opted-in', detail: 'mcp.exposed is not set' };
+    if (!operation.isDefault) return { reason: 'not-default-variant', detail: 'only the default variant of an operation becomes a tool' };
+    if (operation.unimplemented) return { reason: 'unimplemented', detail: 'declared unimplemented' };
+    if (operation.http === undefined) return { reason: 'not-url-bearing', detail: 'an internal variant has no URL; it is reached from server code only' };
+    return undefined;
   }
 
   private place(entry: McpToolEntry, servers: readonly string[] | undefined): void {
     for (const ref of servers && servers.length > 0 ? servers : [DEFAULT_CATALOGUE]) {
       const catalogue = this.catalogues.get(ref);
-      if (!catalogue) continue;
-      if (catalogue.has(entry.descriptor.name)) this.omit(entry.descriptor.name, `two tools share this name on "${ref || 'default'}"`);
+      const about = { tool: entry.descriptor.name, ...(entry.resource ? { servicePath: entry.resource.operation.servicePath } : {}), instance: ref };
+      // Not logged (as before): for resource operations, application validation already refuses an unknown instance.
+      if (!catalogue) this.omitted.push({ reason: 'unknown-instance', detail: `no MCP resource server instance "${ref}"`, ...about });
+      else if (catalogue.has(entry.descriptor.name)) this.omit({ reason: 'duplicate-name', detail: `two tools share this name on "${ref || 'default'}"`, ...about });
       else catalogue.set(entry.descriptor.name, entry);
     }
   }
 
-  private omit(name: string, why: string): void {
-    this.logger.warn('MCP tool left out of the catalogue', { tool: name, why });
+  /** Records an omission and logs it (same warning as ever: the tool name and why). */
+  private omit(omission: McpOmission): void {
+    this.omitted.push(omission);
+    this.logger.warn('MCP tool left out of the catalogue', { tool: omission.tool, why: omission.detail });
   }
 
   private compile(resource: CompiledResource, operation: CompiledOperation): McpToolEntry | undefined {
     const name = toolNameOf(operation.resourceType, operation.operation);
-    if (!TOOL_NAME.test(name)) return void this.omit(name, 'the name does not match the tool-name grammar');
+    const about = { tool: name, servicePath: operation.servicePath };
+    if (!TOOL_NAME.test(name)) return void this.omit({ reason: 'malformed-name', detail: 'the name does not match the tool-name grammar', ...about });
     const idArgument = operation.target === 'instance' ? idArgumentOf(resource.singular) : undefined;
     const organizationArgument = operation.scope === ResourcePrimaryScope.ORGANIZATIONS;
     const inputShape = this.argumentShape(operation);
     const addressing: Record<string, z.ZodType> = {};
     if (idArgument) addressing[idArgument] = z.string().min(1).max(64).describe(`Id of the ${resource.singular.replace(/-/g, ' ')}.`);
     if (organizationArgument) addressing.organizationId = z.string().min(1).max(64).optional().describe('Organization to act in; defaults to your only organization.');
-    if (Object.keys(addressing).some((key) => key in inputShape)) return void this.omit(name, 'a declared field clashes with an addressing argument');
+    if (Object.keys(addressing).some((key) => key in inputShape)) return void this.omit({ reason: 'argument-clash', detail: 'a declared field clashes with an addressing argument', ...about });
     let descriptor: McpToolDescriptor;
     try {
       descriptor = {
@@ -106,7 +160,7 @@ export class McpToolCatalogue {
         annotations: this.annotations(operation),
       };
     } catch (error) {
-      return void this.omit(name, `its contract has no JSON Schema form (${String(error)})`);
+      return void this.omit({ reason: 'schema-not-representable', detail: `its contract has no JSON Schema form (${String(error)})`, ...about });
     }
     return { descriptor, listed: operation.lifecycle !== 'experimental' && operation.lifecycle !== 'retired', resource: { operation, resource, ...(idArgument ? { idArgument } : {}), organizationArgument } };
   }

@@ -135,6 +135,13 @@ describe('declaration validation at start', () => {
     );
   });
 
+  it('refuses an MCP tool that would need a step-up proof (a tool call cannot carry one)', () => {
+    const operationsConfiguration = { read: { variants: [{ variantType: API_CALL, isDefault: true, roles: member, requiresReauthentication: true, mcp: { exposed: true } }] } };
+    expect(problemsOf(compile([{ name: 'm', resources: [notes({ operationsConfiguration })] }]))).toContain(
+      'operationsConfiguration.read.variants[0].mcp: a tool call cannot carry a step-up proof',
+    );
+  });
+
   it('reports malformed plain data with its path', () => {
     const operationsConfiguration = { read: { variants: [{ variantType: API_CALL, isDefault: true, roles: [] }] } };
     expect(problemsOf(compile([{ name: 'm', resources: [notes({ operationsConfiguration })] }]))).toContain(

@@ -147,6 +147,9 @@ function compileOperationVariants(
         report(`${vPath}.roles[${r}]`, `${role} can never match on a ${declaration.primaryScope} resource; use one of ${allowedRoles.join(', ')}`);
       }
     });
+    if (variant.requiresReauthentication && variant.mcp?.exposed) {
+      report(`${vPath}.mcp`, 'a tool call cannot carry a step-up proof, so an operation that requires re-authentication cannot be an MCP tool; remove mcp.exposed');
+    }
     const filters = compileFilters(declaration, key, variant, vPath, report);
     if (variant.pageSize && key !== CoreResourceOperation.LIST && key !== CoreResourceOperation.SEARCH) {
       report(`${vPath}.pageSize`, 'pageSize applies to list and search only');

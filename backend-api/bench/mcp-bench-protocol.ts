@@ -1,0 +1,23 @@
+/**
+ * What `mcp.bench.ts` and its server child (`mcp-bench-server.ts`) say to each other. The child speaks the
+ * protocol of `bench-protocol.ts` (stop, CPU usage, failed); only its ready message differs.
+ */
+
+/** The revision both servers are measured at: the stateless 2026-07-28 revision (no handshake, per-request `_meta`). */
+export const MCP_BENCH_REVISION = '2026-07-28';
+
+/** The tool both servers serve: one todo by id, read with the same SQL on the same database. */
+export const MCP_BENCH_TOOL = 'todos__read';
+
+/** Sent once the child listens on both ports and has seeded its data. */
+export interface McpBenchServerReady {
+  type: 'ready';
+  /** The framework's MCP endpoint, e.g. `http://127.0.0.1:41234/api/v1/mcp`. */
+  frameworkUrl: string;
+  /** The bare SDK server's endpoint (same path). */
+  bareUrl: string;
+  todoId: string;
+  organizationId: string;
+  /** `Authorization` values: a person's delegated token for the endpoint (`Bearer ...`) and an organization API key. */
+  credentials: { token: string; apiKey: string };
+}

@@ -1,0 +1,79 @@
+import type { ExposureField, ExposureReport, OperationExposure, ToolExposure } from '../engine/mcp/exposure-report.js';
+
+/** Where the reported application came from, for the report's header. */
+export interface ExposureSource {
+  file: string;
+  exportName: string;
+}
+
+const API_PREFIX = '/api/v1';
+const TABLE_HEADER = ['OPERATION', 'VARIANT', 'ROLES', 'LIFECYCLE', 'MCP'];
+const STATUSES = ['exposed', 'unlisted', 'blocked', 'not-exposed'] as const;
+const STATUS_NAME: Record<ToolExposure['status'], string> = { exposed: 'exposed', unlisted: 'unlisted', blocked: 'blocked', 'not-exposed': 'not exposed' };
+const STATUS_MEANING: Partial<Record<ToolExposure['status'], string>> = {
+  unlisted: ' (experimental: callable by name, not listed)',
+  blocked: ' (retired: refused by name)',
+};
+
+/**
+ * The human form of an exposure report: a summary, then per resource a table of its operation variants and,
+ * for each tool, what a model sends and is shown. Plain text (no colours), so it reads the same in a pipe.
+ */
+export function renderExposureReport(report: ExposureReport, source: ExposureSource): string {
+  const lines: string[] = [];
+  const tally = (entries: readonly ToolExposure[]) => STATUSES.map((status) => `${entries.filter((e) => e.status === status).length} ${STATUS_NAME[status]}`).join(', ');
+  lines.push(`MCP exposure of ${report.application}`);
+  lines.push(`  application   ${source.exportName} in ${source.file} (engine modules included)`);
+  lines.push(`  catalogues    ${report.catalogues.map((c) => `${c.name} (${API_PREFIX}${c.endpoint})`).join(', ')}`);
+  lines.push(`  operations    ${report.operations.length} variants: ${tally(report.operations)}`);
+  if (report.moduleTools.length > 0) lines.push(`  module tools  ${report.moduleTools.length}: ${tally(report.moduleTools)}`);
+
+  const cellsOf = (o: OperationExposure) => [o.operation, o.variant, o.roles.join(', ') || '-', o.lifecycle, statusLine(o)];
+  // One alignment for every resource's table, so they read as one.
+  const [heading, ...rows] = alignColumns([TABLE_HEADER, ...report.operations.map(cellsOf)]);
+  const rowOf = new Map(report.operations.map((o, i) => [o, rows[i]!]));
+  for (const [resourceType, operations] of groupBy(report.operations, (o) => o.resourceType)) {
+    lines.push('', `${resourceType} (scope ${operations[0]!.scope})`, `  ${heading!}`);
+    lines.push(...operations.map((o) => `  ${rowOf.get(o)!}`));
+    for (const o of operations) if (o.sends) lines.push('', ...toolDetails(o));
+  }
+
+  if (report.moduleTools.length > 0) {
+    lines.push('', 'Tools contributed by modules');
+    lines.push(...alignColumns([['TOOL', 'MODULE', 'MCP'], ...report.moduleTools.map((t) => [t.tool, t.module, statusLine(t)])]).map((line) => `  ${line}`));
+    for (const t of report.moduleTools) if (t.sends) lines.push('', ...toolDetails(t));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Pads every column but the last to its widest cell, two spaces apart. */
+function alignColumns(rows: readonly string[][]): string[] {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((cells) => cells[column]!.length)));
+  return rows.map((cells) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
+}
+
+/** `exposed on default as todos__read`, `not exposed: mcp.exposed is not set`, plus catalogues it missed. */
+function statusLine(entry: ToolExposure): string {
+  const exposed = entry.status !== 'not-exposed';
+  const reasons = entry.reasons.map((r) => (r.catalogue === undefined ? r.detail : `${exposed ? 'not on ' : 'on '}${r.catalogue}: ${r.detail}`));
+  if (!exposed) return `${STATUS_NAME[entry.status]}: ${reasons.join('; ') || 'no reason recorded'}`;
+  return [`${STATUS_NAME[entry.status]}${STATUS_MEANING[entry.status] ?? ''} on ${entry.catalogues.join(', ')} as ${entry.tool}`, ...reasons].join('; ');
+}
+
+function toolDetails(entry: ToolExposure): string[] {
+  const lines = [`  ${entry.tool}`];
+  lines.push(...fieldLines('sends', entry.sends ?? [], 'no arguments'));
+  lines.push(...fieldLines('shown', entry.shown ?? [], entry.shown === null ? 'no output schema; the result is shown as text' : 'nothing'));
+  return lines;
+}
+
+function fieldLines(label: string, fields: readonly ExposureField[], empty: string): string[] {
+  if (fields.length === 0) return [`    ${label}  (${empty})`];
+  return fields.map((f, i) => `    ${i === 0 ? label : ' '.repeat(label.length)}  ${f.path}: ${f.type}${f.required ? ' (required)' : ''}`);
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}

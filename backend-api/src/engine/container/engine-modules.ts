@@ -1,0 +1,14 @@
+import { credentialsModule } from '../credentials/credentials.module.js';
+import { oauthModule } from '../oauth/oauth.module.js';
+import type { BackendApplicationDefinition, BackendDomainModule } from './backend-domain-module.js';
+
+/** Modules every application gets: the engine's own resources (credentials, OAuth). */
+export const ENGINE_MODULES: readonly BackendDomainModule[] = [credentialsModule, oauthModule];
+
+/**
+ * The application as the engine runs it: the engine's own modules first, then the application's, so they
+ * are validated, served and reported together. `createWildoBackend` and `wildo exposure` both start here.
+ */
+export function withEngineModules(application: BackendApplicationDefinition): BackendApplicationDefinition {
+  return { ...application, modules: [...ENGINE_MODULES, ...application.modules] };
+}
