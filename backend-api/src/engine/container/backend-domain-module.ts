@@ -1,17 +1,15 @@
-import type { AnyResourceDeclaration, ResourceServerInstance } from '@wildo/shared-lib';
+import type { AnyResourceDeclaration, FlowActorSystem_InitializationFactoryMap, FlowsActors_Agent, ResourceServerInstance } from '@wildo/shared-lib';
 import type { ContainerModule } from 'inversify';
+import type { FunctionTool } from '../agents/tools/function-tool.types.js';
 import type { McpCustomTool } from '../mcp/mcp-tools.types.js';
 import type { SqlMigration } from '../persistence/sql-database.js';
 import type { ResourceCustomServiceImplementation } from '../resources/custom-service.js';
 
-/**
- * What a module contributes to flows and actors (agents, function tools, actor systems). The shapes are
- * owned by the agents capability; the engine carries them from modules to that registry untouched.
- */
+/** What a module contributes to flows and actors: agents, function tools and actor systems (validated at start). */
 export interface FlowsActorsContribution {
-  agents?: readonly unknown[];
-  functionTools?: readonly unknown[];
-  flowActorSystemsFactoryMap?: Readonly<Record<string, () => unknown>>;
+  agents?: readonly FlowsActors_Agent[];
+  functionTools?: readonly FunctionTool[];
+  flowActorSystemsFactoryMap?: FlowActorSystem_InitializationFactoryMap;
 }
 
 /**

@@ -46,9 +46,16 @@ export const SAAS_SERVICE_TYPES = {
   CimdResolver: Symbol.for('wildo.CimdResolver'),
   // Later capabilities (named by the guide; bound by their own modules)
   AgentsBackendService: Symbol.for('wildo.AgentsBackendService'),
+  AgentsRegistry: Symbol.for('wildo.AgentsRegistry'),
+  ApprovalService: Symbol.for('wildo.ApprovalService'),
+  ConversationService: Symbol.for('wildo.ConversationService'),
+  LLMProviderRegistry: Symbol.for('wildo.LLMProviderRegistry'),
   RagRetrievalService: Symbol.for('wildo.RagRetrievalService'),
   EmbeddingsBackendService: Symbol.for('wildo.EmbeddingsBackendService'),
   ResourceServerInstancesRegistry: Symbol.for('wildo.ResourceServerInstancesRegistry'),
   ResourceServerAuthenticator: Symbol.for('wildo.ResourceServerAuthenticator'),
   McpToolCatalogue: Symbol.for('wildo.McpToolCatalogue'),
+  // Model-call observability and token budgets
+  AgentTraceSink: Symbol.for('wildo.AgentTraceSink'),
+  TokenBudgetService: Symbol.for('wildo.TokenBudgetService'),
 } as const;

@@ -1,0 +1,20 @@
+import { ContainerModule } from 'inversify';
+import type { BackendDomainModule } from '../../container/backend-domain-module.js';
+import { SAAS_SERVICE_TYPES as T } from '../../container/saas-service-types.tokens.js';
+import { SqlTokenBudgetService } from './sql-token-budget.service.js';
+import { TOKEN_BUDGET_MIGRATIONS } from './token-budget.migrations.js';
+
+/**
+ * Binds `SAAS_SERVICE_TYPES.TokenBudgetService` to {@link SqlTokenBudgetService} (a singleton). It needs the
+ * platform constants `Database`, `RuntimeConfiguration`, `Clock` and `Logger`, which `createWildoBackend` binds.
+ */
+export const tokenBudgetContainerModule = new ContainerModule(({ bind }) => {
+  bind(T.TokenBudgetService).to(SqlTokenBudgetService).inSingletonScope();
+});
+
+/** Token budgets as an engine module: its tables (collected by `createWildoBackend`) and its binding. */
+export const tokenBudgetsModule: BackendDomainModule = {
+  name: 'wildo-token-budgets',
+  migrations: TOKEN_BUDGET_MIGRATIONS,
+  containerModule: tokenBudgetContainerModule,
+};

@@ -1,0 +1,83 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Logger } from '../../logging/index.js';
+import type { ExternalMcpCallResult, ExternalMcpServerDefinition, ExternalMcpTool } from './external-mcp.types.js';
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+/** Discovery reads at most this many pages of `tools/list` (a server cannot flood the model's tool list). */
+const MAX_LIST_PAGES = 10;
+/** And keeps at most this many tools per server. */
+const MAX_TOOLS_PER_SERVER = 64;
+
+/** A connection to one external server for the length of one turn. */
+export interface ExternalMcpSession {
+  readonly serverRef: string;
+  readonly tools: readonly ExternalMcpTool[];
+  call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ExternalMcpCallResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to the external MCP servers an agent names (official SDK client over Streamable HTTP) and discovers
+ * their tools at turn start. A server that cannot be reached or listed contributes no tools; the reason is
+ * logged and the turn goes on with what is available.
+ */
+export class ExternalMcpConnector {
+  private readonly servers: ReadonlyMap<string, ExternalMcpServerDefinition>;
+
+  constructor(
+    servers: readonly ExternalMcpServerDefinition[],
+    private readonly logger: Logger,
+  ) {
+    this.servers = new Map(servers.map((server) => [server.ref, server]));
+  }
+
+  /** Whether a server of this ref is configured (registration checks agents' `mcpRefs` with it). */
+  has(ref: string): boolean {
+    return this.servers.has(ref);
+  }
+
+  /** Opens a session per named server; unavailable servers are logged and left out. */
+  async open(refs: readonly string[], signal?: AbortSignal): Promise<ExternalMcpSession[]> {
+    const sessions = await Promise.all(refs.map((ref) => this.connect(ref, signal)));
+    return sessions.filter((session): session is ExternalMcpSession => session !== undefined);
+  }
+
+  private async connect(ref: string, signal?: AbortSignal): Promise<ExternalMcpSession | undefined> {
+    const server = this.servers.get(ref);
+    if (!server) {
+      this.logger.warn('external MCP server is not configured; it contributes no tools', { mcpRef: ref });
+      return undefined;
+    }
+    const timeout = server.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const client = new Client({ name: 'wildo-agents', version: '1.0.0' });
+    try {
+      const headers = (await server.headers?.()) ?? {};
+      const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
+      await client.connect(transport, { timeout, ...(signal ? { signal } : {}) });
+      const tools: ExternalMcpTool[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_LIST_PAGES && tools.length < MAX_TOOLS_PER_SERVER; page++) {
+        const listed = await client.listTools(cursor ? { cursor } : {}, { timeout, ...(signal ? { signal } : {}) });
+        for (const tool of listed.tools) {
+          tools.push({ serverRef: ref, name: tool.name, description: tool.description ?? tool.title ?? tool.name, inputSchema: tool.inputSchema as Record<string, unknown> });
+        }
+        cursor = listed.nextCursor;
+        if (!cursor) break;
+      }
+      return {
+        serverRef: ref,
+        tools: tools.slice(0, MAX_TOOLS_PER_SERVER),
+        async call(name, args, callSignal) {
+          const result = await client.callTool({ name, arguments: args }, undefined, { timeout, ...(callSignal ? { signal: callSignal } : {}) });
+          return { isError: result.isError === true, content: result.structuredContent ?? result.content };
+        },
+        close: () => client.close(),
+      };
+    } catch (error) {
+      this.logger.warn('external MCP server is unavailable; it contributes no tools to this turn', { mcpRef: ref, error: error instanceof Error ? error.message : String(error) });
+      await client.close().catch(() => undefined);
+      return undefined;
+    }
+  }
+}

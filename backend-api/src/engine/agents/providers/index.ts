@@ -1,0 +1,73 @@
+export {
+  ANTHROPIC_DEFAULT_BASE_URL,
+  ANTHROPIC_DEFAULT_MAX_OUTPUT_TOKENS,
+  AnthropicAdapter,
+  mapAnthropicStopReason,
+  toAnthropicMessages,
+} from './anthropic.adapter.js';
+export {
+  ConcurrencyLimiter,
+  DEFAULT_PROVIDER_MAX_CONCURRENCY,
+  withConcurrencyLimit,
+  type ConcurrencyLimiterStats,
+  type ReleasePermit,
+} from './concurrency-limiter.js';
+export {
+  ProviderCallError,
+  type ChatStreamEvent,
+  type ChatStreamRequest,
+  type EmbeddingsRequest,
+  type EmbeddingsResult,
+  type ImageRequest,
+  type ImageResult,
+  type LLMProviderAdapter,
+  type ProviderAdapterOptions,
+  type ProviderCallErrorKind,
+  type ProviderCallSettings,
+  type ProviderFinishReason,
+  type ProviderMessage,
+  type ProviderToolCall,
+  type ProviderToolSpec,
+  type StructuredRequest,
+  type StructuredResult,
+} from './llm-provider.types.js';
+export {
+  EMBED_TEXTS_OPERATION,
+  EmbeddingsProvider_Model,
+  findModelByVendorId,
+  MODEL_CATALOGUE,
+  ModelResolutionError,
+  modelsServing,
+  providersServing,
+  resolveModel,
+  resolveModelOrThrow,
+  type CatalogueModel,
+  type CatalogueModelId,
+  type EmbeddingsOperationKey,
+  type ModelCatalogue,
+  type ModelRefusalReason,
+  type ModelResolution,
+  type ModelResolutionRequest,
+  type ProviderModelCatalogue,
+  type ProviderOperationKey,
+  type ResolvedModel,
+} from './model-catalogue.js';
+export {
+  isStrictCompatibleSchema,
+  mapOpenAIFinishReason,
+  OPENAI_DEFAULT_BASE_URL,
+  OPENAI_EMBEDDINGS_MAX_BATCH,
+  OpenAIAdapter,
+  toOpenAIMessages,
+} from './openai.adapter.js';
+export { kindOfStatus, toProviderError } from './provider-errors.js';
+export {
+  baseUrlEnvVar,
+  BUILT_IN_ADAPTER_FACTORIES,
+  ProviderRegistry,
+  type CapabilitySelection,
+  type ProviderAdapterFactory,
+  type ProviderRegistryOptions,
+  type ProviderStatus,
+  type ProviderUnavailableReason,
+} from './provider-registry.service.js';

@@ -1,0 +1,25 @@
+export { AnthropicStub } from './anthropic-stub.js';
+export { OpenAIStub } from './openai-stub.js';
+export {
+  approximateTokens,
+  deferred,
+  deterministicVector,
+  errorReply,
+  ScriptedStubServer,
+  structuredReply,
+  STUB_PNG_BASE64,
+  textReply,
+  toolCallsReply,
+  type Deferred,
+  type StubEmbeddingsReply,
+  type StubErrorReply,
+  type StubImagesReply,
+  type StubMessageReply,
+  type StubRawReply,
+  type StubReply,
+  type StubReplyScript,
+  type StubRequest,
+  type StubTiming,
+  type StubToolCall,
+  type StubUsage,
+} from './scripted-stub.js';
