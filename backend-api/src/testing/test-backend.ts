@@ -8,6 +8,7 @@ import { createSilentLogger } from '../engine/logging/index.js';
 import { createPgliteDatabase } from '../engine/persistence/pglite-database.js';
 import type { SqlDatabase } from '../engine/persistence/sql-database.js';
 import { referenceApplication } from '../modules/index.js';
+import { readGeneratedRuntime } from './generated-runtime.js';
 
 /** A fixed primary secret for tests (never used outside them). */
 export const TEST_PRIMARY_SECRET = 'test-primary-secret-0123456789-abcdefghijklmnop';
@@ -52,6 +53,10 @@ export async function createTestBackend(
     logger: createSilentLogger(),
     primarySecret: TEST_PRIMARY_SECRET,
     coordinationKeyPrefix: `test:${randomUUID()}:`,
+    // The committed runtime configuration, with no credentials: no test reaches a real provider unless it
+    // passes `env` pointing a provider at a local stub.
+    runtime: await readGeneratedRuntime(),
+    env: {},
     ...backendOptions,
   });
   // Every response passes through this wrapper so a test that provokes an unexpected 5xx fails on close.

@@ -1,4 +1,5 @@
 import {
+  Actor_ExecutionMode,
   EngineCapability,
   FlowActorSystem_Kind,
   ImageProvider_OperationKey,
@@ -8,69 +9,186 @@ import {
   type ImageAgentConfig,
   type LLMAgentConfig,
 } from '@wildo/shared-lib';
+import { z } from 'zod';
 import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
-import type { RuntimeConfiguration } from '../config/index.js';
+import { SYNC_COMMAND } from '../config/config.constants.js';
+import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
 import type { DeclarationProblem } from '../resources/resources.errors.js';
 import { DeclarationValidationError } from '../resources/resources.errors.js';
+import { defOf } from '../resources/schema/zod-internals.js';
 import type { FunctionTool } from './tools/function-tool.types.js';
 
+/** What registration asks an {@link AgentModelResolver} for: one agent's model selection and settings. */
+export interface AgentModelRequest {
+  /** A pinned model (exactly one of `model` / `modelApplicability` for language agents). */
+  model?: string;
+  /** An applicability class the provider resolves to one of its models. */
+  modelApplicability?: string;
+  operationKey: string;
+  reasoningEffort?: string;
+  temperature?: number;
+}
+
+/**
+ * A resolver's answer: the concrete model (`model`, the framework's id; `vendorModelId`, the id the vendor SDK
+ * receives), or a message naming what is wrong and the fix. A resolver never substitutes another model.
+ */
+export type AgentModelResolution = { ok: true; model: string; vendorModelId: string } | { ok: false; message: string };
+
 /** Resolves an agent's model (pinned or by applicability class) for its provider, or says why it cannot. */
-export type AgentModelResolver = (
-  providerRef: string,
-  request: { model?: string; modelApplicability?: string; operationKey: string; reasoningEffort?: string },
-) => { ok: true; model: string } | { ok: false; message: string };
+export type AgentModelResolver = (providerRef: string, request: AgentModelRequest) => AgentModelResolution;
+
+/** What {@link AgentsRegistry} checks declarations against besides the runtime configuration. */
+export interface AgentsRegistryOptions {
+  /** Refs of the external MCP servers passed to `createWildoBackend({ externalMcpServers })`. */
+  externalMcpServerRefs?: readonly string[];
+}
 
 /** An agent after registration: its declaration and the configuration its calls receive. */
 export interface ResolvedAgent {
   declaration: FlowsActors_Agent;
   providerRef: string;
   operationKey: LLMProvider_OperationKey | ImageProvider_OperationKey;
-  /** The concrete vendor model the calls use (an applicability class is resolved once, here). */
+  /** The concrete model the calls use, as the framework names it (an applicability class is resolved once, here). */
   model: string;
+  /** The id the vendor SDK receives: pass it as `model` to the provider adapter. */
+  vendorModelId: string;
   config: LLMAgentConfig | ImageAgentConfig;
 }
 
 const isImage = (agent: FlowsActors_Agent) => agent.config.operationKey === ImageProvider_OperationKey.GENERATE_IMAGE;
+const quoteList = (values: readonly string[]): string => values.map((value) => `"${value}"`).join(', ');
 
-/** Whether the runtime scope declares the provider for this kind of operation (and its capability is on). */
-function providerEnabled(runtime: RuntimeConfiguration | undefined, providerRef: string, image: boolean): boolean {
-  const provider = runtime?.providers.scopes.backend?.providers[providerRef];
-  if (!provider) return false;
-  if (image) return (provider.providerCapabilities as readonly string[]).includes('IMAGE_GENERATION');
-  return (provider.engineCapabilities as readonly string[]).includes(EngineCapability.AI_LLM) && runtime?.engineCapabilities[EngineCapability.AI_LLM]?.enabled === true;
+/**
+ * Why the runtime scope cannot call this provider for this kind of operation (undefined when it can): language
+ * agents need the provider declared in the backend scope serving AI_LLM with that capability enabled; image
+ * agents need it declared with the IMAGE_GENERATION provider capability.
+ */
+function providerProblem(runtime: RuntimeConfiguration | undefined, providerRef: string, image: boolean): string | undefined {
+  if (!runtime) return `no runtime configuration is loaded, so no provider is enabled; start the backend with the generated runtime configuration (run ${SYNC_COMMAND})`;
+  const serving = image ? 'the IMAGE_GENERATION provider capability' : `the ${EngineCapability.AI_LLM} engine capability`;
+  const provider = runtime.providers.scopes.backend.providers[providerRef];
+  if (!provider) {
+    return `provider "${providerRef}" is not enabled in the backend runtime scope; declare it in wildo.saas.config.ts (providers.scopes.backend.providers.${providerRef}, with ${serving}) and run ${SYNC_COMMAND}`;
+  }
+  if (image) {
+    const capabilities = provider.providerCapabilities as readonly string[];
+    if (capabilities.includes('IMAGE_GENERATION')) return undefined;
+    return (
+      `provider "${providerRef}" does not serve IMAGE_GENERATION in the backend runtime scope (its providerCapabilities: ${capabilities.join(', ') || 'none'}); ` +
+      `add IMAGE_GENERATION (protocol IMAGE_PROVIDER) to it in wildo.saas.config.ts and run ${SYNC_COMMAND}, or use a provider that serves images`
+    );
+  }
+  const engineCapabilities = provider.engineCapabilities as readonly string[];
+  if (!engineCapabilities.includes(EngineCapability.AI_LLM)) {
+    return (
+      `provider "${providerRef}" does not serve ${EngineCapability.AI_LLM} in the backend runtime scope (its engineCapabilities: ${engineCapabilities.join(', ') || 'none'}); ` +
+      `add ${EngineCapability.AI_LLM} (provider capability LLM_CHAT, protocol LLM_PROVIDER) to it in wildo.saas.config.ts and run ${SYNC_COMMAND}`
+    );
+  }
+  if (runtime.engineCapabilities[EngineCapability.AI_LLM]?.enabled !== true) {
+    return `engine capability ${EngineCapability.AI_LLM} is disabled; set engineCapabilities.${EngineCapability.AI_LLM}.enabled to true in wildo.saas.config.ts and run ${SYNC_COMMAND}`;
+  }
+  return undefined;
+}
+
+/** Why `schema` cannot be a tool's input (undefined when it is a Zod object). */
+function inputSchemaProblem(schema: unknown): string | undefined {
+  if (schema instanceof z.ZodObject) return undefined;
+  const kind = schema instanceof z.ZodType ? `a Zod ${defOf(schema).type} schema` : 'not a Zod schema';
+  return `is ${kind}; declare it with z.object({ ... }): a tool's arguments are one object`;
+}
+
+interface Registered<T> {
+  value: T;
+  module: string;
 }
 
 /**
  * Every agent, function tool and system of the application's modules, validated at start. Registration refuses,
- * naming the agent and the fix: a provider or operation mismatch between `config` and `operationDefinition`,
- * not exactly one of `model`/`modelApplicability`, a model or class the provider cannot serve, reasoning the
- * resolved model does not support, an unregistered function ref, a provider not enabled in the runtime scope.
+ * naming the agent (or tool, or system) and the fix: a provider or operation mismatch between `config` and
+ * `operationDefinition`, not exactly one of `model`/`modelApplicability`, a model or class the provider cannot
+ * serve, reasoning or sampling settings the resolved model does not support, an unregistered function ref, an
+ * unconfigured external MCP server, a provider not enabled in the runtime scope, a ref registered twice, a tool
+ * without a ref or an object input schema, an actor system whose AGENTIC actor does not name a registered
+ * CHAT_COMPLETION agent.
+ *
+ * @example
+ * const registry = new AgentsRegistry(application, runtime, catalogueModelResolver(), { externalMcpServerRefs: ['docs'] });
+ * registry.agent('triage')?.vendorModelId; // the id the provider adapter is called with
  */
 export class AgentsRegistry {
   private readonly agents = new Map<string, ResolvedAgent>();
   private readonly tools = new Map<string, FunctionTool>();
   private readonly systems = new Map<string, FlowActorSystem>();
 
-  constructor(application: BackendApplicationDefinition, runtime: RuntimeConfiguration | undefined, resolveModel: AgentModelResolver) {
+  constructor(
+    application: BackendApplicationDefinition,
+    runtime: RuntimeConfiguration | undefined,
+    resolveModel: AgentModelResolver,
+    options: AgentsRegistryOptions = {},
+  ) {
     const problems: DeclarationProblem[] = [];
+    const toolModules = new Map<string, string>();
+    const systems = new Map<string, Registered<FlowActorSystem>>();
     for (const module of application.modules) {
       const contribution = module.flowsActors;
-      for (const tool of contribution?.functionTools ?? []) {
-        if (this.tools.has(tool.functionRef)) problems.push({ declaration: `function tool "${tool.functionRef}"`, path: 'functionRef', message: 'registered twice; each ref names one tool' });
-        this.tools.set(tool.functionRef, tool);
+      (contribution?.functionTools ?? []).forEach((tool, i) => {
+        const ref = typeof tool.functionRef === 'string' ? tool.functionRef.trim() : '';
+        const label = ref === '' ? `function tool #${i} (module "${module.name}")` : `function tool "${tool.functionRef}" (module "${module.name}")`;
+        const report = (path: string, message: string) => problems.push({ declaration: label, path, message });
+        let ok = true;
+        if (ref === '') {
+          report('functionRef', "is empty; give the tool a functionRef (the name agents list in capabilities.tools.functionRefs)");
+          ok = false;
+        } else if (toolModules.has(tool.functionRef)) {
+          report('functionRef', `registered twice (first by module "${toolModules.get(tool.functionRef)}"); each ref names one tool, rename one of them`);
+          ok = false;
+        }
+        const schemaProblem = inputSchemaProblem(tool.inputSchema);
+        if (schemaProblem) {
+          report('inputSchema', schemaProblem);
+          ok = false;
+        }
+        if (ref !== '' && !toolModules.has(tool.functionRef)) toolModules.set(tool.functionRef, module.name);
+        if (ok) this.tools.set(tool.functionRef, tool);
+      });
+      for (const [ref, factory] of Object.entries(contribution?.flowActorSystemsFactoryMap ?? {})) {
+        const first = systems.get(ref);
+        if (first) {
+          problems.push({
+            declaration: `system "${ref}" (module "${module.name}")`,
+            path: 'ref',
+            message: `registered twice (first by module "${first.module}"); each ref names one system, rename one of them`,
+          });
+          continue;
+        }
+        systems.set(ref, { value: factory(), module: module.name });
       }
-      for (const [ref, factory] of Object.entries(contribution?.flowActorSystemsFactoryMap ?? {})) this.systems.set(ref, factory());
     }
+
+    const declaredAgents = new Map<string, Registered<FlowsActors_Agent>>();
+    const mcpServers = new Set(options.externalMcpServerRefs ?? []);
     for (const module of application.modules) {
       for (const agent of module.flowsActors?.agents ?? []) {
         const label = `agent "${agent.ref}" (module "${module.name}")`;
         const report = (path: string, message: string) => problems.push({ declaration: label, path, message });
-        if (this.agents.has(agent.ref)) report('ref', 'registered twice; each ref names one agent');
-        const resolved = this.resolve(agent, runtime, resolveModel, report);
+        const first = declaredAgents.get(agent.ref);
+        if (first) {
+          report('ref', `registered twice (first by module "${first.module}"); each ref names one agent, rename one of them`);
+          continue;
+        }
+        declaredAgents.set(agent.ref, { value: agent, module: module.name });
+        const resolved = this.resolve(agent, runtime, resolveModel, mcpServers, report);
         if (resolved) this.agents.set(agent.ref, resolved);
       }
     }
-    problems.push(...this.validateSystems());
+
+    for (const [ref, { value: system, module }] of systems) {
+      const systemProblems = this.validateSystem(system, declaredAgents);
+      problems.push(...systemProblems.map(({ path, message }) => ({ declaration: `system "${ref}" (module "${module}")`, path, message })));
+      if (systemProblems.length === 0) this.systems.set(ref, system);
+    }
     if (problems.length > 0) throw new DeclarationValidationError(problems);
   }
 
@@ -94,24 +212,39 @@ export class AgentsRegistry {
     return [...this.systems.values()];
   }
 
-  private resolve(agent: FlowsActors_Agent, runtime: RuntimeConfiguration | undefined, resolveModel: AgentModelResolver, report: (path: string, message: string) => void): ResolvedAgent | undefined {
+  private resolve(
+    agent: FlowsActors_Agent,
+    runtime: RuntimeConfiguration | undefined,
+    resolveModel: AgentModelResolver,
+    mcpServers: ReadonlySet<string>,
+    report: (path: string, message: string) => void,
+  ): ResolvedAgent | undefined {
     const { config, operationDefinition } = agent;
+    const image = isImage(agent);
     let ok = true;
+    // Whether the model can be resolved at all (a failed resolution then adds its own problem).
+    let resolvable = true;
     if (config.providerRef !== operationDefinition.providerRef) {
       report('operationDefinition.providerRef', `"${operationDefinition.providerRef}" differs from config.providerRef "${config.providerRef}"; name the same provider in both`);
-      ok = false;
+      resolvable = false;
     }
     if (config.operationKey !== operationDefinition.operationKey) {
       report('operationDefinition.operationKey', `"${operationDefinition.operationKey}" differs from config.operationKey "${config.operationKey}"; declare the same operation in both`);
-      ok = false;
+      resolvable = false;
     }
     const llm = config as LLMAgentConfig;
-    if (!isImage(agent) && (llm.model === undefined) === (llm.modelApplicability === undefined)) {
+    if (image) {
+      if (config.model === undefined) {
+        report('config.model', 'an image agent pins its model; set model to an image model the provider serves');
+        resolvable = false;
+      }
+    } else if ((llm.model === undefined) === (llm.modelApplicability === undefined)) {
       report('config', 'author exactly one of model (a pinned model) or modelApplicability (a class the provider resolves)');
-      ok = false;
+      resolvable = false;
     }
-    if (!providerEnabled(runtime, config.providerRef, isImage(agent))) {
-      report('config.providerRef', `provider "${config.providerRef}" is not enabled in the backend runtime scope; declare it in wildo.saas.config.ts (providers.scopes.backend) and run wildo config sync`);
+    const notEnabled = providerProblem(runtime, config.providerRef, image);
+    if (notEnabled) {
+      report('config.providerRef', notEnabled);
       ok = false;
     }
     for (const [i, ref] of (agent.capabilities?.tools?.functionRefs ?? []).entries()) {
@@ -120,27 +253,58 @@ export class AgentsRegistry {
         ok = false;
       }
     }
-    if (!ok) return undefined;
-    const resolution = resolveModel(config.providerRef, {
-      ...(config.model !== undefined ? { model: config.model } : {}),
-      ...(llm.modelApplicability !== undefined ? { modelApplicability: llm.modelApplicability } : {}),
-      operationKey: config.operationKey,
-      ...(llm.reasoningEffort !== undefined ? { reasoningEffort: llm.reasoningEffort } : {}),
-    });
+    for (const [i, ref] of (agent.capabilities?.tools?.mcpRefs ?? []).entries()) {
+      if (!mcpServers.has(ref)) {
+        const configured = mcpServers.size > 0 ? ` (configured: ${quoteList([...mcpServers])})` : '';
+        report(`capabilities.tools.mcpRefs[${i}]`, `no external MCP server "${ref}" is configured${configured}; pass it in createWildoBackend({ externalMcpServers })`);
+        ok = false;
+      }
+    }
+    if (!resolvable) return undefined;
+    const request: AgentModelRequest = { operationKey: config.operationKey };
+    if (config.model !== undefined) request.model = config.model;
+    if (!image) {
+      if (llm.modelApplicability !== undefined) request.modelApplicability = llm.modelApplicability;
+      if (llm.reasoningEffort !== undefined) request.reasoningEffort = llm.reasoningEffort;
+      if (llm.temperature !== undefined) request.temperature = llm.temperature;
+    }
+    const resolution = resolveModel(config.providerRef, request);
     if (!resolution.ok) return void report('config', resolution.message);
-    return { declaration: agent, providerRef: config.providerRef, operationKey: config.operationKey, model: resolution.model, config };
+    if (!ok) return undefined;
+    return {
+      declaration: agent,
+      providerRef: config.providerRef,
+      operationKey: config.operationKey,
+      model: resolution.model,
+      vendorModelId: resolution.vendorModelId,
+      config,
+    };
   }
 
-  private validateSystems(): DeclarationProblem[] {
-    const problems: DeclarationProblem[] = [];
-    for (const system of this.systems.values()) {
-      if (system.kind !== FlowActorSystem_Kind.ACTOR) continue;
-      system.actors.forEach((actor, i) => {
-        if (actor.agentRef && !this.agents.has(actor.agentRef)) {
-          problems.push({ declaration: `system "${system.ref}"`, path: `actors[${i}].agentRef`, message: `no agent "${actor.agentRef}" is registered; add it to a module's flowsActors.agents` });
-        }
-      });
-    }
+  /** Problems of one system: every AGENTIC actor of an actor system converses through a registered CHAT_COMPLETION agent. */
+  private validateSystem(system: FlowActorSystem, declaredAgents: ReadonlyMap<string, Registered<FlowsActors_Agent>>): Omit<DeclarationProblem, 'declaration'>[] {
+    const problems: Omit<DeclarationProblem, 'declaration'>[] = [];
+    if (system.kind !== FlowActorSystem_Kind.ACTOR) return problems;
+    system.actors.forEach((actor, i) => {
+      const path = `actors[${i}].agentRef`;
+      const agentic = actor.executionMode === Actor_ExecutionMode.AGENTIC;
+      if (actor.agentRef === undefined || actor.agentRef === '') {
+        if (agentic) problems.push({ path, message: `AGENTIC actor "${actor.ref}" names no agent; set agentRef to a CHAT_COMPLETION agent of a module's flowsActors.agents` });
+        return;
+      }
+      const declared = declaredAgents.get(actor.agentRef);
+      if (!declared) {
+        problems.push({ path, message: `no agent "${actor.agentRef}" is registered; add it to a module's flowsActors.agents` });
+        return;
+      }
+      const operationKey = declared.value.config.operationKey;
+      if (agentic && operationKey !== LLMProvider_OperationKey.CHAT_COMPLETION) {
+        problems.push({
+          path,
+          message: `agent "${actor.agentRef}" performs ${operationKey}, but AGENTIC actor "${actor.ref}" converses; name a ${LLMProvider_OperationKey.CHAT_COMPLETION} agent`,
+        });
+      }
+    });
     return problems;
   }
 }

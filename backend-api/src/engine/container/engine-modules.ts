@@ -1,9 +1,11 @@
+import { agentsModule } from '../agents/agents.module.js';
+import { tokenBudgetsModule } from '../agents/budgets/token-budget.module.js';
 import { credentialsModule } from '../credentials/credentials.module.js';
 import { oauthModule } from '../oauth/oauth.module.js';
 import type { BackendApplicationDefinition, BackendDomainModule } from './backend-domain-module.js';
 
-/** Modules every application gets: the engine's own resources (credentials, OAuth). */
-export const ENGINE_MODULES: readonly BackendDomainModule[] = [credentialsModule, oauthModule];
+/** Modules every application gets: the engine's own resources (credentials, OAuth), token budgets and the agents runtime. */
+export const ENGINE_MODULES: readonly BackendDomainModule[] = [credentialsModule, oauthModule, tokenBudgetsModule, agentsModule];
 
 /**
  * The application as the engine runs it: the engine's own modules first, then the application's, so they

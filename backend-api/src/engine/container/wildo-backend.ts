@@ -24,6 +24,15 @@ import { SqlResourceStore } from '../persistence/sql-resource-store.js';
 import { runMigrations } from '../persistence/sql-migrations.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import { ResourcesRegistry } from '../resources/resources-registry.service.js';
+import { catalogueModelResolver } from '../agents/agent-model-resolver.js';
+import { AgentsRegistry } from '../agents/agents-registry.service.js';
+import { ExternalMcpConnector } from '../agents/external-mcp/external-mcp.service.js';
+import type { ExternalMcpServerDefinition } from '../agents/external-mcp/external-mcp.types.js';
+import { ProviderCallError } from '../agents/providers/llm-provider.types.js';
+import { ProviderRegistry, type ProviderRegistryOptions } from '../agents/providers/provider-registry.service.js';
+import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
+import { createTraceSink } from '../observability/create-trace-sink.js';
+import type { AgentTraceSink } from '../observability/trace-sink.js';
 import type { BackendApplicationDefinition } from './backend-domain-module.js';
 import { systemClock, type Clock } from './clock.js';
 import { engineContainerModule } from './engine.module.js';
@@ -59,6 +68,14 @@ export interface WildoBackendOptions {
   logger?: Logger;
   clock?: Clock;
   http?: Partial<HttpSettings>;
+  /** Where provider credentials, base URL overrides and observability settings are read (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Provider registry settings (concurrency, timeouts, retries, a `fetch`). */
+  providers?: Omit<ProviderRegistryOptions, 'runtime' | 'env'>;
+  /** External MCP servers agents may name in `capabilities.tools.mcpRefs`. */
+  externalMcpServers?: readonly ExternalMcpServerDefinition[];
+  /** A trace sink to use instead of the one built from the runtime configuration (logger, PostHog). */
+  traceSink?: AgentTraceSink;
 }
 
 /** A running engine: its Express app, container and lifecycle. */
@@ -86,6 +103,11 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
   // The engine's own modules come first; the application's registry follows, validated together.
   const application: BackendApplicationDefinition = withEngineModules(options.application);
   const registry = ResourcesRegistry.fromApplication(application);
+  const runtime = options.runtime as RuntimeConfiguration | undefined;
+  const env = options.env ?? process.env;
+  const externalMcpServers = options.externalMcpServers ?? [];
+  // Agents, tools and systems are validated with the resources, before anything is opened.
+  const agents = new AgentsRegistry(application, runtime, catalogueModelResolver(), { externalMcpServerRefs: externalMcpServers.map((s) => s.ref) });
   const logger = options.logger ?? createLogger();
   const clock = options.clock ?? systemClock;
   const owned: (() => Promise<void>)[] = [];
@@ -136,6 +158,12 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
       owned.push(() => cimd.close());
     }
     container.bind(T.McpToolCatalogue).toConstantValue(new McpToolCatalogue(registry, application, logger));
+    container.bind(T.AgentsRegistry).toConstantValue(agents);
+    container.bind(T.LLMProviderRegistry).toConstantValue(runtime?.providers ? new ProviderRegistry({ ...options.providers, runtime, env }) : unconfiguredProviders);
+    container.bind(T.ExternalMcpConnector).toConstantValue(new ExternalMcpConnector(externalMcpServers, logger));
+    const traceSink = options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger));
+    if (!options.traceSink) owned.push(() => traceSink.shutdown?.() ?? traceSink.flush());
+    container.bind(T.AgentTraceSink).toConstantValue(traceSink);
     container.load(engineContainerModule);
     for (const module of application.modules) if (module.containerModule) container.load(module.containerModule);
 
@@ -154,6 +182,13 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     throw error;
   }
 }
+
+/** Without a runtime configuration no provider is declared: every call is refused as not configured. */
+const unconfiguredProviders = {
+  get(ref: string): never {
+    throw new ProviderCallError(ref, 'not_configured', `Provider "${ref}" is not declared: the backend runs without a runtime configuration.`);
+  },
+};
 
 function assemble(app: Express, container: Container, registry: ResourcesRegistry, owned: (() => Promise<void>)[], logger: Logger): WildoBackend {
   const servers: Server[] = [];

@@ -42,6 +42,7 @@ export const REFUSAL_REASONS = [
   'input_invalid',
   'approval_required',
   'step_up_required',
+  'budget_exhausted',
 ] as const;
 
 /** One of {@link REFUSAL_REASONS}. */

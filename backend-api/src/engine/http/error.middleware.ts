@@ -51,15 +51,20 @@ export function errorMiddleware(logger: Logger) {
     if (framework.code === 'UNAUTHENTICATED') {
       res.setHeader('www-authenticate', framework.reason === 'no_credential' ? 'Bearer realm="wildo"' : 'Bearer realm="wildo", error="invalid_token"');
     }
-    res.status(framework.status).json({
-      error: {
-        code: framework.code,
-        message: framework.message,
-        ...(framework.reason ? { reason: framework.reason } : {}),
-        ...(framework.problems ? { problems: framework.problems } : {}),
-        requestId,
-      },
-    });
+    res.status(framework.status).json(errorEnvelope(framework, requestId));
+  };
+}
+
+/** The error body every surface sends (REST responses, SSE `error` events): code, message, reason, problems, request id. */
+export function errorEnvelope(framework: FrameworkError, requestId: string) {
+  return {
+    error: {
+      code: framework.code,
+      message: framework.message,
+      ...(framework.reason ? { reason: framework.reason } : {}),
+      ...(framework.problems ? { problems: framework.problems } : {}),
+      requestId,
+    },
   };
 }
 

@@ -17,6 +17,9 @@ import type { OperationDispatcher } from '../resources/operation-dispatcher.serv
 import type { RateLimitService } from '../resources/rate-limit.service.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import { createAgentsRouter } from '../agents/agents.routes.js';
+import type { ApprovalService } from '../agents/approvals/approval.service.js';
+import type { ConversationService } from '../agents/conversations/conversation.service.js';
 import { createMcpRouter } from '../mcp/mcp.routes.js';
 import { McpToolCallService } from '../mcp/tool-call.service.js';
 import type { McpToolCatalogue } from '../mcp/tool-catalogue.service.js';
@@ -136,6 +139,13 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       users: get<UsersService>(SAAS_SERVICE_TYPES.UsersService),
       directory: get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory),
       roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
+    }),
+  );
+  api.use(
+    createAgentsRouter({
+      conversations: get<ConversationService>(SAAS_SERVICE_TYPES.ConversationService),
+      approvals: get<ApprovalService>(SAAS_SERVICE_TYPES.ApprovalService),
+      logger,
     }),
   );
   app.use(API_PREFIX, api);

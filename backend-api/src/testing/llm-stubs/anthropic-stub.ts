@@ -4,7 +4,8 @@ import {
   chunk,
   ScriptedStubServer,
   wordDeltas,
-  writeSse,
+  writeSseFrames,
+  type SseFrame,
   type StubMessageReply,
   type StubReply,
   type StubRequest,
@@ -49,7 +50,7 @@ export class AnthropicStub extends ScriptedStubServer {
     res.end(JSON.stringify({ type: 'error', error: { type: errorType ?? ERROR_TYPES[status] ?? 'api_error', message } }));
   }
 
-  protected render(request: StubRequest, reply: StubReply, res: ServerResponse): void {
+  protected async render(request: StubRequest, reply: StubReply, res: ServerResponse): Promise<void> {
     if (reply.type !== 'message') return;
     const body = (request.body ?? {}) as { model?: string; stream?: boolean; messages?: unknown; system?: unknown; tools?: unknown };
     const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
@@ -65,7 +66,7 @@ export class AnthropicStub extends ScriptedStubServer {
     const id = this.nextId('msg_stub_');
     const model = body.model ?? 'unknown';
     if (body.stream === true) {
-      this.#stream(res, reply, { id, model, toolCalls, stopReason, usage });
+      await this.#stream(res, reply, { id, model, toolCalls, stopReason, usage });
       return;
     }
     const content: unknown[] = [];
@@ -86,65 +87,60 @@ export class AnthropicStub extends ScriptedStubServer {
     );
   }
 
-  #stream(
+  async #stream(
     res: ServerResponse,
     reply: StubMessageReply,
     message: { id: string; model: string; toolCalls: { id: string; name: string; json: string }[]; stopReason: string; usage: { inputTokens: number; outputTokens: number } },
-  ): void {
+  ): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': this.nextId('req_stub_') });
-    writeSse(
-      res,
-      {
-        type: 'message_start',
-        message: {
-          id: message.id,
-          type: 'message',
-          role: 'assistant',
-          model: message.model,
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: messageUsage(message.usage.inputTokens, 1),
-        },
+    const frames: SseFrame[] = [];
+    const send = (data: { type: string } & Record<string, unknown>) => frames.push({ data, event: data.type });
+    let firstDelta: number | undefined;
+    const sendDelta = (data: { type: string } & Record<string, unknown>) => {
+      send(data);
+      firstDelta ??= frames.length - 1;
+    };
+    send({
+      type: 'message_start',
+      message: {
+        id: message.id,
+        type: 'message',
+        role: 'assistant',
+        model: message.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: messageUsage(message.usage.inputTokens, 1),
       },
-      'message_start',
-    );
-    writeSse(res, { type: 'ping' }, 'ping');
+    });
+    send({ type: 'ping' });
     let index = 0;
     const deltas = reply.textDeltas ?? (reply.text ? wordDeltas(reply.text) : []);
     if (deltas.length > 0) {
-      writeSse(res, { type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } }, 'content_block_start');
-      for (const text of deltas) writeSse(res, { type: 'content_block_delta', index, delta: { type: 'text_delta', text } }, 'content_block_delta');
-      writeSse(res, { type: 'content_block_stop', index }, 'content_block_stop');
+      send({ type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } });
+      for (const text of deltas) sendDelta({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+      send({ type: 'content_block_stop', index });
       index += 1;
     }
     for (const call of message.toolCalls) {
-      writeSse(
-        res,
-        { type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {}, caller: { type: 'direct' } } },
-        'content_block_start',
-      );
+      send({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {}, caller: { type: 'direct' } } });
       for (const fragment of chunk(call.json, reply.argumentChunkSize ?? 7)) {
-        writeSse(res, { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: fragment } }, 'content_block_delta');
+        sendDelta({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: fragment } });
       }
-      writeSse(res, { type: 'content_block_stop', index }, 'content_block_stop');
+      send({ type: 'content_block_stop', index });
       index += 1;
     }
-    if (reply.truncate) {
-      res.end();
-      return;
-    }
-    writeSse(
-      res,
-      {
+    if (!reply.truncate) {
+      send({
         type: 'message_delta',
         delta: { stop_reason: message.stopReason, stop_sequence: null, stop_details: null, container: null },
         usage: { output_tokens: message.usage.outputTokens },
-      },
-      'message_delta',
-    );
-    writeSse(res, { type: 'message_stop' }, 'message_stop');
-    res.end();
+      });
+      send({ type: 'message_stop' });
+    }
+    const hold = reply.holdAfterFirstDelta && firstDelta !== undefined ? { after: firstDelta, until: reply.holdAfterFirstDelta } : undefined;
+    await writeSseFrames(res, frames, hold);
+    if (!res.destroyed) res.end();
   }
 }
 

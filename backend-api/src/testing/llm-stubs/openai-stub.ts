@@ -6,7 +6,8 @@ import {
   ScriptedStubServer,
   STUB_PNG_BASE64,
   wordDeltas,
-  writeSse,
+  writeSseFrames,
+  type SseFrame,
   type StubEmbeddingsReply,
   type StubImagesReply,
   type StubMessageReply,
@@ -64,8 +65,8 @@ export class OpenAIStub extends ScriptedStubServer {
     res.end(JSON.stringify({ error: { message, type: errorType ?? ERROR_TYPES[status] ?? 'server_error', param: null, code: null } }));
   }
 
-  protected render(request: StubRequest, reply: StubReply, res: ServerResponse): void {
-    if (reply.type === 'message') this.#chat(request, reply, res);
+  protected async render(request: StubRequest, reply: StubReply, res: ServerResponse): Promise<void> {
+    if (reply.type === 'message') await this.#chat(request, reply, res);
     else if (reply.type === 'images') this.#images(request, reply, res);
     else if (reply.type === 'embeddings') this.#embeddings(request, reply, res);
   }
@@ -75,7 +76,7 @@ export class OpenAIStub extends ScriptedStubServer {
     res.end(JSON.stringify(value));
   }
 
-  #chat(request: StubRequest, reply: StubMessageReply, res: ServerResponse): void {
+  async #chat(request: StubRequest, reply: StubMessageReply, res: ServerResponse): Promise<void> {
     const body = (request.body ?? {}) as { model?: string; stream?: boolean; messages?: unknown; tools?: unknown; stream_options?: { include_usage?: boolean } };
     const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
       id: call.id ?? `call_stub_${index + 1}`,
@@ -113,23 +114,29 @@ export class OpenAIStub extends ScriptedStubServer {
     }
 
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': this.nextId('req_stub_') });
+    const frames: SseFrame[] = [];
+    let firstDelta: number | undefined;
     const send = (delta: Record<string, unknown>, finish: string | null = null) =>
-      writeSse(res, { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
+      frames.push({ data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] } });
+    const sendDelta = (delta: Record<string, unknown>) => {
+      send(delta);
+      firstDelta ??= frames.length - 1;
+    };
     send({ role: 'assistant', content: '' });
-    for (const text of reply.textDeltas ?? (reply.text ? wordDeltas(reply.text) : [])) send({ content: text });
-    if (reply.refusal) send({ refusal: reply.refusal });
+    for (const text of reply.textDeltas ?? (reply.text ? wordDeltas(reply.text) : [])) sendDelta({ content: text });
+    if (reply.refusal) sendDelta({ refusal: reply.refusal });
     toolCalls.forEach((call, index) => {
       send({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
-      for (const fragment of chunk(call.json, reply.argumentChunkSize ?? 7)) send({ tool_calls: [{ index, function: { arguments: fragment } }] });
+      for (const fragment of chunk(call.json, reply.argumentChunkSize ?? 7)) sendDelta({ tool_calls: [{ index, function: { arguments: fragment } }] });
     });
-    if (reply.truncate) {
-      res.end();
-      return;
+    if (!reply.truncate) {
+      send({}, finishReason);
+      if (body.stream_options?.include_usage) frames.push({ data: { id, object: 'chat.completion.chunk', created, model, choices: [], usage } });
+      frames.push({ data: '[DONE]' });
     }
-    send({}, finishReason);
-    if (body.stream_options?.include_usage) writeSse(res, { id, object: 'chat.completion.chunk', created, model, choices: [], usage });
-    writeSse(res, '[DONE]');
-    res.end();
+    const hold = reply.holdAfterFirstDelta && firstDelta !== undefined ? { after: firstDelta, until: reply.holdAfterFirstDelta } : undefined;
+    await writeSseFrames(res, frames, hold);
+    if (!res.destroyed) res.end();
   }
 
   #images(request: StubRequest, reply: StubImagesReply, res: ServerResponse): void {

@@ -49,6 +49,12 @@ export interface StubMessageReply extends StubTiming {
   usage?: StubUsage;
   /** Streaming only: end the response after the content, without stop reason or usage (a truncated stream). */
   truncate?: boolean;
+  /**
+   * Streaming only: send the events up to and including the first content delta (text or tool arguments), then
+   * hold the rest until this settles (to abort or cancel a call mid-stream). Nothing more is sent once the
+   * client has gone.
+   */
+  holdAfterFirstDelta?: Promise<unknown>;
 }
 
 /** An HTTP error in the vendor's error format. */
@@ -166,6 +172,37 @@ export function chunk(text: string, size: number): string[] {
 /** Writes one server-sent event. */
 export function writeSse(res: ServerResponse, data: unknown, event?: string): void {
   res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+}
+
+/** One server-sent event to write. */
+export interface SseFrame {
+  data: unknown;
+  event?: string;
+}
+
+/**
+ * Writes `frames` in order, holding after frame number `hold.after` (0-based) until `hold.until` settles; stops
+ * writing when the client has gone. Does not end the response.
+ */
+export async function writeSseFrames(
+  res: ServerResponse,
+  frames: readonly SseFrame[],
+  hold?: { after: number; until: Promise<unknown> },
+): Promise<void> {
+  let gone = res.destroyed;
+  const onClose = () => {
+    gone = true;
+  };
+  res.once('close', onClose);
+  try {
+    for (const [index, frame] of frames.entries()) {
+      if (gone || res.destroyed) return;
+      writeSse(res, frame.data, frame.event);
+      if (hold && index === hold.after) await hold.until.catch(() => undefined);
+    }
+  } finally {
+    res.off('close', onClose);
+  }
 }
 
 const sleep = (ms: number, timers: Set<NodeJS.Timeout>) =>
@@ -288,8 +325,8 @@ export abstract class ScriptedStubServer {
   /** The paths this stub serves. */
   protected abstract serves(method: string, path: string): boolean;
 
-  /** Writes `reply` in the vendor's format. */
-  protected abstract render(request: StubRequest, reply: StubReply, res: ServerResponse): void;
+  /** Writes `reply` in the vendor's format (a streamed reply may settle after the last event is written). */
+  protected abstract render(request: StubRequest, reply: StubReply, res: ServerResponse): void | Promise<void>;
 
   /** Writes a vendor-format error. */
   protected abstract renderError(res: ServerResponse, status: number, message: string, errorType: string | undefined, headers: Record<string, string>): void;
@@ -332,7 +369,8 @@ export abstract class ScriptedStubServer {
       this.renderError(res, 500, `stub: no scripted reply for ${request.method} ${request.path} (enqueue one)`, 'api_error', { 'x-should-retry': 'false' });
       return;
     }
-    const misfit = this.misfit(request.path, reply);
+    // Errors and raw bytes answer any path; only vendor-format replies must fit the endpoint.
+    const misfit = reply.type === 'error' || reply.type === 'raw' ? undefined : this.misfit(request.path, reply);
     if (misfit) {
       this.renderError(res, 500, `stub: ${misfit}`, 'api_error', { 'x-should-retry': 'false' });
       return;
@@ -349,6 +387,6 @@ export abstract class ScriptedStubServer {
       res.end(reply.body);
       return;
     }
-    this.render(request, reply, res);
+    await this.render(request, reply, res);
   }
 }

@@ -37,6 +37,11 @@ export class ExternalMcpConnector {
     return this.servers.has(ref);
   }
 
+  /** Whether every call to this server's tools is gated behind a person's decision. */
+  requiresApproval(ref: string): boolean {
+    return this.servers.get(ref)?.requiresHumanApproval === true;
+  }
+
   /** Opens a session per named server; unavailable servers are logged and left out. */
   async open(refs: readonly string[], signal?: AbortSignal): Promise<ExternalMcpSession[]> {
     const sessions = await Promise.all(refs.map((ref) => this.connect(ref, signal)));

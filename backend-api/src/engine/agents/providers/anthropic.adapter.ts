@@ -143,6 +143,8 @@ export class AnthropicAdapter implements LLMProviderAdapter {
     try {
       const stream = await this.client.messages.create(params, request.signal ? { signal: request.signal } : undefined);
       for await (const event of stream) {
+        // Events already buffered when the caller aborted are not passed on.
+        request.signal?.throwIfAborted();
         switch (event.type) {
           case 'message_start':
             Object.assign(usage, pickUsage(event.message.usage));
@@ -178,6 +180,9 @@ export class AnthropicAdapter implements LLMProviderAdapter {
             break;
         }
       }
+      // The SDK ends its stream quietly when the request's signal aborts mid-body: that is the caller's abort,
+      // not a truncated answer.
+      request.signal?.throwIfAborted();
     } catch (error) {
       throw toProviderError(this.ref, error, SDK_ERRORS, request.signal);
     }

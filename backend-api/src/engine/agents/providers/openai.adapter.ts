@@ -159,6 +159,8 @@ export class OpenAIAdapter implements LLMProviderAdapter {
     try {
       const stream = await this.client.chat.completions.create(params, this.#requestOptions(request.signal));
       for await (const chunk of stream) {
+        // Chunks already buffered when the caller aborted are not passed on.
+        request.signal?.throwIfAborted();
         if (chunk.usage) usage = chunk.usage;
         for (const choice of chunk.choices) {
           if (choice.index !== 0) continue;
@@ -180,6 +182,9 @@ export class OpenAIAdapter implements LLMProviderAdapter {
           if (choice.finish_reason) finishReason = choice.finish_reason;
         }
       }
+      // The SDK ends its stream quietly when the request's signal aborts mid-body: that is the caller's abort,
+      // not a truncated answer.
+      request.signal?.throwIfAborted();
     } catch (error) {
       throw toProviderError(this.ref, error, SDK_ERRORS, request.signal);
     }

@@ -65,10 +65,25 @@ export function toProviderError(providerRef: string, error: unknown, sdk: SdkErr
     if (wait !== undefined) options.retryAfterMs = wait;
     return new ProviderCallError(providerRef, kind, `${providerRef} ${KIND_LABEL[kind]} (HTTP ${status}): ${error.message}`, options);
   }
+  if (isDroppedConnection(error)) {
+    // fetch's body reader fails with a bare TypeError when the connection drops after the headers (mid-stream):
+    // the SDKs pass it through unwrapped.
+    return new ProviderCallError(providerRef, 'unavailable', `${providerRef}: the connection dropped while reading the answer: ${error.message}`, {
+      cause: error,
+    });
+  }
   if (error instanceof SyntaxError) {
     return new ProviderCallError(providerRef, 'invalid_response', `${providerRef} returned unparsable data: ${error.message}`, { cause: error });
   }
   return error;
+}
+
+/** A network failure of `fetch` (undici): a `TypeError` such as `terminated` whose cause is a socket error. */
+function isDroppedConnection(error: unknown): error is TypeError {
+  if (!(error instanceof TypeError)) return false;
+  if (error.message === 'terminated') return true;
+  const code = (error.cause as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' && (code.startsWith('UND_ERR_') || ['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED'].includes(code));
 }
 
 /** Parses a JSON text the model produced; unparsable text is an `invalid_response`. */

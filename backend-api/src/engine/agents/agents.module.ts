@@ -1,0 +1,81 @@
+import { ContainerModule, type ResolutionContext } from 'inversify';
+import type { Clock } from '../container/clock.js';
+import type { BackendDomainModule } from '../container/backend-domain-module.js';
+import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
+import type { Logger } from '../logging/index.js';
+import type { AgentTraceSink } from '../observability/trace-sink.js';
+import type { ExecutionContextCreator } from '../resources/execution-context-creator.service.js';
+import type { OperationAdmission } from '../resources/operation-admission.service.js';
+import type { OperationDispatcher } from '../resources/operation-dispatcher.service.js';
+import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
+import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type { ServicesRegistryHandler } from '../resources/services-registry-handler.service.js';
+import { AgentCallRecorder } from './agent-call-recorder.js';
+import { AgentsBackendService } from './agents-backend.service.js';
+import { AGENTS_MIGRATIONS } from './agents.migrations.js';
+import type { AgentsRegistry } from './agents-registry.service.js';
+import { ApprovalService } from './approvals/approval.service.js';
+import type { TokenBudgetService } from './budgets/token-budget.types.js';
+import { ConversationService } from './conversations/conversation.service.js';
+import { ConversationStore } from './conversations/conversation.store.js';
+import type { ExternalMcpConnector } from './external-mcp/external-mcp.service.js';
+import type { ProviderRegistry } from './providers/provider-registry.service.js';
+import { ActorSystemAccess } from './systems/actor-system-access.service.js';
+
+const get = <V>(ctx: ResolutionContext, token: symbol) => ctx.get<V>(token);
+
+/**
+ * Binds the agents runtime: approvals, conversations, the streaming turn service and `AgentsBackendService`.
+ * It needs `AgentsRegistry`, `LLMProviderRegistry`, `AgentTraceSink` and `ExternalMcpConnector`, which
+ * `createWildoBackend` builds from the application, the runtime configuration and the environment.
+ */
+export const agentsContainerModule = new ContainerModule(({ bind }) => {
+  bind(T.ApprovalService).to(ApprovalService).inSingletonScope();
+  bind(T.ConversationStore).to(ConversationStore).inSingletonScope();
+  bind(T.AgentCallRecorder)
+    .toDynamicValue((ctx) => new AgentCallRecorder(get<AgentTraceSink>(ctx, T.AgentTraceSink), get<TokenBudgetService>(ctx, T.TokenBudgetService), get<Clock>(ctx, T.Clock), get<Logger>(ctx, T.Logger)))
+    .inSingletonScope();
+  bind(T.AgentsBackendService)
+    .toDynamicValue(
+      (ctx) =>
+        new AgentsBackendService({
+          registry: get<AgentsRegistry>(ctx, T.AgentsRegistry),
+          providers: get<ProviderRegistry>(ctx, T.LLMProviderRegistry),
+          recorder: get<AgentCallRecorder>(ctx, T.AgentCallRecorder),
+          budgets: get<TokenBudgetService>(ctx, T.TokenBudgetService),
+          now: () => get<Clock>(ctx, T.Clock).now(),
+        }),
+    )
+    .inSingletonScope();
+  bind(T.ConversationService)
+    .toDynamicValue((ctx) => {
+      const registry = get<AgentsRegistry>(ctx, T.AgentsRegistry);
+      return new ConversationService({
+        registry,
+        access: new ActorSystemAccess(registry, get<ExecutionContextCreator>(ctx, T.ExecutionContextCreator), get<RoleHierarchyResolver>(ctx, T.RoleHierarchyResolver)),
+        store: get<ConversationStore>(ctx, T.ConversationStore),
+        approvals: get<ApprovalService>(ctx, T.ApprovalService),
+        providers: get<ProviderRegistry>(ctx, T.LLMProviderRegistry),
+        recorder: get<AgentCallRecorder>(ctx, T.AgentCallRecorder),
+        budgets: get<TokenBudgetService>(ctx, T.TokenBudgetService),
+        external: get<ExternalMcpConnector>(ctx, T.ExternalMcpConnector),
+        clock: get<Clock>(ctx, T.Clock),
+        toolServices: {
+          resourcesRegistry: get<ResourcesRegistry>(ctx, T.ResourcesRegistry),
+          servicesRegistryHandler: get<ServicesRegistryHandler>(ctx, T.ServicesRegistryHandler),
+          executionContextCreator: get<ExecutionContextCreator>(ctx, T.ExecutionContextCreator),
+          operationDispatcher: get<OperationDispatcher>(ctx, T.OperationDispatcher),
+          operationAdmission: get<OperationAdmission>(ctx, T.OperationAdmission),
+        },
+        logger: get<Logger>(ctx, T.Logger),
+      });
+    })
+    .inSingletonScope();
+});
+
+/** The agents runtime as an engine module: its tables and bindings. */
+export const agentsModule: BackendDomainModule = {
+  name: 'wildo-agents',
+  migrations: AGENTS_MIGRATIONS,
+  containerModule: agentsContainerModule,
+};

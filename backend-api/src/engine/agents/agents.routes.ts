@@ -1,0 +1,134 @@
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { toFrameworkError } from '../errors/index.js';
+import { errorEnvelope } from '../http/error.middleware.js';
+import { httpState, param, requirePrincipal, sendData } from '../http/http-state.js';
+import type { Logger } from '../logging/index.js';
+import { parseContract } from '../resources/operation-input.js';
+import type { ApprovalService } from './approvals/approval.service.js';
+import { MAX_USER_MESSAGE_CHARS, type ConversationService } from './conversations/conversation.service.js';
+import type { TurnEvent } from './conversations/turn-events.js';
+
+/** Options of {@link createAgentsRouter}. */
+export interface AgentsRouterOptions {
+  conversations: ConversationService;
+  approvals: ApprovalService;
+  logger: Logger;
+}
+
+const TurnBody = z.strictObject({
+  message: z.string().min(1).max(MAX_USER_MESSAGE_CHARS),
+  executionId: z.uuid().optional(),
+});
+
+const DecisionBody = z.strictObject({
+  approvalToken: z.string().min(1).max(200),
+  decision: z.enum(['approve', 'deny']),
+  modifiedArguments: z.record(z.string(), z.unknown()).optional(),
+});
+
+const PendingQuery = z.strictObject({ executionId: z.uuid().optional() });
+
+/**
+ * Streams a turn as server-sent events. The first event is produced before any header is sent, so admission
+ * refusals (authentication, roles, budget, a busy conversation) are ordinary HTTP errors; later failures arrive
+ * as an `error` event. A client that goes away aborts the turn (the model call and any queued work).
+ */
+async function streamTurn(res: Response, abort: AbortController, events: AsyncGenerator<TurnEvent, void>, logger: Logger): Promise<void> {
+  const first = await events.next();
+  res.status(200);
+  res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+  res.setHeader('cache-control', 'no-cache, no-transform');
+  res.setHeader('x-accel-buffering', 'no');
+  res.flushHeaders();
+  const send = (event: string, data: unknown) => {
+    if (!res.writableEnded && !res.destroyed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  try {
+    if (!first.done) send(first.value.type, first.value);
+    if (!first.done) for await (const event of events) send(event.type, event);
+  } catch (error) {
+    if (!abort.signal.aborted) {
+      const framework = toFrameworkError(error);
+      const { requestId } = httpState(res);
+      if (framework.status >= 500) logger[framework.code === 'INTERNAL' ? 'error' : 'warn']('turn failed', { requestId, code: framework.code, error: String(framework.cause ?? error) });
+      send('error', errorEnvelope(framework, requestId));
+    }
+  } finally {
+    res.end();
+  }
+}
+
+/** Aborts when the client disconnects before the response is complete. */
+function abortOnDisconnect(res: Response): AbortController {
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort(new Error('client disconnected'));
+  });
+  return abort;
+}
+
+/**
+ * The conversational routes of actor systems under `/api/v1`:
+ * - `POST /flows-actors/systems/:systemRef/turns` and `POST /organizations/:organizationId/flows-actors/systems/:systemRef/turns`:
+ *   start (no `executionId`) or continue a conversation; the turn streams as SSE;
+ * - `POST /flows-actors/approvals/:approvalId/decision`: approve, deny or modify a paused call; the rest of the turn streams;
+ * - `GET /flows-actors/approvals[?executionId=]`: the caller's pending approvals, per conversation or across them.
+ */
+export function createAgentsRouter(options: AgentsRouterOptions): Router {
+  const { conversations, approvals, logger } = options;
+  const router = Router();
+
+  const startTurn = async (req: Request, res: Response) => {
+    const principal = requirePrincipal(res);
+    const body = parseContract(TurnBody, req.body);
+    const organizationId = param(req, 'organizationId');
+    const abort = abortOnDisconnect(res);
+    await streamTurn(
+      res,
+      abort,
+      conversations.startTurn({
+        systemRef: param(req, 'systemRef'),
+        message: body.message,
+        ...(body.executionId ? { executionId: body.executionId } : {}),
+        principal,
+        ...(organizationId ? { organizationId } : {}),
+        requestId: httpState(res).requestId,
+        surface: 'rest',
+        signal: abort.signal,
+      }),
+      logger,
+    );
+  };
+  router.post('/flows-actors/systems/:systemRef/turns', startTurn);
+  router.post('/organizations/:organizationId/flows-actors/systems/:systemRef/turns', startTurn);
+
+  router.post('/flows-actors/approvals/:approvalId/decision', async (req, res) => {
+    const principal = requirePrincipal(res);
+    const body = parseContract(DecisionBody, req.body);
+    const abort = abortOnDisconnect(res);
+    await streamTurn(
+      res,
+      abort,
+      conversations.resumeAfterDecision({
+        approvalId: param(req, 'approvalId'),
+        approvalToken: body.approvalToken,
+        decision: body.decision,
+        ...(body.modifiedArguments ? { modifiedArguments: body.modifiedArguments } : {}),
+        principal,
+        requestId: httpState(res).requestId,
+        surface: 'rest',
+        signal: abort.signal,
+      }),
+      logger,
+    );
+  });
+
+  router.get('/flows-actors/approvals', async (req, res) => {
+    const principal = requirePrincipal(res);
+    const query = parseContract(PendingQuery, req.query);
+    sendData(res, 200, await approvals.listPending(principal, query.executionId));
+  });
+
+  return router;
+}

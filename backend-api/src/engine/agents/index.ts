@@ -1,0 +1,27 @@
+// The agents runtime: declarations' registry, buffered invocation, streaming turns with tools, approvals.
+export { AgentsBackendService, budgetTenantOfInitiator, type AgentInvocationResult, type InvokeAgentOptions } from './agents-backend.service.js';
+export { AgentsRegistry, isLanguageOperation, type AgentModelResolver, type ResolvedAgent } from './agents-registry.service.js';
+export { catalogueModelResolver } from './agent-model-resolver.js';
+export { agentsContainerModule, agentsModule } from './agents.module.js';
+export { createAgentsRouter, type AgentsRouterOptions } from './agents.routes.js';
+export { AgentCallRecorder, type AgentCallReport } from './agent-call-recorder.js';
+export { APPROVAL_LIFETIME_MS, ApprovalService, ownerKeyOf, type AppliedDecision, type ApprovalDecision, type PendingApproval } from './approvals/approval.service.js';
+export { admitBudget } from './budgets/budget-admission.js';
+export {
+  ConversationService,
+  DEFAULT_MAX_TOOL_STEPS,
+  HISTORY_WINDOW,
+  MAX_TOOL_RESULT_CHARS,
+  MAX_USER_MESSAGE_CHARS,
+  type ResumeTurnRequest,
+  type StartTurnRequest,
+} from './conversations/conversation.service.js';
+export { ConversationStore, type Execution, type ExecutionOwner, type ExecutionStatus } from './conversations/conversation.store.js';
+export type { TurnCompletion, TurnEvent } from './conversations/turn-events.js';
+export type { ToolOutcome } from './conversations/turn-tools.js';
+export { ExternalMcpConnector, type ExternalMcpSession } from './external-mcp/external-mcp.service.js';
+export type { ExternalMcpCallResult, ExternalMcpServerDefinition, ExternalMcpTool } from './external-mcp/external-mcp.types.js';
+export { ActorSystemAccess, budgetTenantOf, type SystemAccessRequest, type SystemAdmission } from './systems/actor-system-access.service.js';
+export type { FunctionTool, FunctionToolExecutionContext, FunctionToolServices } from './tools/function-tool.types.js';
+export { READ_TOOL_MAX_RECORDS, resourceReadTool, resourceWriteTool, type ResourceWriteToolOptions } from './tools/resource-tools.js';
+export { admitToolOperation } from './tools/tool-admission.js';

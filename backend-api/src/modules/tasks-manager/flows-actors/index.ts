@@ -1,0 +1,23 @@
+import { ContainerModule } from 'inversify';
+import type { FlowsActorsContribution } from '../../../engine/index.js';
+import { ticketTriageAgent } from './ticket-triage.agent.js';
+import { TicketTriageBackendService } from './ticket-triage.service.js';
+import { TASKS_MANAGER_TYPES } from './tasks-manager.tokens.js';
+import { buildTodoAssistantSystem, readTodoTool, renameTodoTool, TODO_ASSISTANT_SYSTEM_REF, todoAssistantAgent } from './todo-assistant.js';
+
+export { TICKET_TRIAGE_AGENT_REF, TicketCategory, TicketTriageSchema, TicketUrgency, ticketTriageAgent } from './ticket-triage.agent.js';
+export { TicketTriageBackendService } from './ticket-triage.service.js';
+export { TASKS_MANAGER_TYPES } from './tasks-manager.tokens.js';
+export { readTodoTool, renameTodoTool, TODO_ASSISTANT_AGENT_REF, TODO_ASSISTANT_SYSTEM_REF, todoAssistantAgent, buildTodoAssistantSystem } from './todo-assistant.js';
+
+/** The tasks manager's agents, tools and systems. */
+export const tasksManagerFlowsActors: FlowsActorsContribution = {
+  agents: [ticketTriageAgent, todoAssistantAgent],
+  functionTools: [readTodoTool, renameTodoTool],
+  flowActorSystemsFactoryMap: { [TODO_ASSISTANT_SYSTEM_REF]: buildTodoAssistantSystem },
+};
+
+/** The module's own services. */
+export const tasksManagerContainerModule = new ContainerModule(({ bind }) => {
+  bind(TASKS_MANAGER_TYPES.TicketTriageBackendService).to(TicketTriageBackendService).inSingletonScope();
+});
