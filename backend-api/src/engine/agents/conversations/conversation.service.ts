@@ -18,6 +18,7 @@ import type { ActorSystemAccess, SystemAdmission } from '../systems/actor-system
 import type { FunctionToolExecutionContext, FunctionToolServices } from '../tools/function-tool.types.js';
 import type { ConversationStore, Execution, ExecutionOwner, ExecutionStatus } from './conversation.store.js';
 import type { TurnEvent } from './turn-events.js';
+import { TurnJournal } from './turn-journal.js';
 import { buildTurnTools, type ToolOutcome, type TurnTool, type TurnToolSet } from './turn-tools.js';
 
 /** Tool rounds per turn when the system does not set `maxToolSteps`. */
@@ -74,13 +75,15 @@ interface TurnRun {
   admission: SystemAdmission;
   execution: Execution;
   principal: AuthenticatedPrincipal;
-  history: ProviderMessage[];
+  journal: TurnJournal;
   tools: TurnToolSet;
   requestId: string;
   signal: AbortSignal | undefined;
   usage: AgentCallUsage;
   /** What the conversation becomes when the turn lets go of it. */
   release: ExecutionStatus;
+  /** Whether this turn holds a stored conversation's claim (a new conversation is stored by its journal). */
+  claimed: boolean;
 }
 
 const emptyUsage = (): AgentCallUsage => ({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
@@ -150,27 +153,28 @@ export class ConversationService {
       agentRef: admission.agent.declaration.ref,
       organizationId: request.organizationId ?? null,
     };
-    const execution = request.executionId ? await this.claimExisting(request.executionId, owner) : await this.deps.store.create(owner);
+    const execution = request.executionId ? await this.claimExisting(request.executionId, owner) : this.deps.store.draft(owner);
     const run: TurnRun = {
       admission,
       execution,
       principal: request.principal,
-      history: [],
+      journal: undefined as unknown as TurnJournal,
       tools: undefined as unknown as TurnToolSet,
       requestId: request.requestId,
       signal: request.signal,
       usage: emptyUsage(),
       release: 'active',
+      claimed: Boolean(request.executionId),
     };
     let sessions: ExternalMcpSession[] = [];
     try {
       yield { type: 'execution', executionId: execution.id, systemRef: owner.systemRef, agentRef: owner.agentRef };
       sessions = await this.openSessions(admission, request.signal);
       run.tools = this.toolsFor(admission, sessions);
-      run.history = await this.deps.store.history(execution.id);
+      run.journal = new TurnJournal(this.deps.store, execution, request.executionId ? await this.deps.store.history(execution.id) : [], Boolean(request.executionId));
       // Calls left without a result (a lapsed approval, a turn cut short) are closed before the person speaks again.
-      await this.seal(run, 'The call was not run: it was not approved in time or the turn ended first.');
-      await this.append(run, { role: 'user', content: message });
+      this.seal(run, 'The call was not run: it was not approved in time or the turn ended first.');
+      run.journal.add({ role: 'user', content: message });
       yield* this.drive(run);
     } finally {
       await this.finish(run, sessions);
@@ -200,13 +204,14 @@ export class ConversationService {
       admission,
       execution,
       principal: request.principal,
-      history: [],
+      journal: undefined as unknown as TurnJournal,
       tools: undefined as unknown as TurnToolSet,
       requestId: request.requestId,
       signal: request.signal,
       usage: emptyUsage(),
       // Until the decision is applied, a failure leaves the conversation waiting as it was.
       release: 'awaiting_approval',
+      claimed: true,
     };
     let sessions: ExternalMcpSession[] = [];
     try {
@@ -227,8 +232,8 @@ export class ConversationService {
         },
       );
       run.release = 'active';
-      run.history = await store.history(execution.id);
-      const pending = outstandingCalls(run.history)[0];
+      run.journal = new TurnJournal(store, execution, await store.history(execution.id), true);
+      const pending = outstandingCalls(run.journal.history)[0];
       yield { type: 'execution', executionId: execution.id, systemRef: execution.systemRef, agentRef: execution.agentRef };
       yield { type: 'approval_decided', approvalId: request.approvalId, toolCallId: applied.approval.toolCallId, decision: applied.decision, arguments: applied.arguments };
       if (!pending || pending.id !== applied.approval.toolCallId) {
@@ -241,7 +246,7 @@ export class ConversationService {
         applied.decision === 'approve' && tool
           ? await this.runTool(run, tool, applied.arguments)
           : ({ ok: false, error: { code: 'DENIED', message: 'The person declined this action.' } } satisfies ToolOutcome);
-      await this.append(run, toolMessage(pending, outcome));
+      run.journal.add(toolMessage(pending, outcome));
       yield { type: 'tool_result', toolCallId: pending.id, functionRef: applied.approval.functionRef, outcome };
       yield* this.drive(run);
     } finally {
@@ -288,10 +293,10 @@ export class ConversationService {
     let rounds = 0;
     for (;;) {
       run.signal?.throwIfAborted();
-      const outstanding = outstandingCalls(run.history);
+      const outstanding = outstandingCalls(run.journal.history);
       if (outstanding.length > 0) {
         if (rounds >= maxRounds) {
-          await this.seal(run, 'The call was not run: the assistant reached its step limit for this turn.');
+          this.seal(run, 'The call was not run: the assistant reached its step limit for this turn.');
           yield { type: 'turn_completed', status: 'max_steps', usage: run.usage };
           return;
         }
@@ -330,6 +335,8 @@ export class ConversationService {
       if (args) {
         if (tool.requiresHumanApproval) {
           try {
+            // The request refers to the conversation and its call: both are stored first.
+            await run.journal.flush();
             const approval = await this.deps.approvals.request(
               { executionId: run.execution.id, functionRef, toolCallId: call.id, arguments: args, allowArgumentModification: tool.allowArgumentModification },
               run.principal,
@@ -344,7 +351,7 @@ export class ConversationService {
         }
       }
     }
-    await this.append(run, toolMessage(call, outcome!));
+    run.journal.add(toolMessage(call, outcome!));
     yield { type: 'tool_result', toolCallId: call.id, functionRef, outcome: outcome! };
     return false;
   }
@@ -384,7 +391,7 @@ export class ConversationService {
       const stream = adapter.streamChat({
         model: agent.vendorModelId,
         system: renderSystemPrompt(agent.declaration.promptSpec),
-        messages: windowOf(run.history),
+        messages: windowOf(run.journal.history),
         ...(run.tools.size > 0 ? { tools: run.tools.specs() } : {}),
         ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
         ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
@@ -404,37 +411,45 @@ export class ConversationService {
         }
       }
     } catch (error) {
-      await this.deps.recorder.record({ ...report, outcome: 'error', error, ...(usage ? { usage } : {}) });
+      run.journal.track(this.deps.recorder.record({ ...report, outcome: 'error', error, ...(usage ? { usage } : {}) }));
       throw toAgentCallError(error);
     }
-    await this.deps.recorder.record({ ...report, outcome: 'success', ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}), input: run.history.at(-1), output: { text, toolCalls: calls } });
+    // Traced and charged behind the turn; the turn waits for both before it ends.
+    run.journal.track(
+      this.deps.recorder.record({ ...report, outcome: 'success', ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}), input: run.journal.history.at(-1), output: { text, toolCalls: calls } }),
+    );
     if (usage) {
       run.usage.inputTokens += usage.inputTokens;
       run.usage.outputTokens += usage.outputTokens;
       run.usage.totalTokens += usage.totalTokens;
     }
-    await this.append(run, { role: 'assistant', content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
+    const answer: ProviderMessage = { role: 'assistant', content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) };
+    // A final answer is stored with the release of the conversation, in one statement.
+    if (calls.length === 0) run.journal.hold(answer);
+    else run.journal.add(answer);
     return calls.length;
   }
 
   /** Closes every outstanding call with a not-run result, so the history stays well-formed for the vendor. */
-  private async seal(run: TurnRun, message: string): Promise<void> {
-    const outstanding = outstandingCalls(run.history);
-    if (outstanding.length === 0) return;
-    await this.append(run, ...outstanding.map((call) => toolMessage(call, notRun(message))));
-  }
-
-  private async append(run: TurnRun, ...messages: ProviderMessage[]): Promise<void> {
-    await this.deps.store.append(run.execution.id, messages);
-    run.history.push(...messages);
+  private seal(run: TurnRun, message: string): void {
+    const outstanding = outstandingCalls(run.journal.history);
+    if (outstanding.length > 0) run.journal.add(...outstanding.map((call) => toolMessage(call, notRun(message))));
   }
 
   private async finish(run: TurnRun, sessions: readonly ExternalMcpSession[]): Promise<void> {
     await Promise.all(sessions.map((session) => session.close().catch(() => undefined)));
-    await this.deps.store.setStatus(run.execution.id, run.release).catch((error: unknown) => {
-      // A claim left behind goes stale after STALE_TURN_MS and is taken over; the log says why it lingered.
-      this.deps.logger.error('conversation could not be released', { executionId: run.execution.id, error: String(error) });
-    });
+    if (!run.journal) {
+      // The turn failed before it loaded the conversation: only a held claim needs letting go.
+      if (run.claimed) await this.deps.store.setStatus(run.execution.id, run.release).catch(() => undefined);
+      return;
+    }
+    try {
+      await run.journal.close(run.release);
+    } catch (error) {
+      // A claim left behind goes stale after STALE_TURN_MS and is taken over; the log says why.
+      this.deps.logger.error('conversation could not be stored', { executionId: run.execution.id, error: String(error) });
+      throw new FrameworkError('SERVICE_UNAVAILABLE', 'The conversation could not be saved; try again shortly.', { retryAfterSeconds: 5, cause: error });
+    }
   }
 }
 

@@ -59,16 +59,9 @@ export class ConversationStore {
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
   ) {}
 
-  /** Starts a conversation, already claimed by the turn that creates it. */
-  async create(owner: ExecutionOwner): Promise<Execution> {
-    const id = randomUUID();
-    const now = this.clock.now();
-    await this.db.query(
-      `INSERT INTO wildo_agent_executions (id, system_ref, agent_ref, owner_key, credential_key, organization_id, status, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $7)`,
-      [id, owner.systemRef, owner.agentRef, owner.ownerKey, owner.credentialKey, owner.organizationId, now],
-    );
-    return { id, ...owner, status: 'running' };
+  /** A new conversation, not yet stored: {@link append} with `create` stores it with its first messages. */
+  draft(owner: ExecutionOwner): Execution {
+    return { id: randomUUID(), ...owner, status: 'running' };
   }
 
   /**
@@ -113,18 +106,31 @@ export class ConversationStore {
     return rows.map((row) => row.message);
   }
 
-  /** Appends messages at the end of the conversation, in order, in one transaction. */
-  async append(executionId: string, messages: readonly ProviderMessage[]): Promise<void> {
-    if (messages.length === 0) return;
+  /**
+   * Stores messages at positions `firstSeq`, `firstSeq + 1`, ... in one statement. The turn holding the claim is
+   * the only writer, so it numbers the messages itself. With `create`, the conversation row is inserted in the
+   * same statement (a new conversation is stored with its first message); with `release`, the claim is let go too.
+   */
+  async append(execution: Execution, firstSeq: number, messages: readonly ProviderMessage[], options: { create?: boolean; release?: ExecutionStatus } = {}): Promise<void> {
     const now = this.clock.now();
-    await this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ next: number }>('SELECT coalesce(max(seq), 0) + 1 AS next FROM wildo_agent_messages WHERE execution_id = $1', [executionId]);
-      let seq = Number(rows[0]?.next ?? 1);
-      for (const message of messages) {
-        await tx.query('INSERT INTO wildo_agent_messages (execution_id, seq, message, created_at) VALUES ($1, $2, $3, $4)', [executionId, seq++, JSON.stringify(message), now]);
-      }
-      await tx.query('UPDATE wildo_agent_executions SET updated_at = $2 WHERE id = $1', [executionId, now]);
-    });
+    // $1 id, $2 messages, $3 now, $4 first seq; then the conversation's columns (create) or the new status.
+    const params: unknown[] = [execution.id, JSON.stringify(messages), now, firstSeq];
+    let head: string;
+    if (options.create) {
+      params.push(execution.systemRef, execution.agentRef, execution.ownerKey, execution.credentialKey, execution.organizationId, options.release ?? 'running');
+      head = `parent AS (INSERT INTO wildo_agent_executions (id, system_ref, agent_ref, owner_key, credential_key, organization_id, status, created_at, updated_at)
+                VALUES ($1, $5, $6, $7, $8, $9, $10, $3, $3) RETURNING id)`;
+    } else {
+      // Every write refreshes the claim, so a long turn is never mistaken for a dead one.
+      params.push(options.release ?? null);
+      head = `parent AS (UPDATE wildo_agent_executions SET status = coalesce($5::text, status), updated_at = $3 WHERE id = $1 RETURNING id)`;
+    }
+    await this.db.query(
+      `WITH ${head}
+       INSERT INTO wildo_agent_messages (execution_id, seq, message, created_at)
+       SELECT parent.id, $4::int + m.ordinality::int - 1, m.value, $3 FROM parent, jsonb_array_elements($2::jsonb) WITH ORDINALITY AS m`,
+      params,
+    );
   }
 
   /** Releases the turn's claim: the conversation is active again, or waits for an approval. */

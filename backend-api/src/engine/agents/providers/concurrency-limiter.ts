@@ -68,7 +68,7 @@ export class ConcurrencyLimiter {
       if (signal) {
         waiter.onAbort = () => {
           const index = this.#queue.indexOf(waiter);
-          
+          if (index >= 0) this.#queue.splice(index, 1);
           reject(signal.reason);
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
@@ -98,7 +98,7 @@ export class ConcurrencyLimiter {
 
   /** Passes a freed permit to the oldest waiter, or returns it to the pool. */
   #handOver(): void {
-    const next = this.#queue.pop();
+    const next = this.#queue.shift();
     if (!next) {
       this.#inFlight -= 1;
       return;
@@ -111,8 +111,11 @@ export class ConcurrencyLimiter {
 /** Streams `open()` while holding a permit from the first `next()` until the stream ends, fails or is closed. */
 async function* limitedStream<T>(limiter: ConcurrencyLimiter, signal: AbortSignal | undefined, open: () => AsyncIterable<T>): AsyncGenerator<T> {
   const release = await limiter.acquire(signal);
-  for await (const e of open()) yield e;
-  release();
+  try {
+    yield* open();
+  } finally {
+    release();
+  }
 }
 
 /**

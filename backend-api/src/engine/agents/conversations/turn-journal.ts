@@ -1,0 +1,77 @@
+import type { ProviderMessage } from '../providers/llm-provider.types.js';
+import type { ConversationStore, Execution, ExecutionStatus } from './conversation.store.js';
+
+/**
+ * The messages of one turn and their persistence. Writes are ordered and run behind the turn (the next model
+ * call does not wait for the last message to be stored); `flush` waits for them where an effect depends on
+ * them, and `close` stores the last message together with the release of the claim, in one statement.
+ */
+export class TurnJournal {
+  private chain: Promise<void> = Promise.resolve();
+  private failure: unknown;
+  private held: ProviderMessage[] = [];
+  private readonly background: Promise<unknown>[] = [];
+  private nextSeq: number;
+
+  constructor(
+    private readonly store: ConversationStore,
+    private readonly execution: Execution,
+    /** The conversation so far, oldest first (the model reads it; the journal appends to it). */
+    readonly history: ProviderMessage[],
+    /** Whether the conversation row exists yet (a new conversation is stored with its first write). */
+    private stored: boolean,
+  ) {
+    this.nextSeq = history.length + 1;
+  }
+
+  /** Appends messages and stores them behind the turn. */
+  add(...messages: ProviderMessage[]): void {
+    this.history.push(...messages);
+    this.write([...this.held.splice(0), ...messages]);
+  }
+
+  /** Appends a message that is stored only when the turn closes (with the release, in the same statement). */
+  hold(message: ProviderMessage): void {
+    this.history.push(message);
+    this.held.push(message);
+  }
+
+  /** Keeps work the turn must finish before it ends (traces, budget records), without waiting for it now. */
+  track(work: Promise<unknown>): void {
+    this.background.push(work);
+  }
+
+  /** Waits until everything added so far is stored (before an approval request that refers to the conversation). */
+  async flush(): Promise<void> {
+    if (this.held.length > 0) this.write(this.held.splice(0));
+    await this.chain;
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /** Stores what is left with the claim's release, and waits for the turn's background work. */
+  async close(release: ExecutionStatus): Promise<void> {
+    this.write(this.held.splice(0), release);
+    await Promise.all([this.chain, ...this.background]);
+    if (this.failure === undefined) return;
+    // The conversation is not left claimed: a plain release is tried even when a write failed.
+    if (this.stored) await this.store.setStatus(this.execution.id, release).catch(() => undefined);
+    throw this.failure;
+  }
+
+  private write(messages: ProviderMessage[], release?: ExecutionStatus): void {
+    if (messages.length === 0 && release === undefined) return;
+    const firstSeq = this.nextSeq;
+    this.nextSeq += messages.length;
+    const create = !this.stored;
+    this.stored = true;
+    this.chain = this.chain.then(async () => {
+      // After a failed write the conversation is incomplete: later writes are skipped, the failure is reported.
+      if (this.failure !== undefined) return;
+      try {
+        await this.store.append(this.execution, firstSeq, messages, { create, ...(release ? { release } : {}) });
+      } catch (error) {
+        this.failure = error;
+      }
+    });
+  }
+}
