@@ -15,6 +15,7 @@ import { AgentsBackendService } from './agents-backend.service.js';
 import { AGENTS_MIGRATIONS } from './agents.migrations.js';
 import type { AgentsRegistry } from './agents-registry.service.js';
 import { ApprovalService } from './approvals/approval.service.js';
+import { CachedBudgetAdmission } from './budgets/cached-budget-admission.js';
 import type { TokenBudgetService } from './budgets/token-budget.types.js';
 import { ConversationService } from './conversations/conversation.service.js';
 import { ConversationStore } from './conversations/conversation.store.js';
@@ -32,8 +33,12 @@ const get = <V>(ctx: ResolutionContext, token: symbol) => ctx.get<V>(token);
 export const agentsContainerModule = new ContainerModule(({ bind }) => {
   bind(T.ApprovalService).to(ApprovalService).inSingletonScope();
   bind(T.ConversationStore).to(ConversationStore).inSingletonScope();
+  // Turns and invocations share one admission cache, kept current by the consumption they record.
+  bind(T.BudgetAdmission)
+    .toDynamicValue((ctx) => new CachedBudgetAdmission(get<TokenBudgetService>(ctx, T.TokenBudgetService), get<Clock>(ctx, T.Clock)))
+    .inSingletonScope();
   bind(T.AgentCallRecorder)
-    .toDynamicValue((ctx) => new AgentCallRecorder(get<AgentTraceSink>(ctx, T.AgentTraceSink), get<TokenBudgetService>(ctx, T.TokenBudgetService), get<Clock>(ctx, T.Clock), get<Logger>(ctx, T.Logger)))
+    .toDynamicValue((ctx) => new AgentCallRecorder(get<AgentTraceSink>(ctx, T.AgentTraceSink), get<TokenBudgetService>(ctx, T.BudgetAdmission), get<Clock>(ctx, T.Clock), get<Logger>(ctx, T.Logger)))
     .inSingletonScope();
   bind(T.AgentsBackendService)
     .toDynamicValue(
@@ -42,7 +47,7 @@ export const agentsContainerModule = new ContainerModule(({ bind }) => {
           registry: get<AgentsRegistry>(ctx, T.AgentsRegistry),
           providers: get<ProviderRegistry>(ctx, T.LLMProviderRegistry),
           recorder: get<AgentCallRecorder>(ctx, T.AgentCallRecorder),
-          budgets: get<TokenBudgetService>(ctx, T.TokenBudgetService),
+          budgets: get<TokenBudgetService>(ctx, T.BudgetAdmission),
           now: () => get<Clock>(ctx, T.Clock).now(),
         }),
     )
@@ -57,7 +62,7 @@ export const agentsContainerModule = new ContainerModule(({ bind }) => {
         approvals: get<ApprovalService>(ctx, T.ApprovalService),
         providers: get<ProviderRegistry>(ctx, T.LLMProviderRegistry),
         recorder: get<AgentCallRecorder>(ctx, T.AgentCallRecorder),
-        budgets: get<TokenBudgetService>(ctx, T.TokenBudgetService),
+        budgets: get<TokenBudgetService>(ctx, T.BudgetAdmission),
         external: get<ExternalMcpConnector>(ctx, T.ExternalMcpConnector),
         clock: get<Clock>(ctx, T.Clock),
         toolServices: {

@@ -61,4 +61,5 @@ export const SAAS_SERVICE_TYPES = {
   // Model-call observability and token budgets
   AgentTraceSink: Symbol.for('wildo.AgentTraceSink'),
   TokenBudgetService: Symbol.for('wildo.TokenBudgetService'),
+  BudgetAdmission: Symbol.for('wildo.BudgetAdmission'),
 } as const;

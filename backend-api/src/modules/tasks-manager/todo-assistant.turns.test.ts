@@ -184,6 +184,28 @@ describe('todo assistant: a streaming turn with tools and an approval gate', () 
     expect(await titleOf(id)).toBe('Book flights');
   });
 
+  it('searches with a query and lists without one, bounded by the tool', async () => {
+    await createTodo('Walk the dog');
+    await createTodo('Feed the cat');
+    stub.enqueue(
+      toolCallsReply([{ id: 'q-search', name: READ, arguments: { query: 'dog' } }]),
+      toolCallsReply([{ id: 'q-list', name: READ, arguments: { limit: 1 } }]),
+      textReply('Found them.'),
+    );
+    const res = await postStream(t.api, turns, owner.auth, { message: 'What about the dog?' });
+    const [search, list] = eventsOf(res.turn, 'tool_result');
+    const titles = (search!.outcome as { ok: true; result: { data: { title: string }[] } }).result.data.map((todo) => todo.title);
+    expect(titles).toEqual(['Walk the dog']);
+    expect((list!.outcome as { ok: true; result: { data: unknown[]; nextCursor: string | null } }).result.data).toHaveLength(1);
+    expect((list!.outcome as { ok: true; result: { nextCursor: string | null } }).result.nextCursor).not.toBeNull();
+  });
+
+  it('refuses a read tool call with arguments beyond its contract, without listing anything', async () => {
+    stub.enqueue(toolCallsReply([{ id: 'bad-limit', name: READ, arguments: { limit: 500 } }]), textReply('Sorry.'));
+    const res = await postStream(t.api, turns, owner.auth, { message: 'List everything' });
+    expect(eventsOf(res.turn, 'tool_result')[0]!.outcome).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', reason: 'input_invalid' } });
+  });
+
   it('finds a conversation only for its owner: another member continuing it gets not found', async () => {
     stub.enqueue(textReply('Hello!'));
     const first = await postStream(t.api, turns, owner.auth, { message: 'Hi' });

@@ -127,6 +127,8 @@ const notRun = (message: string): ToolOutcome => ({ ok: false, error: { code: 'N
  * model until it stops or the step bound is reached. Every message is persisted as it happens.
  */
 export class ConversationService {
+  private readonly functionToolSets = new Map<string, TurnToolSet>();
+
   constructor(private readonly deps: ConversationServiceDeps) {}
 
   /** Starts a conversation or continues one by id, streaming the turn's events. */
@@ -279,6 +281,16 @@ export class ConversationService {
   /** Exactly the tools the agent declares; every call gated when the system's access entry demands approval. */
   private toolsFor(admission: SystemAdmission, sessions: readonly ExternalMcpSession[]): TurnToolSet {
     const refs = admission.agent.declaration.capabilities?.tools?.functionRefs ?? [];
+    if (sessions.length === 0) {
+      // Registered tools never change while the process runs: their contracts and JSON Schemas are built once.
+      const key = `${admission.agent.declaration.ref}\u0000${admission.entry.requiresApproval}`;
+      let cached = this.functionToolSets.get(key);
+      if (!cached) {
+        cached = buildTurnTools({ functionTools: refs.flatMap((ref) => this.deps.registry.tool(ref) ?? []), externalSessions: [], gatedServers: new Set(), gateAll: admission.entry.requiresApproval });
+        this.functionToolSets.set(key, cached);
+      }
+      return cached;
+    }
     return buildTurnTools({
       functionTools: refs.flatMap((ref) => this.deps.registry.tool(ref) ?? []),
       externalSessions: sessions,
