@@ -1,6 +1,7 @@
 import type supertest from 'supertest';
 import type { Clock } from '../engine/container/clock.js';
 import type { TurnEvent } from '../engine/agents/conversations/turn-events.js';
+import { createOrganization, signUp, TEST_PASSWORD, type TestUser } from './identity.fixtures.js';
 
 /** One server-sent event as the browser receives it. */
 export interface SseEvent {
@@ -73,4 +74,24 @@ export class ManualClock implements Clock {
 /** The events of one type from a turn. */
 export function eventsOf<T extends TurnEvent['type']>(turn: readonly TurnEvent[], type: T): Extract<TurnEvent, { type: T }>[] {
   return turn.filter((e): e is Extract<TurnEvent, { type: T }> => e.type === type);
+}
+
+/** Backend options that point the Anthropic provider at a local stub (no retries: a scripted error is final). */
+export function anthropicStubOptions(stub: { baseURL: string }) {
+  return { env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: stub.baseURL }, providers: { maxRetries: 0 } };
+}
+
+/** A person with an organization of their own, and the todo assistant's turns URL there. */
+export async function assistantOrganization(api: supertest.Agent, label: string): Promise<{ owner: TestUser; orgId: string; turns: string }> {
+  const owner = await signUp(api, label);
+  const orgId = await createOrganization(api, owner);
+  return { owner, orgId, turns: `/api/v1/organizations/${orgId}/flows-actors/systems/todo-assistant/turns` };
+}
+
+/** Signs a test user in again (after a fake clock moved past their token's lifetime). */
+export async function signInAgain(api: supertest.Agent, user: TestUser): Promise<TestUser> {
+  const res = await api.post('/api/v1/auth/login').send({ email: user.email, password: TEST_PASSWORD });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const token = res.body.data.accessToken as string;
+  return { ...user, token, auth: { Authorization: `Bearer ${token}` } };
 }

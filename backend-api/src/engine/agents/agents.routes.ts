@@ -34,7 +34,9 @@ const PendingQuery = z.strictObject({ executionId: z.uuid().optional() });
  * refusals (authentication, roles, budget, a busy conversation) are ordinary HTTP errors; later failures arrive
  * as an `error` event. A client that goes away aborts the turn (the model call and any queued work).
  */
-async function streamTurn(res: Response, abort: AbortController, events: AsyncGenerator<TurnEvent, void>, logger: Logger): Promise<void> {
+async function streamTurn(res: Response, logger: Logger, run: (signal: AbortSignal) => AsyncGenerator<TurnEvent, void>): Promise<void> {
+  const abort = abortOnDisconnect(res);
+  const events = run(abort.signal);
   const first = await events.next();
   res.status(200);
   res.setHeader('content-type', 'text/event-stream; charset=utf-8');
@@ -83,10 +85,7 @@ export function createAgentsRouter(options: AgentsRouterOptions): Router {
     const principal = requirePrincipal(res);
     const body = parseContract(TurnBody, req.body);
     const organizationId = param(req, 'organizationId');
-    const abort = abortOnDisconnect(res);
-    await streamTurn(
-      res,
-      abort,
+    await streamTurn(res, logger, (signal) =>
       conversations.startTurn({
         systemRef: param(req, 'systemRef'),
         message: body.message,
@@ -95,9 +94,8 @@ export function createAgentsRouter(options: AgentsRouterOptions): Router {
         ...(organizationId ? { organizationId } : {}),
         requestId: httpState(res).requestId,
         surface: 'rest',
-        signal: abort.signal,
+        signal,
       }),
-      logger,
     );
   };
   router.post('/flows-actors/systems/:systemRef/turns', startTurn);
@@ -106,10 +104,7 @@ export function createAgentsRouter(options: AgentsRouterOptions): Router {
   router.post('/flows-actors/approvals/:approvalId/decision', async (req, res) => {
     const principal = requirePrincipal(res);
     const body = parseContract(DecisionBody, req.body);
-    const abort = abortOnDisconnect(res);
-    await streamTurn(
-      res,
-      abort,
+    await streamTurn(res, logger, (signal) =>
       conversations.resumeAfterDecision({
         approvalId: param(req, 'approvalId'),
         approvalToken: body.approvalToken,
@@ -118,9 +113,8 @@ export function createAgentsRouter(options: AgentsRouterOptions): Router {
         principal,
         requestId: httpState(res).requestId,
         surface: 'rest',
-        signal: abort.signal,
+        signal,
       }),
-      logger,
     );
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SAAS_SERVICE_TYPES, type TokenBudgetAdministration } from '../../engine/index.js';
-import { eventsOf, ManualClock, postStream } from '../../testing/agents.fixtures.js';
-import { createOrganization, signUp, TEST_PASSWORD, type TestUser } from '../../testing/identity.fixtures.js';
+import { anthropicStubOptions, assistantOrganization, eventsOf, ManualClock, postStream, signInAgain } from '../../testing/agents.fixtures.js';
+import type { TestUser } from '../../testing/identity.fixtures.js';
 import { AnthropicStub, textReply } from '../../testing/llm-stubs/index.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 
@@ -19,10 +19,8 @@ describe('todo assistant: the monthly token budget of the organization’s plan'
 
   beforeAll(async () => {
     await stub.start();
-    t = await createTestBackend(db(), { clock, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: stub.baseURL }, providers: { maxRetries: 0 } });
-    owner = await signUp(t.api, 'budget-owner');
-    orgId = await createOrganization(t.api, owner);
-    turns = `/api/v1/organizations/${orgId}/flows-actors/systems/todo-assistant/turns`;
+    t = await createTestBackend(db(), { clock, ...anthropicStubOptions(stub) });
+    ({ owner, orgId, turns } = await assistantOrganization(t.api, 'budget-owner'));
     await t.backend.container.get<TokenBudgetAdministration>(SAAS_SERVICE_TYPES.TokenBudgetService).assignPlan({ kind: 'organization', organizationId: orgId }, 'todos.team');
   });
   afterEach(() => stub.reset());
@@ -58,8 +56,7 @@ describe('todo assistant: the monthly token budget of the organization’s plan'
     expect(stub.requests).toHaveLength(2);
 
     clock.set('2026-04-01T00:00:01Z');
-    const login = await t.api.post('/api/v1/auth/login').send({ email: owner.email, password: TEST_PASSWORD });
-    owner = { ...owner, auth: { Authorization: `Bearer ${login.body.data.accessToken}` } };
+    owner = await signInAgain(t.api, owner);
     stub.enqueue(textReply('Still three.', { usage: { inputTokens: 100, outputTokens: 20 } }));
     const nextMonth = await turn();
     expect(nextMonth.status).toBe(200);
@@ -67,13 +64,9 @@ describe('todo assistant: the monthly token budget of the organization’s plan'
   });
 
   it('leaves an organization without a granting plan unlimited', async () => {
-    const other = await signUp(t.api, 'no-plan');
-    const otherOrg = await createOrganization(t.api, other);
+    const other = await assistantOrganization(t.api, 'no-plan');
     stub.enqueue(textReply('Hi.', { usage: { inputTokens: 500_000, outputTokens: 1 } }), textReply('Hi again.'));
-    const path = `/api/v1/organizations/${otherOrg}/flows-actors/systems/todo-assistant/turns`;
-    const login = await t.api.post('/api/v1/auth/login').send({ email: other.email, password: TEST_PASSWORD });
-    const auth = { Authorization: `Bearer ${login.body.data.accessToken}` };
-    expect((await postStream(t.api, path, auth, { message: 'Hi' })).status).toBe(200);
-    expect((await postStream(t.api, path, auth, { message: 'Hi' })).status).toBe(200);
+    expect((await postStream(t.api, other.turns, other.owner.auth, { message: 'Hi' })).status).toBe(200);
+    expect((await postStream(t.api, other.turns, other.owner.auth, { message: 'Hi' })).status).toBe(200);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_LIFETIME_MS, type PendingApproval } from '../../engine/index.js';
-import { eventsOf, ManualClock, postStream } from '../../testing/agents.fixtures.js';
-import { addMember, createOrganization, signUp, TEST_PASSWORD, type TestUser } from '../../testing/identity.fixtures.js';
+import { anthropicStubOptions, assistantOrganization, eventsOf, ManualClock, postStream, signInAgain } from '../../testing/agents.fixtures.js';
+import { addMember, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { AnthropicStub, textReply, toolCallsReply } from '../../testing/llm-stubs/index.js';
 import { organizationApiKey } from '../../testing/mcp.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
@@ -20,10 +20,8 @@ describe('todo assistant: a streaming turn with tools and an approval gate', () 
 
   beforeAll(async () => {
     await stub.start();
-    t = await createTestBackend(db(), { clock, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: stub.baseURL }, providers: { maxRetries: 0 } });
-    owner = await signUp(t.api, 'owner');
-    orgId = await createOrganization(t.api, owner);
-    turns = `/api/v1/organizations/${orgId}/flows-actors/systems/todo-assistant/turns`;
+    t = await createTestBackend(db(), { clock, ...anthropicStubOptions(stub) });
+    ({ owner, orgId, turns } = await assistantOrganization(t.api, 'owner'));
   });
   afterEach(() => {
     expect(stub.pending, 'every scripted model reply was used').toBe(0);
@@ -148,9 +146,7 @@ describe('todo assistant: a streaming turn with tools and an approval gate', () 
     const { approval, executionId } = await proposeRename(id, 'Call mom on Sunday', 'call-expiring');
     clock.advance(APPROVAL_LIFETIME_MS + 1_000);
     // Tokens were issued on the old clock; sign in again on the new one.
-    const login = await t.api.post('/api/v1/auth/login').send({ email: owner.email, password: TEST_PASSWORD });
-    expect(login.status).toBe(200);
-    owner = { ...owner, token: login.body.data.accessToken, auth: { Authorization: `Bearer ${login.body.data.accessToken}` } };
+    owner = await signInAgain(t.api, owner);
 
     const expired = await decide(approval, owner);
     expect(expired.status).toBe(403);

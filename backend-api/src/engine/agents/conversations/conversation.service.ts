@@ -86,7 +86,25 @@ interface TurnRun {
   claimed: boolean;
 }
 
-const emptyUsage = (): AgentCallUsage => ({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+/** A turn about to run; its journal and tools are set once the conversation and the agent's tools are loaded. */
+function newRun(
+  admission: SystemAdmission,
+  execution: Execution,
+  request: { principal: AuthenticatedPrincipal; requestId: string; signal?: AbortSignal | undefined },
+  state: Pick<TurnRun, 'release' | 'claimed'>,
+): TurnRun {
+  return {
+    admission,
+    execution,
+    principal: request.principal,
+    journal: undefined as unknown as TurnJournal,
+    tools: undefined as unknown as TurnToolSet,
+    requestId: request.requestId,
+    signal: request.signal,
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    ...state,
+  };
+}
 
 /** The credential kind a conversation is bound to: the first-party app and a delegated client do not share one. */
 function credentialKeyOf(principal: AuthenticatedPrincipal): string {
@@ -156,18 +174,7 @@ export class ConversationService {
       organizationId: request.organizationId ?? null,
     };
     const execution = request.executionId ? await this.claimExisting(request.executionId, owner) : this.deps.store.draft(owner);
-    const run: TurnRun = {
-      admission,
-      execution,
-      principal: request.principal,
-      journal: undefined as unknown as TurnJournal,
-      tools: undefined as unknown as TurnToolSet,
-      requestId: request.requestId,
-      signal: request.signal,
-      usage: emptyUsage(),
-      release: 'active',
-      claimed: Boolean(request.executionId),
-    };
+    const run = newRun(admission, execution, request, { release: 'active', claimed: Boolean(request.executionId) });
     let sessions: ExternalMcpSession[] = [];
     try {
       yield { type: 'execution', executionId: execution.id, systemRef: owner.systemRef, agentRef: owner.agentRef };
@@ -175,7 +182,7 @@ export class ConversationService {
       run.tools = this.toolsFor(admission, sessions);
       run.journal = new TurnJournal(this.deps.store, execution, request.executionId ? await this.deps.store.history(execution.id) : [], Boolean(request.executionId));
       // Calls left without a result (a lapsed approval, a turn cut short) are closed before the person speaks again.
-      this.seal(run, 'The call was not run: it was not approved in time or the turn ended first.');
+      this.seal(run, notRun('The call was not run: it was not approved in time or the turn ended first.'));
       run.journal.add({ role: 'user', content: message });
       yield* this.drive(run);
     } finally {
@@ -202,19 +209,8 @@ export class ConversationService {
     if (!(await store.claim(execution.id, ['awaiting_approval']))) {
       throw new FrameworkError('CONFLICT', 'This conversation is not waiting for a decision (it is busy or was already continued).');
     }
-    const run: TurnRun = {
-      admission,
-      execution,
-      principal: request.principal,
-      journal: undefined as unknown as TurnJournal,
-      tools: undefined as unknown as TurnToolSet,
-      requestId: request.requestId,
-      signal: request.signal,
-      usage: emptyUsage(),
-      // Until the decision is applied, a failure leaves the conversation waiting as it was.
-      release: 'awaiting_approval',
-      claimed: true,
-    };
+    // Until the decision is applied, a failure leaves the conversation waiting as it was.
+    const run = newRun(admission, execution, request, { release: 'awaiting_approval', claimed: true });
     let sessions: ExternalMcpSession[] = [];
     try {
       sessions = await this.openSessions(admission, request.signal);
@@ -308,7 +304,10 @@ export class ConversationService {
       const outstanding = outstandingCalls(run.journal.history);
       if (outstanding.length > 0) {
         if (rounds >= maxRounds) {
-          this.seal(run, 'The call was not run: the assistant reached its step limit for this turn.');
+          const outcome = notRun('The call was not run: the assistant reached its step limit for this turn.');
+          for (const call of this.seal(run, outcome)) {
+            yield { type: 'tool_result', toolCallId: call.id, functionRef: run.tools.byName(call.name)?.functionRef ?? call.name, outcome };
+          }
           yield { type: 'turn_completed', status: 'max_steps', usage: run.usage };
           return;
         }
@@ -443,9 +442,10 @@ export class ConversationService {
   }
 
   /** Closes every outstanding call with a not-run result, so the history stays well-formed for the vendor. */
-  private seal(run: TurnRun, message: string): void {
+  private seal(run: TurnRun, outcome: ToolOutcome): ProviderToolCall[] {
     const outstanding = outstandingCalls(run.journal.history);
-    if (outstanding.length > 0) run.journal.add(...outstanding.map((call) => toolMessage(call, notRun(message))));
+    if (outstanding.length > 0) run.journal.add(...outstanding.map((call) => toolMessage(call, outcome)));
+    return outstanding;
   }
 
   private async finish(run: TurnRun, sessions: readonly ExternalMcpSession[]): Promise<void> {

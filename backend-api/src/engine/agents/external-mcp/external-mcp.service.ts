@@ -55,21 +55,25 @@ export class ExternalMcpConnector {
       return undefined;
     }
     const timeout = server.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // One deadline for the whole discovery (connect and every page), and the turn's own cancellation.
+    const discovery = signal ? AbortSignal.any([AbortSignal.timeout(timeout), signal]) : AbortSignal.timeout(timeout);
     const client = new Client({ name: 'wildo-agents', version: '1.0.0' });
+    let transport: StreamableHTTPClientTransport | undefined;
     try {
       const headers = (await server.headers?.()) ?? {};
-      const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
-      await client.connect(transport, { timeout, ...(signal ? { signal } : {}) });
+      transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
+      await client.connect(transport, { timeout, signal: discovery });
       const tools: ExternalMcpTool[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_LIST_PAGES && tools.length < MAX_TOOLS_PER_SERVER; page++) {
-        const listed = await client.listTools(cursor ? { cursor } : {}, { timeout, ...(signal ? { signal } : {}) });
+        const listed = await client.listTools(cursor ? { cursor } : {}, { timeout, signal: discovery });
         for (const tool of listed.tools) {
           tools.push({ serverRef: ref, name: tool.name, description: tool.description ?? tool.title ?? tool.name, inputSchema: tool.inputSchema as Record<string, unknown> });
         }
         cursor = listed.nextCursor;
         if (!cursor) break;
       }
+      const open = transport;
       return {
         serverRef: ref,
         tools: tools.slice(0, MAX_TOOLS_PER_SERVER),
@@ -77,12 +81,33 @@ export class ExternalMcpConnector {
           const result = await client.callTool({ name, arguments: args }, undefined, { timeout, ...(callSignal ? { signal: callSignal } : {}) });
           return { isError: result.isError === true, content: result.structuredContent ?? result.content };
         },
-        close: () => client.close(),
+        close: () => endSession(client, open, timeout),
       };
     } catch (error) {
-      this.logger.warn('external MCP server is unavailable; it contributes no tools to this turn', { mcpRef: ref, error: error instanceof Error ? error.message : String(error) });
+      // A turn the browser abandoned is not the server's fault: only real failures are reported.
+      if (!signal?.aborted) {
+        this.logger.warn('external MCP server is unavailable; it contributes no tools to this turn', { mcpRef: ref, error: describe(error) });
+      }
       await client.close().catch(() => undefined);
       return undefined;
     }
   }
+}
+
+/** Ends the server's session (HTTP DELETE, as the transport specifies), bounded in time, then closes the client. */
+async function endSession(client: Client, transport: StreamableHTTPClientTransport, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.min(timeoutMs, 2_000));
+    timer.unref();
+  });
+  await Promise.race([transport.terminateSession().catch(() => undefined), deadline]);
+  clearTimeout(timer);
+  await client.close().catch(() => undefined);
+}
+
+/** An error for the log: its message, cut short (a server's response body may be echoed in it). */
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
 }

@@ -6,7 +6,7 @@ export interface ExternalMcpServerDefinition {
   url: string;
   /** Headers of every request (a credential for the server, typically read from the environment). */
   headers?: () => Record<string, string> | Promise<Record<string, string>>;
-  /** Bound on discovery and on each call (default 10 s). */
+  /** Bound on the whole discovery (connect and listing) and on each call (default 10 s). */
   timeoutMs?: number;
   /** Pause every call to this server's tools for a person's decision. */
   requiresHumanApproval?: boolean;
