@@ -162,6 +162,37 @@ describe('todo assistant: a streaming turn with tools and an approval gate', () 
     expect(JSON.stringify(stub.requests.at(-1)!.body)).toContain('NOT_RUN');
   });
 
+  it('lists pending approvals per conversation, and a denial leaves the record as it was', async () => {
+    const id = await createTodo('Sort mail');
+    const first = await proposeRename(id, 'Sort the mail', 'call-list-1');
+    const second = await proposeRename(id, 'Sort letters', 'call-list-2');
+    const perConversation = await t.api.get(`/api/v1/flows-actors/approvals?executionId=${first.executionId}`).set(owner.auth);
+    expect(perConversation.body.data.map((p: PendingApproval) => p.approvalId)).toEqual([first.approval.approvalId]);
+    const across = await t.api.get('/api/v1/flows-actors/approvals').set(owner.auth);
+    expect(across.body.data.map((p: PendingApproval) => p.approvalId)).toEqual(expect.arrayContaining([first.approval.approvalId, second.approval.approvalId]));
+
+    stub.enqueue(textReply('Understood, I left it.'), textReply('Understood, I left it too.'));
+    const denied = await decide(first.approval, owner, { decision: 'deny' });
+    expect(eventsOf(denied.turn, 'tool_result')[0]!.outcome).toMatchObject({ ok: false, error: { code: 'DENIED' } });
+    await decide(second.approval, owner, { decision: 'deny' });
+    expect(await titleOf(id)).toBe('Sort mail');
+    expect((await t.api.get('/api/v1/flows-actors/approvals').set(owner.auth)).body.data).toEqual([]);
+  });
+
+  it('does not let an approval replace authorization: a member removed meanwhile cannot apply it', async () => {
+    const id = await createTodo('Renew passport');
+    const member = await signUp(t.api, 'leaving-member');
+    await addMember(t.api, owner, orgId, member, 'ORG_MEMBER');
+    const { approval } = await proposeRename(id, 'Renew the passport', 'call-leaver', member);
+    const removed = await t.api.delete(`/api/v1/organizations/${orgId}/members/${member.userId}`).set(owner.auth);
+    expect(removed.status).toBeLessThan(300);
+    // Their old token was revoked with the membership; even a fresh sign-in cannot apply the approval.
+    expect((await decide(approval, member)).status).toBe(401);
+    const refused = await decide(approval, await signInAgain(t.api, member));
+    expect(refused.status).toBe(404);
+    expect(await titleOf(id)).toBe('Renew passport');
+  });
+
   it('refuses a machine principal at the gate; its read still runs', async () => {
     const id = await createTodo('Book flights');
     const key = await organizationApiKey(t.api, owner, orgId, ['ORG_MEMBER']);
