@@ -1,5 +1,6 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { AgentCallUsage } from '@wildo/shared-lib';
+import { callSdk, sdkClientOptions, sdkRequestOptions } from './adapter-support.js';
 import {
   ProviderCallError,
   type ChatStreamEvent,
@@ -96,13 +97,7 @@ export class AnthropicAdapter implements LLMProviderAdapter {
 
   constructor(options: ProviderAdapterOptions & { ref?: string }) {
     this.ref = options.ref ?? 'anthropic';
-    this.client = new Anthropic({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL,
-      ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
-      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
+    this.client = new Anthropic(sdkClientOptions(options, ANTHROPIC_DEFAULT_BASE_URL));
   }
 
   /**
@@ -141,7 +136,7 @@ export class AnthropicAdapter implements LLMProviderAdapter {
     let sawStop = false;
     const toolBlocks = new Map<number, { id: string; name: string; json: string }>();
     try {
-      const stream = await this.client.messages.create(params, request.signal ? { signal: request.signal } : undefined);
+      const stream = await this.client.messages.create(params, sdkRequestOptions(request.signal));
       for await (const event of stream) {
         // Events already buffered when the caller aborted are not passed on.
         request.signal?.throwIfAborted();
@@ -203,12 +198,7 @@ export class AnthropicAdapter implements LLMProviderAdapter {
       messages: [{ role: 'user', content: request.prompt }],
       output_config: { ...base.output_config, format: { type: 'json_schema', schema: withoutSchemaKeyword(request.jsonSchema) } },
     };
-    let message: Anthropic.Messages.Message;
-    try {
-      message = await this.client.messages.create(params, request.signal ? { signal: request.signal } : undefined);
-    } catch (error) {
-      throw toProviderError(this.ref, error, SDK_ERRORS, request.signal);
-    }
+    const message = await callSdk(this.ref, SDK_ERRORS, request.signal, (options) => this.client.messages.create(params, options));
     if (message.stop_reason === 'refusal') {
       throw new ProviderCallError(this.ref, 'refused', `${this.ref} refused to produce "${request.schemaName}" (stop reason: refusal)`);
     }

@@ -1,22 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AnthropicStub, deferred, textReply, type Deferred } from '../../../testing/llm-stubs/index.js';
-import { AnthropicAdapter } from './anthropic.adapter.js';
+import { describe, expect, it } from 'vitest';
+import { deferred, textReply, type Deferred } from '../../../testing/llm-stubs/index.js';
+import { ANTHROPIC_SETUP, collect, rejection, useStubbedAdapter } from './adapter.fixtures.js';
 import { ConcurrencyLimiter, withConcurrencyLimit } from './concurrency-limiter.js';
 import { ProviderCallError, type ChatStreamEvent, type ChatStreamRequest, type LLMProviderAdapter, type StructuredResult } from './llm-provider.types.js';
 
 const USAGE = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
 const FINISH: ChatStreamEvent = { type: 'finish', finishReason: 'stop', usage: USAGE };
 const REQUEST: ChatStreamRequest = { model: 'test-model', messages: [{ role: 'user', content: 'Hi' }] };
-
-/** What `promise` rejected with (fails the test when it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to reject');
-}
 
 /** A task that reports when it starts and finishes when the test says. */
 function heldTask(log?: string[], name?: string) {
@@ -353,28 +343,19 @@ describe('withConcurrencyLimit', () => {
 });
 
 describe('withConcurrencyLimit around the Anthropic adapter and its stub', () => {
-  let stub: AnthropicStub;
-
-  beforeEach(async () => {
-    stub = await new AnthropicStub().start();
-  });
-
-  afterEach(async () => {
-    await stub.close();
-  });
+  const harness = useStubbedAdapter(ANTHROPIC_SETUP);
 
   it('releases the permit of an SDK stream abandoned after its first delta, so the next call runs', async () => {
     const limiter = new ConcurrencyLimiter(1);
-    const limited = withConcurrencyLimit(new AnthropicAdapter({ apiKey: 'sk-ant-test', baseURL: stub.baseURL, maxRetries: 0 }), limiter);
+    const limited = withConcurrencyLimit(harness.adapter, limiter);
     const gate = deferred();
-    stub.enqueue(textReply('First then the rest', { holdAfterFirstDelta: gate.promise }), textReply('Second call'));
+    harness.stub.enqueue(textReply('First then the rest', { holdAfterFirstDelta: gate.promise }), textReply('Second call'));
 
     for await (const event of limited.streamChat!(REQUEST)) {
       if (event.type === 'text_delta') break;
     }
     gate.resolve();
-    const events: ChatStreamEvent[] = [];
-    for await (const event of limited.streamChat!(REQUEST)) events.push(event);
+    const events = await collect(limited.streamChat!(REQUEST));
 
     expect(events.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
     expect(limiter.inFlight).toBe(0);

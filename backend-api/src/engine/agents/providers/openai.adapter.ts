@@ -1,5 +1,6 @@
 import type { AgentCallUsage } from '@wildo/shared-lib';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { callSdk, sdkClientOptions, sdkRequestOptions } from './adapter-support.js';
 import {
   ProviderCallError,
   type ChatStreamEvent,
@@ -117,19 +118,11 @@ export class OpenAIAdapter implements LLMProviderAdapter {
   constructor(options: ProviderAdapterOptions & { ref?: string }) {
     this.ref = options.ref ?? 'openai';
     this.client = new OpenAI({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL ?? OPENAI_DEFAULT_BASE_URL,
+      ...sdkClientOptions(options, OPENAI_DEFAULT_BASE_URL),
       // Passed explicitly so the process environment (OPENAI_ORG_ID, ...) never changes what is sent.
       organization: null,
       project: null,
-      ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
-      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
     });
-  }
-
-  #requestOptions(signal: AbortSignal | undefined): OpenAI.RequestOptions | undefined {
-    return signal ? { signal } : undefined;
   }
 
   #baseParams(settings: ProviderCallSettings): Pick<ChatCreateParamsBase, 'model' | 'max_completion_tokens' | 'temperature' | 'reasoning_effort'> {
@@ -157,7 +150,7 @@ export class OpenAIAdapter implements LLMProviderAdapter {
     let finishReason: string | null = null;
     let usage: OpenAI.CompletionUsage | null | undefined;
     try {
-      const stream = await this.client.chat.completions.create(params, this.#requestOptions(request.signal));
+      const stream = await this.client.chat.completions.create(params, sdkRequestOptions(request.signal));
       for await (const chunk of stream) {
         // Chunks already buffered when the caller aborted are not passed on.
         request.signal?.throwIfAborted();
@@ -212,12 +205,7 @@ export class OpenAIAdapter implements LLMProviderAdapter {
         json_schema: { name: toSchemaName(request.schemaName), schema, strict: request.strict ?? isStrictCompatibleSchema(schema) },
       },
     };
-    let completion: OpenAI.Chat.Completions.ChatCompletion;
-    try {
-      completion = await this.client.chat.completions.create(params, this.#requestOptions(request.signal));
-    } catch (error) {
-      throw toProviderError(this.ref, error, SDK_ERRORS, request.signal);
-    }
+    const completion = await callSdk(this.ref, SDK_ERRORS, request.signal, (options) => this.client.chat.completions.create(params, options));
     const choice = completion.choices[0];
     if (!choice) throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} returned no choice for "${request.schemaName}"`);
     if (choice.message.refusal) {
@@ -250,12 +238,7 @@ export class OpenAIAdapter implements LLMProviderAdapter {
     if (request.quality !== undefined) params.quality = request.quality as OpenAI.Images.ImageGenerateParams['quality'];
     if (request.background !== undefined) params.background = request.background as OpenAI.Images.ImageGenerateParams['background'];
     if (request.outputFormat !== undefined) params.output_format = request.outputFormat as OpenAI.Images.ImageGenerateParams['output_format'];
-    let response: OpenAI.Images.ImagesResponse;
-    try {
-      response = await this.client.images.generate(params, this.#requestOptions(request.signal));
-    } catch (error) {
-      throw toProviderError(this.ref, error, SDK_ERRORS, request.signal);
-    }
+    const response = await callSdk(this.ref, SDK_ERRORS, request.signal, (options) => this.client.images.generate(params, options));
     const format = response.output_format ?? request.outputFormat ?? 'png';
     const mediaType = `image/${format === 'jpg' ? 'jpeg' : format}`;
     const data = response.data ?? [];
@@ -286,12 +269,7 @@ export class OpenAIAdapter implements LLMProviderAdapter {
       const batch = request.texts.slice(start, start + OPENAI_EMBEDDINGS_MAX_BATCH);
       const params: OpenAI.Embeddings.EmbeddingCreateParams = { model: request.model, input: batch };
       if (request.dimensions !== undefined) params.dimensions = request.dimensions;
-      let response: OpenAI.Embeddings.CreateEmbeddingResponse;
-      try {
-        response = await this.client.embeddings.create(params, this.#requestOptions(request.signal));
-      } catch (error) {
-        throw toProviderError(this.ref, error, SDK_ERRORS, request.signal);
-      }
+      const response = await callSdk(this.ref, SDK_ERRORS, request.signal, (options) => this.client.embeddings.create(params, options));
       if (response.data.length !== batch.length) {
         throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} returned ${response.data.length} embeddings for ${batch.length} texts`);
       }

@@ -4,7 +4,8 @@ import { AnthropicStub, errorReply, OpenAIStub, textReply } from '../../../testi
 import { validConfigFixture } from '../../config/config.fixtures.js';
 import { buildRuntimeConfiguration } from '../../config/runtime-configuration.build.js';
 import type { RuntimeConfiguration } from '../../config/runtime-configuration.schema.js';
-import { ProviderCallError, type ChatStreamEvent, type ChatStreamRequest } from './llm-provider.types.js';
+import { collect } from './adapter.fixtures.js';
+import { ProviderCallError, type ChatStreamRequest } from './llm-provider.types.js';
 import { baseUrlEnvVar, ProviderRegistry, type ProviderRegistryOptions } from './provider-registry.service.js';
 
 const ANTHROPIC_KEY = 'sk-ant-registry-test';
@@ -30,12 +31,6 @@ function runtimeConfiguration(): RuntimeConfiguration {
   const result = validateSaaSConfig(fixture);
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return buildRuntimeConfiguration(result.config);
-}
-
-async function collect(stream: AsyncIterable<ChatStreamEvent>): Promise<ChatStreamEvent[]> {
-  const events: ChatStreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
 }
 
 /** What `run` threw (fails the test when it returns). */
