@@ -183,7 +183,7 @@ export class ConversationService {
       run.journal = new TurnJournal(this.deps.store, execution, request.executionId ? await this.deps.store.history(execution.id) : [], Boolean(request.executionId));
       // Calls left without a result (a lapsed approval, a turn cut short) are closed before the person speaks again.
       this.seal(run, notRun('The call was not run: it was not approved in time or the turn ended first.'));
-      run.journal.add({ role: 'user', content: message });
+      run.journal.hold({ role: 'user', content: message });
       yield* this.drive(run);
     } finally {
       await this.finish(run, sessions);
@@ -357,12 +357,20 @@ export class ConversationService {
           } catch (error) {
             outcome = refusalOf(error);
           }
-        } else {
+        } else if (tool.readOnly) {
           outcome = await this.runTool(run, tool, args);
+        } else {
+          // An effect is journaled on both sides: the call is stored before it runs, its result right after.
+          await run.journal.flush();
+          outcome = await this.runTool(run, tool, args);
+          run.journal.add(toolMessage(call, outcome));
+          yield { type: 'tool_result', toolCallId: call.id, functionRef, outcome };
+          return false;
         }
       }
     }
-    run.journal.add(toolMessage(call, outcome!));
+    // Reads and refusals are replayable: they are stored with the rest of the turn.
+    run.journal.hold(toolMessage(call, outcome!));
     yield { type: 'tool_result', toolCallId: call.id, functionRef, outcome: outcome! };
     return false;
   }
@@ -434,17 +442,15 @@ export class ConversationService {
       run.usage.outputTokens += usage.outputTokens;
       run.usage.totalTokens += usage.totalTokens;
     }
-    const answer: ProviderMessage = { role: 'assistant', content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) };
-    // A final answer is stored with the release of the conversation, in one statement.
-    if (calls.length === 0) run.journal.hold(answer);
-    else run.journal.add(answer);
+    // Stored before any effect it asks for (see handleCall), else with the release of the conversation.
+    run.journal.hold({ role: 'assistant', content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
     return calls.length;
   }
 
   /** Closes every outstanding call with a not-run result, so the history stays well-formed for the vendor. */
   private seal(run: TurnRun, outcome: ToolOutcome): ProviderToolCall[] {
     const outstanding = outstandingCalls(run.journal.history);
-    if (outstanding.length > 0) run.journal.add(...outstanding.map((call) => toolMessage(call, outcome)));
+    for (const call of outstanding) run.journal.hold(toolMessage(call, outcome));
     return outstanding;
   }
 

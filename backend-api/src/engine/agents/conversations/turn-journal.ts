@@ -2,9 +2,9 @@ import type { ProviderMessage } from '../providers/llm-provider.types.js';
 import type { ConversationStore, Execution, ExecutionStatus } from './conversation.store.js';
 
 /**
- * The messages of one turn and their persistence. Writes are ordered and run behind the turn (the next model
- * call does not wait for the last message to be stored); `flush` waits for them where an effect depends on
- * them, and `close` stores the last message together with the release of the claim, in one statement.
+ * The messages of one turn and their persistence. Replayable messages (the person's, the model's, reads and
+ * refusals) are held and stored together; `flush` stores them before an effect, `add` stores an effect's result
+ * at once (ordered, behind the turn), and `close` stores the rest with the release of the claim, in one statement.
  */
 export class TurnJournal {
   private chain: Promise<void> = Promise.resolve();
@@ -30,7 +30,7 @@ export class TurnJournal {
     this.write([...this.held.splice(0), ...messages]);
   }
 
-  /** Appends a message that is stored only when the turn closes (with the release, in the same statement). */
+  /** Appends a message stored with the next write: an effect's flush, or the turn's close (with the release). */
   hold(message: ProviderMessage): void {
     this.history.push(message);
     this.held.push(message);

@@ -20,6 +20,8 @@ export interface TurnTool {
   inputSchema: Record<string, unknown>;
   requiresHumanApproval: boolean;
   allowArgumentModification: boolean;
+  /** Declared read-only by its registration (external tools never are: their hints are the server's word). */
+  readOnly: boolean;
   /** Checks the model's (or a person's) arguments against the tool's contract; throws VALIDATION_FAILED. */
   validate(args: unknown): Record<string, unknown>;
   /** Runs the call. Thrown errors are turned into refusals by the caller. */
@@ -79,6 +81,7 @@ function functionTurnTool(tool: FunctionTool, gateAll: boolean, taken: Set<strin
     inputSchema: z.toJSONSchema(contract, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
     requiresHumanApproval: gateAll || tool.requiresHumanApproval === true,
     allowArgumentModification: tool.allowArgumentModification ?? true,
+    readOnly: tool.readOnly === true,
     validate: (args) => parseContract(contract, args) as Record<string, unknown>,
     execute: async (args, ctx) => ({ ok: true, result: await tool.execute(args, ctx) }),
   };
@@ -92,6 +95,7 @@ function externalTurnTool(session: ExternalMcpSession, gate: boolean, taken: Set
     inputSchema: tool.inputSchema,
     requiresHumanApproval: gate,
     allowArgumentModification: true,
+    readOnly: false,
     // The external server validates against its own schema; here only the shape of a call is checked.
     validate(args) {
       if (args === null || typeof args !== 'object' || Array.isArray(args)) {

@@ -38,5 +38,10 @@ export interface FunctionTool<TArgs extends z.ZodObject = z.ZodObject> {
   requiresHumanApproval?: boolean;
   /** Whether the person may change the arguments when approving (default true). */
   allowArgumentModification?: boolean;
+  /**
+   * The tool only reads (default false). A read's result is stored with the rest of the turn; a tool with effects
+   * has its call stored before it runs and its result right after.
+   */
+  readOnly?: boolean;
   execute(args: z.infer<TArgs>, ctx: FunctionToolExecutionContext): Promise<unknown>;
 }

@@ -35,6 +35,7 @@ export function resourceReadTool(resourceType: string): FunctionTool<typeof Read
     functionRef: `resource.${resourceType}.${CoreResourceOperation.READ}`,
     description: `Look up ${resourceType}: one record by id, or a short list (optionally matching a query).`,
     inputSchema: ReadToolInput,
+    readOnly: true,
     async execute(args, ctx) {
       const registry = ctx.services.resourcesRegistry;
       const path = (operation: string) => registry.getServiceOperationPathDefault(resourceType, operation);
