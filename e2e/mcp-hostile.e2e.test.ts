@@ -5,6 +5,7 @@ import { referenceApplication } from '@wildo/backend-api/reference-application';
 import { runMcpHostileScenario } from './mcp-hostile.e2e.js';
 import { IN_PROCESS_TOOLS, inProcessProbesModule } from './mcp-hostile/in-process-probes.js';
 import { freePort } from './oauth/real-backend.js';
+import { referenceRuntimeOptions } from './reference-runtime.js';
 
 /** A fixed primary secret for this test only (32+ characters, as the engine requires). */
 const E2E_TEST_PRIMARY_SECRET = 'e2e-mcp-hostile-secret-0123456789-abcdefghij';
@@ -25,6 +26,7 @@ describe('MCP hostile scenario', () => {
         primarySecret: E2E_TEST_PRIMARY_SECRET,
         publicUrl: url,
         http: { burst: BURST },
+        ...(await referenceRuntimeOptions()),
       });
       await backend.listen(port, '127.0.0.1');
       // The spy: every call that reaches a resource service goes through one of these two methods.

@@ -3,6 +3,7 @@ import { createSilentLogger, createWildoBackend } from '@wildo/backend-api';
 import { createPgliteDatabase } from '@wildo/backend-api/persistence';
 import { referenceApplication } from '@wildo/backend-api/reference-application';
 import { runRestHostileScenario } from './rest-hostile.e2e.js';
+import { referenceRuntimeOptions } from './reference-runtime.js';
 
 /** A fixed primary secret for this test only (32+ characters, as the engine requires). */
 const E2E_TEST_PRIMARY_SECRET = 'e2e-test-primary-secret-0123456789-abcdefghij';
@@ -16,6 +17,7 @@ describe('REST hostile scenario', () => {
         database,
         logger: createSilentLogger(),
         primarySecret: E2E_TEST_PRIMARY_SECRET,
+        ...(await referenceRuntimeOptions()),
       });
       const { url } = await backend.listen(0);
       const lines: string[] = [];

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createSilentLogger, createWildoBackend, type WildoBackend } from '../src/engine/index.js';
 import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '../src/engine/persistence/index.js';
 import { referenceApplication } from '../src/modules/index.js';
+import { readGeneratedRuntime } from '../src/testing/generated-runtime.js';
 import { createBareTodoApp } from './bare-app.js';
 import { isBenchRunnerMessage, type BenchServerMessage, type BenchTarget } from './bench-protocol.js';
 import { seedTodo } from './bench-seed.js';
@@ -79,6 +80,9 @@ async function main(): Promise<void> {
       database,
       logger: createSilentLogger(),
       primarySecret: BENCH_PRIMARY_SECRET,
+      // The reference application as `npm start` runs it; no provider credentials (nothing here calls a model).
+      runtime: await readGeneratedRuntime(),
+      env: {},
       http: { burst: BENCH_BURST },
     });
     const framework = await backend.listen(0);

@@ -28,6 +28,7 @@ import { createOrganizationApiKey } from '../support/mcp-credentials.js';
 import { EXPECTED_FAILURES, expectedFailureFor, type ExpectedFailure } from './expected-failures.js';
 import { CONFORMANCE_FIXTURE_TOOLS, conformanceFixtureModule } from './fixture-module.js';
 import { startTokenProxy } from './token-proxy.js';
+import { referenceRuntimeOptions } from '../reference-runtime.js';
 
 /** One scenario at one revision. */
 export interface PlannedScenario {
@@ -194,6 +195,7 @@ async function startConformanceBackend(): Promise<{ backend: WildoBackend; issue
       database,
       logger: createLogger({ level: 'error', destination: { write: (line: string) => void errorLog.push(line) } }),
       primarySecret: CONFORMANCE_PRIMARY_SECRET,
+      ...(await referenceRuntimeOptions()),
       publicUrl: issuer,
     });
     await backend.listen(port, '127.0.0.1');

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createLogger, createWildoBackend, type WildoBackend } from '@wildo/backend-api';
 import { createPgliteDatabase } from '@wildo/backend-api/persistence';
 import { referenceApplication } from '@wildo/backend-api/reference-application';
+import { referenceRuntimeOptions } from '../reference-runtime.js';
 
 /** A fixed primary secret for this test only (32+ characters, as the engine requires). */
 export const OAUTH_E2E_PRIMARY_SECRET = 'e2e-oauth-primary-secret-0123456789-abcdefghij';
@@ -45,6 +46,7 @@ export async function startRealBackend(options: { frontendDist?: string } = {}):
       database,
       logger: createLogger({ level: 'error', destination: { write: (line: string) => void errorLog.push(line) } }),
       primarySecret: OAUTH_E2E_PRIMARY_SECRET,
+      ...(await referenceRuntimeOptions()),
       publicUrl: issuer,
       frontendUrl: issuer,
       oauth: { dynamicClientRegistration: { enabled: true, maxRegistrationsPerHourPerIp: 20 } },

@@ -169,3 +169,4 @@ export {
   type AgentTraceSink,
   type CreateTraceSinkOptions,
 } from './observability/index.js';
+export { findProjectRoot, loadRuntimeConfiguration, readRuntimeConfiguration, type RuntimeConfiguration } from './config/index.js';

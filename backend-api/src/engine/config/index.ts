@@ -31,6 +31,7 @@ export {
 export { findProjectRoot, isProjectRoot } from './project-root.js';
 export { resolveProviderAvailability, type ProviderAvailability } from './provider-availability.js';
 export { buildRuntimeConfiguration } from './runtime-configuration.build.js';
+export { readRuntimeConfiguration } from './runtime-configuration.reader.js';
 export {
   loadRuntimeConfiguration,
   prepareGeneration,
