@@ -97,6 +97,7 @@ export {
   type AgentsRouterOptions,
   type AppliedDecision,
   type ApprovalDecision,
+  type ConversationTranscript,
   type Execution,
   type ExecutionOwner,
   type ExecutionStatus,

@@ -75,7 +75,8 @@ function abortOnDisconnect(res: Response): AbortController {
  * - `POST /flows-actors/systems/:systemRef/turns` and `POST /organizations/:organizationId/flows-actors/systems/:systemRef/turns`:
  *   start (no `executionId`) or continue a conversation; the turn streams as SSE;
  * - `POST /flows-actors/approvals/:approvalId/decision`: approve, deny or modify a paused call; the rest of the turn streams;
- * - `GET /flows-actors/approvals[?executionId=]`: the caller's pending approvals, per conversation or across them.
+ * - `GET /flows-actors/approvals[?executionId=]`: the caller's pending approvals, per conversation or across them;
+ * - `GET /flows-actors/executions/:executionId/messages`: a conversation reloaded by its owner.
  */
 export function createAgentsRouter(options: AgentsRouterOptions): Router {
   const { conversations, approvals, logger } = options;
@@ -122,6 +123,11 @@ export function createAgentsRouter(options: AgentsRouterOptions): Router {
     const principal = requirePrincipal(res);
     const query = parseContract(PendingQuery, req.query);
     sendData(res, 200, await approvals.listPending(principal, query.executionId));
+  });
+
+  router.get('/flows-actors/executions/:executionId/messages', async (req, res) => {
+    const principal = requirePrincipal(res);
+    sendData(res, 200, await conversations.transcript(principal, param(req, 'executionId')));
   });
 
   return router;

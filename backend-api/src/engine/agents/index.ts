@@ -13,6 +13,7 @@ export {
   HISTORY_WINDOW,
   MAX_TOOL_RESULT_CHARS,
   MAX_USER_MESSAGE_CHARS,
+  type ConversationTranscript,
   type ResumeTurnRequest,
   type StartTurnRequest,
 } from './conversations/conversation.service.js';

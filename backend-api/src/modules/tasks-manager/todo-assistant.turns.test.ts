@@ -241,6 +241,10 @@ describe('todo assistant: a streaming turn with tools and an approval gate', () 
     await addMember(t.api, owner, orgId, other, 'ORG_MEMBER');
     const foreign = await postStream(t.api, turns, other.auth, { message: 'Hi', executionId });
     expect(foreign.status).toBe(404);
+    expect((await t.api.get(`/api/v1/flows-actors/executions/${executionId}/messages`).set(other.auth)).status).toBe(404);
+    const transcript = await t.api.get(`/api/v1/flows-actors/executions/${executionId}/messages`).set(owner.auth);
+    expect(transcript.status).toBe(200);
+    expect(transcript.body.data).toMatchObject({ executionId, status: 'active', messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }] });
     stub.enqueue(textReply('Hello again!'));
     const own = await postStream(t.api, turns, owner.auth, { message: 'Hi again', executionId });
     expect(own.status).toBe(200);

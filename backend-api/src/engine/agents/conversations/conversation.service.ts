@@ -55,6 +55,15 @@ export interface ResumeTurnRequest {
   signal?: AbortSignal;
 }
 
+/** A conversation reloaded by its owner. */
+export interface ConversationTranscript {
+  executionId: string;
+  systemRef: string;
+  organizationId: string | null;
+  status: ExecutionStatus;
+  messages: ProviderMessage[];
+}
+
 /** What the service needs; built by the agents module. */
 export interface ConversationServiceDeps {
   registry: AgentsRegistry;
@@ -250,6 +259,22 @@ export class ConversationService {
     } finally {
       await this.finish(run, sessions);
     }
+  }
+
+  /**
+   * A conversation as its owner reloads it: status and messages, oldest first. Anyone else's (or the same person's
+   * through another kind of credential) is not found.
+   */
+  async transcript(principal: AuthenticatedPrincipal, executionId: string): Promise<ConversationTranscript> {
+    const execution = await this.deps.store.findForOwner(executionId, ownerKeyOf(principal));
+    if (!execution || execution.credentialKey !== credentialKeyOf(principal)) throw new FrameworkError('NOT_FOUND', 'No such conversation.');
+    return {
+      executionId: execution.id,
+      systemRef: execution.systemRef,
+      organizationId: execution.organizationId,
+      status: execution.status,
+      messages: await this.deps.store.history(execution.id),
+    };
   }
 
   /** Finds the caller's own conversation and claims it for this turn. */
