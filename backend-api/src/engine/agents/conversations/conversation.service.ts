@@ -95,6 +95,9 @@ interface TurnRun {
   claimed: boolean;
 }
 
+/** Resolves after the event loop's pending I/O callbacks (`setImmediate`). */
+const nextLoopPass = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** A turn about to run; its journal and tools are set once the conversation and the agent's tools are loaded. */
 function newRun(
   admission: SystemAdmission,
@@ -458,9 +461,10 @@ export class ConversationService {
       run.journal.track(this.deps.recorder.record({ ...report, outcome: 'error', error, ...(usage ? { usage } : {}) }));
       throw toAgentCallError(error);
     }
-    // Traced and charged behind the turn; the turn waits for both before it ends.
+    // Traced and charged behind the turn, from the next pass of the event loop: the tool calls the answer asks
+    // for reach the database first (one connection on PGlite). The turn waits for both before it ends.
     run.journal.track(
-      this.deps.recorder.record({ ...report, outcome: 'success', ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}), input: run.journal.history.at(-1), output: { text, toolCalls: calls } }),
+      nextLoopPass().then(() => this.deps.recorder.record({ ...report, outcome: 'success', ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}), input: run.journal.history.at(-1), output: { text, toolCalls: calls } })),
     );
     if (usage) {
       run.usage.inputTokens += usage.inputTokens;
