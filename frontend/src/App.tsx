@@ -1,6 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { ConsentsPage } from './account/consents.page';
 import { AppHeader } from './app-header';
+import { AssistantOrganizationPickerPage } from './assistant/organization-picker.page';
+import { TodoAssistantPage } from './assistant/todo-assistant.page';
+import { matchTodoAssistantPath } from './assistant/todo-assistant.view';
 import { LoginPage } from './auth/login.page';
 import { HealthPage } from './health/health.page';
 import { NotFoundPage } from './not-found.page';
@@ -9,7 +12,11 @@ import { useLocation } from './routing/navigation';
 
 /** The page for a path; a tiny switch is all the routing these few pages need. */
 function RouteView({ pathname, search }: { pathname: string; search: string }) {
-  switch (pathname.replace(/\/+$/, '') || '/') {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  const assistantOrganizationId = matchTodoAssistantPath(path);
+  // Each organization's assistant is its own conversation: nothing carries over between them.
+  if (assistantOrganizationId !== null) return <TodoAssistantPage key={assistantOrganizationId} organizationId={assistantOrganizationId} />;
+  switch (path) {
     case '/':
       return <HealthPage />;
     case '/login':
@@ -19,6 +26,8 @@ function RouteView({ pathname, search }: { pathname: string; search: string }) {
       return <ConsentPage key={search} search={search} />;
     case '/account/consents':
       return <ConsentsPage />;
+    case '/assistant':
+      return <AssistantOrganizationPickerPage />;
     default:
       return <NotFoundPage />;
   }

@@ -6,7 +6,13 @@ import { clearAccessToken, useIsSignedIn } from './session/access-token.store';
 const NAV_ITEMS = [
   { to: '/', label: 'Status' },
   { to: '/account/consents', label: 'Remembered consents' },
+  { to: '/assistant', label: 'Assistant' },
 ] as const;
+
+/** True when `pathname` is the item's page (an organization's assistant counts as the Assistant page). */
+function isCurrent(to: string, pathname: string): boolean {
+  return pathname === to || (to === '/assistant' && /^\/organizations\/[^/]+\/assistant\/?$/.test(pathname));
+}
 
 /** Top bar: product name, the main links, and sign-in or sign-out. */
 export function AppHeader({ pathname }: { pathname: string }) {
@@ -25,7 +31,7 @@ export function AppHeader({ pathname }: { pathname: string }) {
           <ul>
             {NAV_ITEMS.map((item) => (
               <li key={item.to}>
-                <Link to={item.to} className="app__nav-link" aria-current={pathname === item.to ? 'page' : undefined}>
+                <Link to={item.to} className="app__nav-link" aria-current={isCurrent(item.to, pathname) ? 'page' : undefined}>
                   {item.label}
                 </Link>
               </li>

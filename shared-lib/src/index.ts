@@ -54,6 +54,32 @@ export type {
   LLMProvider_OperationDefinitionBase,
 } from './agents/agents.types.js';
 export {
+  FlowsActors_ApprovalDecisionRequestSchema,
+  FlowsActors_ApprovalQueueSchema,
+  FlowsActors_ApprovalRequestSchema,
+  FlowsActors_ToolOutcomeSchema,
+  FlowsActors_TurnEventSchema,
+  FlowsActors_WireErrorSchema,
+  FrontendView_ScopeMode,
+  TODO_ASSISTANT_VIEW,
+  type FlowsActors_ApprovalDecisionRequest,
+  type FlowsActors_ApprovalQueue,
+  type FlowsActors_ApprovalRequest,
+  type FlowsActors_ToolOutcome,
+  type FlowsActors_TurnEvent,
+  type FlowsActors_TurnEventType,
+  type FlowsActors_WireError,
+  type FlowsActorsView_LayoutPreset,
+  type FlowsActorsViewDefinition,
+} from './agents/agents.wire.js';
+export {
+  CodingAgent_OperationContext_BaseSchema,
+  CodingAgent_RunTaskInputSchema,
+  CodingAgent_RunTaskOutputSchema,
+  CodingAgent_StopReason,
+  type CodingAgent_RunTaskOutput,
+} from './agents/coding-agent.schema.js';
+export {
   OAuthAuthorizeRequestSchema,
   OAuthAuthorizeResponseSchema,
   OAuthConsentDecisionRequestSchema,

@@ -1,0 +1,131 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useDocumentTitle } from '../routing/document-title';
+import { readAccessToken } from '../session/access-token.store';
+import { redirectToLogin } from '../session/sign-in-redirect';
+import { ApprovalCard } from './approval-card';
+import { ApprovalsQueue } from './approvals-queue';
+import { TODO_ASSISTANT_SYSTEM_REF, TODO_ASSISTANT_VIEW_REF } from './todo-assistant.view';
+import { useTodoAssistant, type TranscriptEntry } from './use-todo-assistant';
+import './assistant.css';
+
+/** The longest message the backend accepts. */
+const MAX_MESSAGE_CHARS = 32_000;
+
+function compactJson(value: unknown, limit = 160): string {
+  const text = JSON.stringify(value) ?? '';
+  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+}
+
+function toolSummary(entry: Extract<TranscriptEntry, { kind: 'tool' }>): string {
+  if (entry.decision === 'deny') return 'denied by you';
+  if (entry.outcome?.ok === true) return 'done';
+  if (entry.outcome?.ok === false) return `refused: ${entry.outcome.error.message}`;
+  return entry.decision === 'approve' ? 'approved, running…' : 'running…';
+}
+
+function Entry({ entry }: { entry: TranscriptEntry }) {
+  switch (entry.kind) {
+    case 'user':
+      return (
+        <li className="assistant__entry assistant__entry--user">
+          <span className="assistant__who">You</span>
+          <p className="assistant__text">{entry.text}</p>
+        </li>
+      );
+    case 'assistant':
+      return (
+        <li className="assistant__entry">
+          <span className="assistant__who">Assistant</span>
+          <p className="assistant__text">{entry.text}</p>
+        </li>
+      );
+    case 'tool':
+      return (
+        <li className="assistant__entry assistant__entry--tool">
+          <span className="assistant__who">Tool</span>
+          <p className="assistant__tool">
+            <code>{entry.functionRef}</code> <code className="assistant__args">{compactJson(entry.arguments)}</code> — {toolSummary(entry)}
+          </p>
+        </li>
+      );
+  }
+}
+
+/** `/organizations/:organizationId/assistant`: the todo assistant's conversation, its approval card and the approval queue. */
+export function TodoAssistantPage({ organizationId }: { organizationId: string }) {
+  useDocumentTitle('Todo assistant');
+  const messageId = useId();
+  const { state, send, decide, openApproval } = useTodoAssistant({ organizationId, systemRef: TODO_ASSISTANT_SYSTEM_REF });
+  const [message, setMessage] = useState('');
+  const [queueVersion, setQueueVersion] = useState(0);
+
+  useEffect(() => {
+    if (!readAccessToken()) redirectToLogin();
+  }, []);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const text = message.trim();
+    if (!text || state.streaming) return;
+    setMessage('');
+    await send(text);
+    setQueueVersion((n) => n + 1);
+  };
+
+  const onDecide = async (decision: 'approve' | 'deny', modifiedArguments?: Record<string, unknown>) => {
+    if (!state.approval || state.streaming) return;
+    await decide(state.approval, decision, modifiedArguments);
+    setQueueVersion((n) => n + 1);
+  };
+
+  const blocked = state.streaming || state.approval !== null;
+  return (
+    <section className="panel assistant" aria-labelledby="assistant-title" aria-busy={state.streaming} data-view={TODO_ASSISTANT_VIEW_REF}>
+      <h1 id="assistant-title" className="page-title">
+        Todo assistant
+      </h1>
+      <p className="muted">Ask about your todos. The assistant asks for your approval before it changes anything.</p>
+
+      <ol className="assistant__log" role="log" aria-live="polite" aria-label="Conversation">
+        {state.entries.map((entry) => (
+          <Entry key={entry.id} entry={entry} />
+        ))}
+      </ol>
+      <p role="status" className="live">
+        {state.notice}
+      </p>
+      {state.error ? (
+        <div role="alert" className="status status--error">
+          <p className="status__summary">The assistant could not continue.</p>
+          <p className="status__detail">{state.error}</p>
+        </div>
+      ) : null}
+
+      {state.approval ? (
+        <ApprovalCard key={state.approval.approvalId} approval={state.approval} busy={state.streaming} onDecide={(d, args) => void onDecide(d, args)} />
+      ) : null}
+
+      <form className="form assistant__composer" onSubmit={(event) => void submit(event)}>
+        <div className="field">
+          <label htmlFor={messageId}>Message</label>
+          <textarea
+            id={messageId}
+            rows={3}
+            maxLength={MAX_MESSAGE_CHARS}
+            value={message}
+            onChange={(event) => setMessage(event.target.value)}
+            placeholder="Rename my todo about groceries to “Weekly shop”"
+          />
+        </div>
+        <div className="actions">
+          <button type="submit" className="button button--primary" disabled={blocked || message.trim() === ''}>
+            Send
+          </button>
+        </div>
+        {state.approval && !state.streaming ? <p className="muted">Approve or deny the proposed action to continue.</p> : null}
+      </form>
+
+      <ApprovalsQueue reloadKey={queueVersion} currentApprovalId={state.approval?.approvalId ?? null} disabled={state.streaming} onReview={openApproval} />
+    </section>
+  );
+}
