@@ -329,6 +329,7 @@ export class ConversationService {
     let rounds = 0;
     for (;;) {
       run.signal?.throwIfAborted();
+      run.journal.keepAlive();
       const outstanding = outstandingCalls(run.journal.history);
       if (outstanding.length > 0) {
         if (rounds >= maxRounds) {

@@ -1,6 +1,9 @@
 import type { ProviderMessage } from '../providers/llm-provider.types.js';
 import type { ConversationStore, Execution, ExecutionStatus } from './conversation.store.js';
 
+/** How often a long turn refreshes its claim (well inside STALE_TURN_MS). */
+export const KEEP_ALIVE_MS = 60_000;
+
 /**
  * The messages of one turn and their persistence. Replayable messages (the person's, the model's, reads and
  * refusals) are held and stored together; `flush` stores them before an effect, `add` stores an effect's result
@@ -12,6 +15,7 @@ export class TurnJournal {
   private held: ProviderMessage[] = [];
   private readonly background: Promise<unknown>[] = [];
   private nextSeq: number;
+  private lastWriteAt = Date.now();
 
   constructor(
     private readonly store: ConversationStore,
@@ -41,6 +45,14 @@ export class TurnJournal {
     this.background.push(work);
   }
 
+  /**
+   * Stores what is held when the last write is older than `intervalMs`: a long turn keeps its claim fresh, so it
+   * is never mistaken for a dead one and taken over (see STALE_TURN_MS).
+   */
+  keepAlive(intervalMs = KEEP_ALIVE_MS): void {
+    if (this.stored && Date.now() - this.lastWriteAt >= intervalMs) this.write(this.held.splice(0), undefined, true);
+  }
+
   /** Waits until everything added so far is stored (before an approval request that refers to the conversation). */
   async flush(): Promise<void> {
     if (this.held.length > 0) this.write(this.held.splice(0));
@@ -58,8 +70,9 @@ export class TurnJournal {
     throw this.failure;
   }
 
-  private write(messages: ProviderMessage[], release?: ExecutionStatus): void {
-    if (messages.length === 0 && release === undefined) return;
+  private write(messages: ProviderMessage[], release?: ExecutionStatus, touch = false): void {
+    if (messages.length === 0 && release === undefined && !touch) return;
+    this.lastWriteAt = Date.now();
     const firstSeq = this.nextSeq;
     this.nextSeq += messages.length;
     const create = !this.stored;
