@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isBenchServerMessage, type BenchRunnerMessage, type BenchServerReady, type BenchTarget } from './bench-protocol.js';
+import type { BenchSchema } from './bench-postgres-schema.js';
 
 /** A running server child (see `bench-server.ts`); `TReady` is what its script reports once it listens. */
 export interface BenchServerProcess<TReady extends { type: 'ready' } = BenchServerReady> {
@@ -127,4 +128,28 @@ export async function startBenchServer<TReady extends { type: 'ready' } = BenchS
 /** Stops every server child still running (interrupt handling). */
 export async function stopAllBenchServers(): Promise<void> {
   await Promise.all([...children].map((child) => stopChild(child)));
+}
+
+/**
+ * What a bench run holds outside its own process: the server children and the PostgreSQL schemas it created.
+ * `release()` stops the children first (dropping a schema under open connections would wait on their locks),
+ * then drops the schemas. On SIGINT/SIGTERM everything is released before exiting; a second interrupt does not
+ * wait for a hung cleanup (the exit hook still kills the children).
+ */
+export function benchRunResources(progress: (message: string) => void): { schemas: Set<BenchSchema>; release(): Promise<void> } {
+  const schemas = new Set<BenchSchema>();
+  const release = async () => {
+    await stopAllBenchServers();
+    await Promise.allSettled([...schemas].map((schema) => schema.drop()));
+  };
+  let interrupted = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (interrupted) process.exit(130);
+      interrupted = true;
+      progress(`\n${signal}: stopping the bench servers…`);
+      void release().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    });
+  }
+  return { schemas, release };
 }

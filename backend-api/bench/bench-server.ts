@@ -1,100 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createSilentLogger, createWildoBackend, type WildoBackend } from '../src/engine/index.js';
-import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '../src/engine/persistence/index.js';
-import { referenceApplication } from '../src/modules/index.js';
-import { readGeneratedRuntime } from '../src/testing/generated-runtime.js';
 import { createBareTodoApp } from './bare-app.js';
-import { isBenchRunnerMessage, type BenchServerMessage, type BenchTarget } from './bench-protocol.js';
+import type { BenchServerMessage } from './bench-protocol.js';
 import { seedTodo } from './bench-seed.js';
+import { runBenchServerChild } from './bench-server-child.js';
 
-/**
- * The server side of one benchmark target, run as a child process of `rest.bench.ts` so the load generator
- * never shares this event loop. It opens the database once and serves the framework app and the bare app
- * on it, on two ephemeral ports.
- */
-
-/** A fixed secret: tokens only need to verify within this process's lifetime. */
-const BENCH_PRIMARY_SECRET = 'bench-primary-secret-0123456789-abcdefghijklmnop';
-
-/**
- * The burst throttle stays in the path (every request is charged, as in production) with a limit no bench
- * run reaches: the default 600 per 10 s would turn the measurement into a benchmark of 429s.
- */
-const BENCH_BURST = { points: 1_000_000_000, durationMs: 10_000 };
-
-function openDatabase(target: BenchTarget): Promise<SqlDatabase> {
-  if (target.backend === 'pglite') return createPgliteDatabase();
-  return createPostgresDatabase({ connectionString: target.connectionString, searchPath: target.schema });
-}
-
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
-  });
-}
-
-function send(message: BenchServerMessage): void {
-  process.send?.(message);
-}
-
-async function main(): Promise<void> {
-  const target = JSON.parse(process.argv[2] ?? '') as BenchTarget;
-  let database: SqlDatabase | undefined;
-  let backend: WildoBackend | undefined;
-  let frameworkServer: Server | undefined;
-  let bareServer: Server | undefined;
-
-  let stopping: Promise<void> | undefined;
-  const stop = (code: number) =>
-    (stopping ??= (async () => {
-      try {
-        // Keep-alive sockets would hold `close()` open until they time out.
-        for (const server of [frameworkServer, bareServer]) server?.closeAllConnections();
-        await new Promise<void>((resolve) => (bareServer ? bareServer.close(() => resolve()) : resolve()));
-        await backend?.close();
-        await database?.close();
-      } catch (error) {
-        process.stderr.write(`bench server: shutdown failed: ${String(error)}\n`);
-      } finally {
-        // Exiting (rather than being killed) is what lets `--cpu-prof` write its profile.
-        process.exit(code);
-      }
-    })());
-  process.on('message', (message) => {
-    if (!isBenchRunnerMessage(message)) return;
-    if (message.type === 'stop') return void stop(0);
-    const { user, system } = process.cpuUsage();
-    send({ type: 'cpu-usage', user, system });
-  });
-  // The runner is gone (crashed or killed): nobody will ask us to stop.
-  process.on('disconnect', () => void stop(0));
-  process.on('SIGINT', () => void stop(130));
-  process.on('SIGTERM', () => void stop(143));
-
-  try {
-    database = await openDatabase(target);
-    backend = await createWildoBackend({
-      application: referenceApplication,
-      database,
-      logger: createSilentLogger(),
-      primarySecret: BENCH_PRIMARY_SECRET,
-      // The reference application as `npm start` runs it; no provider credentials (nothing here calls a model).
-      runtime: await readGeneratedRuntime(),
-      env: {},
-      http: { burst: BENCH_BURST },
-    });
-    const framework = await backend.listen(0);
-    frameworkServer = framework.server;
-    bareServer = createServer(createBareTodoApp(database));
-    const bareUrl = await listen(bareServer);
-    const seeded = await seedTodo(framework.url);
-    send({ type: 'ready', frameworkUrl: framework.url, bareUrl, ...seeded });
-  } catch (error) {
-    send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    await stop(1);
-  }
-}
-
-void main();
+/** The server side of `bench:rest`: the framework and a bare Express handler doing the same SQL read. */
+void runBenchServerChild<BenchServerMessage>({
+  bareApp: (database) => createBareTodoApp(database),
+  ready: async (frameworkUrl, bareUrl) => ({ type: 'ready', frameworkUrl, bareUrl, ...(await seedTodo(frameworkUrl)) }),
+});

@@ -1,101 +1,22 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createSilentLogger, createWildoBackend, type WildoBackend } from '../src/engine/index.js';
-import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '../src/engine/persistence/index.js';
-import { referenceApplication } from '../src/modules/index.js';
-import { readGeneratedRuntime } from '../src/testing/generated-runtime.js';
-import { isBenchRunnerMessage, type BenchServerMessage, type BenchTarget } from './bench-protocol.js';
+import { runBenchServerChild } from './bench-server-child.js';
 import { createBareSdkMcpApp } from './mcp-bare-sdk-app.js';
 import type { McpBenchServerReady } from './mcp-bench-protocol.js';
 import { seedMcpTodo } from './mcp-bench-seed.js';
 
-/**
- * The server side of `bench:mcp`, a child process of `mcp.bench.ts` (the load generator never shares this event
- * loop): one database, the framework (reference application) and the bare SDK MCP server on it, each on an
- * ephemeral port. It speaks the protocol of `bench-protocol.ts`.
- */
-
-const BENCH_PRIMARY_SECRET = 'bench-primary-secret-0123456789-abcdefghijklmnop';
-/** The burst throttle stays in the path (charged on every call) with a limit no bench run reaches. */
-const BENCH_BURST = { points: 1_000_000_000, durationMs: 10_000 };
 const MCP_PATH = '/api/v1/mcp';
 
-function openDatabase(target: BenchTarget): Promise<SqlDatabase> {
-  if (target.backend === 'pglite') return createPgliteDatabase();
-  return createPostgresDatabase({ connectionString: target.connectionString, searchPath: target.schema });
-}
-
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
-  });
-}
-
-function send(message: BenchServerMessage | McpBenchServerReady): void {
-  process.send?.(message);
-}
-
-async function main(): Promise<void> {
-  const target = JSON.parse(process.argv[2] ?? '') as BenchTarget;
-  let database: SqlDatabase | undefined;
-  let backend: WildoBackend | undefined;
-  let frameworkServer: Server | undefined;
-  let bareServer: Server | undefined;
-
-  let stopping: Promise<void> | undefined;
-  const stop = (code: number) =>
-    (stopping ??= (async () => {
-      try {
-        for (const server of [frameworkServer, bareServer]) server?.closeAllConnections();
-        await new Promise<void>((resolve) => (bareServer ? bareServer.close(() => resolve()) : resolve()));
-        await backend?.close();
-        await database?.close();
-      } catch (error) {
-        process.stderr.write(`bench server: shutdown failed: ${String(error)}\n`);
-      } finally {
-        process.exit(code);
-      }
-    })());
-  process.on('message', (message) => {
-    if (!isBenchRunnerMessage(message)) return;
-    if (message.type === 'stop') return void stop(0);
-    const { user, system } = process.cpuUsage();
-    send({ type: 'cpu-usage', user, system });
-  });
-  process.on('disconnect', () => void stop(0));
-  process.on('SIGINT', () => void stop(130));
-  process.on('SIGTERM', () => void stop(143));
-
-  try {
-    database = await openDatabase(target);
-    backend = await createWildoBackend({
-      application: referenceApplication,
-      database,
-      logger: createSilentLogger(),
-      primarySecret: BENCH_PRIMARY_SECRET,
-      // The reference application as `npm start` runs it; no provider credentials (nothing here calls a model).
-      runtime: await readGeneratedRuntime(),
-      env: {},
-      http: { burst: BENCH_BURST },
-    });
-    const framework = await backend.listen(0);
-    frameworkServer = framework.server;
-    bareServer = createServer(createBareSdkMcpApp(database, MCP_PATH));
-    const bareUrl = await listen(bareServer);
-    const seeded = await seedMcpTodo(framework.url);
-    send({
+/** The server side of `bench:mcp`: the framework's MCP endpoint and the bare SDK MCP server. */
+void runBenchServerChild<McpBenchServerReady>({
+  bareApp: (database) => createBareSdkMcpApp(database, MCP_PATH),
+  ready: async (frameworkUrl, bareUrl) => {
+    const seeded = await seedMcpTodo(frameworkUrl);
+    return {
       type: 'ready',
-      frameworkUrl: `${framework.url}${MCP_PATH}`,
+      frameworkUrl: `${frameworkUrl}${MCP_PATH}`,
       bareUrl: `${bareUrl}${MCP_PATH}`,
       todoId: seeded.todoId,
       organizationId: seeded.organizationId,
       credentials: { token: seeded.token, apiKey: seeded.apiKey },
-    });
-  } catch (error) {
-    send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    await stop(1);
-  }
-}
-
-void main();
+    };
+  },
+});

@@ -1,9 +1,9 @@
 import { parseBenchArgs, type BenchOptions } from './bench-args.js';
 import { BenchResponseError, runLoad, type LoadRequest, type LoadSettings } from './bench-load.js';
-import { createBenchSchema, type BenchSchema } from './bench-postgres-schema.js';
+import { createBenchSchema } from './bench-postgres-schema.js';
 import type { BenchTarget } from './bench-protocol.js';
 import type { RoundResult } from './bench-report.js';
-import { startBenchServer, stopAllBenchServers, type BenchServerProcess } from './bench-server-process.js';
+import { benchRunResources, startBenchServer, type BenchServerProcess } from './bench-server-process.js';
 import { MCP_BENCH_REVISION, MCP_BENCH_TOOL, type McpBenchServerReady } from './mcp-bench-protocol.js';
 import { buildMcpReport, compareMcp, formatMcpReport, type McpBenchReport, type McpTargetResult } from './mcp-bench-report.js';
 
@@ -31,22 +31,7 @@ with --api-key an organization API key) against a minimal stateless server on @m
 
 const SERVER_SCRIPT = new URL('./mcp-bench-server.ts', import.meta.url).pathname;
 const progress = (message: string) => process.stderr.write(`${message}\n`);
-const schemas = new Set<BenchSchema>();
-
-async function releaseAll(): Promise<void> {
-  await stopAllBenchServers();
-  await Promise.allSettled([...schemas].map((schema) => schema.drop()));
-}
-
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    progress(`\n${signal}: stopping the bench servers…`);
-    void releaseAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  });
-}
+const { schemas, release: releaseAll } = benchRunResources(progress);
 
 /** The same JSON-RPC request to both servers (credential included; the bare one ignores it). */
 function toolCall(label: string, url: string, ready: McpBenchServerReady, authorization: string): LoadRequest {

@@ -1,9 +1,9 @@
 import { parseBenchArgs, USAGE, type BenchOptions } from './bench-args.js';
 import { assertAnswersTodo, runLoad, type LoadRequest, type LoadSettings } from './bench-load.js';
-import { createBenchSchema, type BenchSchema } from './bench-postgres-schema.js';
+import { createBenchSchema } from './bench-postgres-schema.js';
 import type { BenchTarget } from './bench-protocol.js';
 import { buildReport, compare, formatReport, type RoundResult, type TargetResult } from './bench-report.js';
-import { startBenchServer, stopAllBenchServers, type BenchServerProcess } from './bench-server-process.js';
+import { benchRunResources, startBenchServer, type BenchServerProcess } from './bench-server-process.js';
 
 /**
  * `pnpm bench:rest`: throughput of `GET` one todo through the full framework pipeline (user token,
@@ -15,25 +15,7 @@ import { startBenchServer, stopAllBenchServers, type BenchServerProcess } from '
 /** Progress goes to stderr, so stdout carries only the report (and stays parseable with `--json`). */
 const progress = (message: string) => process.stderr.write(`${message}\n`);
 
-/** Schemas created by this run, dropped however the run ends. */
-const schemas = new Set<BenchSchema>();
-
-async function releaseAll(): Promise<void> {
-  await stopAllBenchServers();
-  // The servers are gone first: dropping a schema under open connections would wait on their locks.
-  await Promise.allSettled([...schemas].map((schema) => schema.drop()));
-}
-
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    // A second interrupt does not wait for a hung cleanup; the exit hook still kills the children.
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    progress(`\n${signal}: stopping the bench servers…`);
-    void releaseAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  });
-}
+const { schemas, release: releaseAll } = benchRunResources(progress);
 
 /** One round against one side, with the server child's CPU time spent meanwhile. */
 async function measureRound(server: BenchServerProcess, side: LoadRequest, settings: LoadSettings): Promise<RoundResult> {

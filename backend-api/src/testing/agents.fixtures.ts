@@ -1,6 +1,6 @@
 import type supertest from 'supertest';
-import type { Clock } from '../engine/container/clock.js';
 import type { TurnEvent } from '../engine/agents/conversations/turn-events.js';
+export { ManualClock } from './manual-clock.js';
 import { createOrganization, signUp, TEST_PASSWORD, type TestUser } from './identity.fixtures.js';
 
 /** One server-sent event as the browser receives it. */
@@ -57,19 +57,6 @@ export async function postStream(api: supertest.Agent, path: string, auth: Recor
   };
 }
 
-/** A clock tests move by hand. */
-export class ManualClock implements Clock {
-  constructor(private current: Date = new Date()) {}
-  now(): Date {
-    return new Date(this.current.getTime());
-  }
-  advance(ms: number): void {
-    this.current = new Date(this.current.getTime() + ms);
-  }
-  set(iso: string): void {
-    this.current = new Date(iso);
-  }
-}
 
 /** The events of one type from a turn. */
 export function eventsOf<T extends TurnEvent['type']>(turn: readonly TurnEvent[], type: T): Extract<TurnEvent, { type: T }>[] {

@@ -29,6 +29,7 @@ import { CompositeTraceSink } from '../observability/composite-trace-sink.js';
 import { FakePostHogClient } from '../observability/observability.fixtures.js';
 import { PostHogTraceSink } from '../observability/posthog-trace-sink.js';
 import type { AgentsBackendService } from './agents-backend.service.js';
+import { withOpenAIImages } from './agents-registry.fixtures.js';
 
 const invocation = (agentRef: string, input: unknown, output: Record<string, unknown> = {}): FlowsActors_Agent_Invocation => ({
   agentRef,
@@ -162,10 +163,7 @@ describe('AgentsBackendService.invokeAgent: images on the OpenAI stub, and a pro
 
   beforeAll(async () => {
     await stub.start();
-    const generated = await readGeneratedRuntime();
-    const runtime = structuredClone(generated);
-    const openai = runtime.providers.scopes.backend!.providers.openai!;
-    (openai.providerCapabilities as string[]).push('IMAGE_GENERATION');
+    const runtime = withOpenAIImages(await readGeneratedRuntime());
     t = await createTestBackend(db(), { application, runtime, env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: stub.baseURL }, providers: { maxRetries: 0 } });
     bare = await createTestBackend(db(), { application, runtime, env: {} });
   });

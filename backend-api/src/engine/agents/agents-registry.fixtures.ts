@@ -1,7 +1,5 @@
 // Test fixtures for AgentsRegistry: the generated runtime configuration (and variants of it), and small
 // builders for agents, function tools, actor systems and modules.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   Actor_ExecutionMode,
   Actor_Role_Category,
@@ -34,12 +32,8 @@ import {
   type LLMProvider_ReasoningEffort,
 } from '@wildo/shared-lib';
 import { z } from 'zod';
-import {
-  findProjectRoot,
-  loadRuntimeConfiguration,
-  RuntimeConfigurationSchema,
-  type RuntimeConfiguration,
-} from '../config/index.js';
+import { readGeneratedRuntime } from '../../testing/generated-runtime.js';
+import { RuntimeConfigurationSchema, type RuntimeConfiguration } from '../config/index.js';
 import {
   defineBackendApplication,
   type BackendApplicationDefinition,
@@ -52,13 +46,10 @@ const CREATED_AT = '2026-01-01T00:00:00.000Z';
 const ACCESS: readonly FlowsActors_AccessControl[] = [{ primaryScope: ResourcePrimaryScope.USER, requiresApproval: false }];
 
 /**
- * The repository's generated `.wildo-saas/generated/runtime.json`, read through the loader the backend starts
- * with (which refuses a generation that is stale against `wildo.saas.config.ts`). In it anthropic serves AI_LLM
- * and openai serves AI_EMBEDDINGS only.
+ * The repository's committed runtime configuration (see `readGeneratedRuntime`; `wildo config sync --check`
+ * guards its freshness before the suite). In it anthropic serves AI_LLM and openai serves AI_EMBEDDINGS only.
  */
-export function loadGeneratedRuntime(): Promise<RuntimeConfiguration> {
-  return loadRuntimeConfiguration({ rootDir: findProjectRoot(path.dirname(fileURLToPath(import.meta.url))) });
-}
+export const loadGeneratedRuntime = readGeneratedRuntime;
 
 /** What a provider declaration adds, as `wildo.saas.config.ts` spells it. */
 interface ProviderAddition {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { A2ATokenBudgetDenialReason } from '@wildo/shared-lib';
+import { ManualClock } from '../../../testing/manual-clock.js';
 import { CachedBudgetAdmission } from './cached-budget-admission.js';
 import type { BudgetTenant, TokenBudgetDecision, TokenBudgetService } from './token-budget.types.js';
 
@@ -23,10 +24,7 @@ class CountingStore implements TokenBudgetService {
 }
 
 const tenant: BudgetTenant = { kind: 'organization', organizationId: 'org-1' };
-const clockAt = (iso: string) => {
-  const clock = { current: new Date(iso), now: () => new Date(clock.current.getTime()) };
-  return clock;
-};
+const clockAt = (iso: string) => new ManualClock(new Date(iso));
 
 describe('CachedBudgetAdmission', () => {
   it('reuses an admitting decision within its time to live, and reads the store again after it', async () => {
@@ -36,7 +34,7 @@ describe('CachedBudgetAdmission', () => {
     await cached.checkAdmission(tenant);
     await cached.checkAdmission(tenant);
     expect(store.reads).toBe(1);
-    clock.current = new Date('2026-04-10T10:00:01.001Z');
+    clock.set('2026-04-10T10:00:01.001Z');
     await cached.checkAdmission(tenant);
     expect(store.reads).toBe(2);
   });
@@ -64,7 +62,7 @@ describe('CachedBudgetAdmission', () => {
     const open = new CountingStore(10);
     const monthly = new CachedBudgetAdmission(open, clock);
     await monthly.checkAdmission(tenant);
-    clock.current = new Date('2026-05-01T00:00:00Z');
+    clock.set('2026-05-01T00:00:00Z');
     await monthly.checkAdmission(tenant);
     expect(open.reads).toBe(2);
   });
@@ -75,7 +73,7 @@ describe('CachedBudgetAdmission', () => {
     const cached = new CachedBudgetAdmission(store, clock, 1_000);
     await cached.checkAdmission(tenant);
     store.failing = true;
-    clock.current = new Date('2026-04-10T10:00:02Z');
+    clock.set('2026-04-10T10:00:02Z');
     await expect(cached.checkAdmission(tenant)).rejects.toThrow('store down');
   });
 });

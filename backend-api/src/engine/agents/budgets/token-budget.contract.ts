@@ -1,7 +1,7 @@
 // The behaviour of SqlTokenBudgetService on an engine (PGlite, PostgreSQL); the test files pick the engine.
 import { A2A_TOKEN_BUDGET_FEATURE_ID, A2ATokenBudgetDenialReason, LimitGrantMode, type ProductDefinitionInput } from '@wildo/shared-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../container/clock.js';
+import { ManualClock } from '../../../testing/manual-clock.js';
 import { createSilentLogger } from '../../logging/index.js';
 import { useSqlDatabaseHarness, type OpenSqlDatabaseHarness } from '../../persistence/sql-database.contract.js';
 import type { SqlDatabase } from '../../persistence/sql-database.js';
@@ -19,17 +19,6 @@ export const BUDGET_TEST_PRODUCTS: ProductDefinitionInput[] = [
   { ref: 'seats', displayName: 'Extra seats', scope: 'organization', grantedLimits: { 'seats.max': { value: 10, mode: LimitGrantMode.SET } } },
   { ref: 'personal', displayName: 'Personal', scope: 'user', grantedLimits: { [FEATURE]: { value: 300, mode: LimitGrantMode.SET } } },
 ];
-
-/** A clock a test moves by hand. */
-export class FakeClock implements Clock {
-  constructor(public current: Date) {}
-  now(): Date {
-    return new Date(this.current.getTime());
-  }
-  set(iso: string): void {
-    this.current = new Date(iso);
-  }
-}
 
 let tenantCounter = 0;
 /** An organization no other test uses (the suite shares one database). */
@@ -50,7 +39,7 @@ async function consume(service: SqlTokenBudgetService, tenant: BudgetTenant, tok
 export function describeTokenBudgetContract(label: string, open: OpenSqlDatabaseHarness): void {
   describe(`SqlTokenBudgetService: ${label}`, () => {
     const harness = useSqlDatabaseHarness(open);
-    const clock = new FakeClock(new Date('2026-03-10T12:00:00.000Z'));
+    const clock = new ManualClock(new Date('2026-03-10T12:00:00.000Z'));
     const serviceOn = (db: SqlDatabase, products: unknown = BUDGET_TEST_PRODUCTS) => new SqlTokenBudgetService(db, { products }, clock, createSilentLogger());
     let service: SqlTokenBudgetService;
 

@@ -9,13 +9,14 @@ import { createPgliteDatabase } from '../../persistence/pglite-database.js';
 import type { SqlDatabase } from '../../persistence/sql-database.js';
 import { runMigrations } from '../../persistence/sql-migrations.js';
 import { BUDGET_STORE_RETRY_AFTER_SECONDS, SqlTokenBudgetService } from './sql-token-budget.service.js';
-import { BUDGET_TEST_PRODUCTS, FakeClock } from './token-budget.contract.js';
+import { ManualClock } from '../../../testing/manual-clock.js';
+import { BUDGET_TEST_PRODUCTS } from './token-budget.contract.js';
 import { TOKEN_BUDGET_MIGRATIONS } from './token-budget.migrations.js';
 import { tokenBudgetContainerModule, tokenBudgetsModule } from './token-budget.module.js';
 import type { BudgetTenant, TokenBudgetService } from './token-budget.types.js';
 
 const tenant: BudgetTenant = { kind: 'organization', organizationId: 'org-1' };
-const clock = new FakeClock(new Date('2026-03-10T12:00:00.000Z'));
+const clock = new ManualClock(new Date('2026-03-10T12:00:00.000Z'));
 
 function recordingLogger(): Logger & { errors: { message: string; fields?: Record<string, unknown> }[] } {
   const errors: { message: string; fields?: Record<string, unknown> }[] = [];
