@@ -6,8 +6,6 @@
  * It provisions disposable users, organizations, API keys and OAuth clients through the public API (four
  * sign-ups), so point it at a disposable deployment only. Exit code 0 when every check passed, 1 otherwise.
  */
-import { realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { authenticationSection } from './mcp-hostile/authentication.section.js';
 import { headerMismatchSection } from './mcp-hostile/header-mismatch.section.js';
 import { instancesSection } from './mcp-hostile/instances.section.js';
@@ -16,8 +14,9 @@ import { refusalReasonsSection } from './mcp-hostile/refusal-reasons.section.js'
 import type { McpHostileOptions, McpScenarioContext, McpScenarioSection } from './mcp-hostile/scenario-context.js';
 import { tenantIsolationSection } from './mcp-hostile/tenant-isolation.section.js';
 import { provisionWorld } from './mcp-hostile/world.js';
-import { createCheckRecorder, exitCodeOf, type CheckResult, type CheckSummary, type LogLine } from './support/check-recorder.js';
+import { createCheckRecorder, type CheckResult, type CheckSummary, type LogLine } from './support/check-recorder.js';
 import { createHttpClient, type ExchangeRecord } from './support/http-client.js';
+import { describeError, runAsScript } from './support/script-entry.js';
 
 /** The stack the script probes when `BASE_URL` is not set (the reference application's default port). */
 export const DEFAULT_BASE_URL = 'http://localhost:4241';
@@ -100,15 +99,4 @@ export async function runMcpHostileScenario(baseUrl: string, log: LogLine, optio
   return { ...summary, baseUrl: client.baseUrl, checks: [...recorder.results], exchanges: [...client.exchanges], spiedRefusals };
 }
 
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-  return `${error.name}: ${error.message}${cause}`;
-}
-
-// Run as a script (tsx e2e/mcp-hostile.e2e.ts), not when imported by a test.
-const invokedPath = process.argv[1];
-if (invokedPath && import.meta.url === pathToFileURL(realpathSync(invokedPath)).href) {
-  const results = await runMcpHostileScenario(process.env['BASE_URL'] ?? DEFAULT_BASE_URL, (line) => process.stdout.write(`${line}\n`));
-  process.exitCode = exitCodeOf(results);
-}
+await runAsScript(import.meta.url, DEFAULT_BASE_URL, runMcpHostileScenario);

@@ -6,16 +6,15 @@
  * It provisions disposable users and organizations through the public API, so point it at a
  * disposable deployment only. Exit code 0 when every check passed, 1 otherwise.
  */
-import { realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { authenticationSection } from './rest-hostile/authentication.section.js';
 import { hostileIdsSection } from './rest-hostile/hostile-ids.section.js';
 import { hostileInputSection } from './rest-hostile/hostile-input.section.js';
 import { rolesAndMembershipSection } from './rest-hostile/roles-and-membership.section.js';
 import type { ScenarioSection } from './rest-hostile/scenario-context.js';
 import { tenantIsolationSection } from './rest-hostile/tenant-isolation.section.js';
-import { createCheckRecorder, exitCodeOf, type CheckResult, type CheckSummary, type LogLine } from './support/check-recorder.js';
+import { createCheckRecorder, type CheckResult, type CheckSummary, type LogLine } from './support/check-recorder.js';
 import { createHttpClient, type ExchangeRecord } from './support/http-client.js';
+import { describeError, runAsScript } from './support/script-entry.js';
 
 /** The stack the script probes when `BASE_URL` is not set (the reference application's default port). */
 export const DEFAULT_BASE_URL = 'http://localhost:4241';
@@ -76,17 +75,4 @@ export async function runRestHostileScenario(baseUrl: string, log: LogLine): Pro
   return { ...summary, baseUrl: client.baseUrl, checks: [...recorder.results], exchanges: [...client.exchanges] };
 }
 
-// fetch reports a refused connection as "fetch failed" with the reason in `cause`.
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-  return `${error.name}: ${error.message}${cause}`;
-}
-
-// Run as a script (tsx e2e/rest-hostile.e2e.ts), not when imported by a test.
-const invokedPath = process.argv[1];
-if (invokedPath && import.meta.url === pathToFileURL(realpathSync(invokedPath)).href) {
-  const results = await runRestHostileScenario(process.env['BASE_URL'] ?? DEFAULT_BASE_URL, (line) => process.stdout.write(`${line}\n`));
-  // exitCode rather than exit(): stdout is flushed before the process ends.
-  process.exitCode = exitCodeOf(results);
-}
+await runAsScript(import.meta.url, DEFAULT_BASE_URL, runRestHostileScenario);
