@@ -8,7 +8,6 @@ import {
   ImageProvider_OperationKey,
   ImageProvider_Size,
   LLMProvider_ChatCompletionInputSchema,
-  LLMProvider_GenerateStructuredInputSchema,
   ResourceOperationRiskLevel,
   ResourcePrimaryScope,
   type FlowsActors_Agent,
@@ -86,7 +85,11 @@ describe('AgentsBackendService.invokeAgent against the Anthropic stub', () => {
     const error = await agents.invokeAgent(invocation(TICKET_TRIAGE_AGENT_REF, { prompt: '', schema: 'not a schema' })).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'VALIDATION_FAILED', reason: 'input_invalid' });
     expect(stub.requests.length).toBe(before);
-    expect(LLMProvider_GenerateStructuredInputSchema.safeParse({ prompt: 'ok', schema: z.string() }).success).toBe(true);
+    // Positive control: a valid input reaches the provider.
+    stub.enqueue(structuredReply('ok'));
+    const accepted = await agents.invokeAgent(invocation(TICKET_TRIAGE_AGENT_REF, { prompt: 'Say ok', schema: z.string() }));
+    expect(accepted.output).toEqual({ object: 'ok' });
+    expect(stub.requests.length).toBe(before + 1);
   });
 
   it('answers a chat completion with the assembled message; declared tools do not run on the buffered path', async () => {
