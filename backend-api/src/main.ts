@@ -1,5 +1,5 @@
 import { findProjectRoot, loadRuntimeConfiguration, WildoConfigError } from './engine/config/index.js';
-import { createWildoBackend, DeclarationValidationError } from './engine/index.js';
+import { createWildoBackend, DataDirectoryLockedError, DeclarationValidationError } from './engine/index.js';
 import { createLogger } from './engine/logging/index.js';
 import { BackendEnvironmentSchema } from './environment.schema.js';
 import { referenceApplication } from './modules/index.js';
@@ -33,8 +33,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // Configuration and declaration problems are the operator's to fix: print the message, not a stack.
-  if (error instanceof WildoConfigError || error instanceof DeclarationValidationError) {
+  // Configuration, declaration and data directory problems are the operator's to fix: print the message, not a stack.
+  if (error instanceof WildoConfigError || error instanceof DeclarationValidationError || error instanceof DataDirectoryLockedError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`wildo backend failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -34,6 +34,7 @@ export { ExecutionContextCreator } from './resources/execution-context-creator.s
 export { OperationAdmission } from './resources/operation-admission.service.js';
 export { OperationDispatcher, type DispatchRequest, type DispatchResult } from './resources/operation-dispatcher.service.js';
 export { DeclarationValidationError, type DeclarationProblem } from './resources/resources.errors.js';
+export { DataDirectoryLockedError } from './persistence/data-directory-lock.errors.js';
 export { ResourcesRegistry } from './resources/resources-registry.service.js';
 export { RoleHierarchyResolver } from './resources/role-hierarchy.service.js';
 export { ServicesRegistryHandler } from './resources/services-registry-handler.service.js';

@@ -176,7 +176,7 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     owned.unshift(() => credentials.stop());
 
     const app = createHttpApp(container, { ...DEFAULT_HTTP_SETTINGS, ...options.http });
-    return assemble(app, container, registry, owned, logger);
+    return assemble(app, container, registry, owned, logger, database);
   } catch (error) {
     await releaseAll(owned, logger);
     throw error;
@@ -190,7 +190,14 @@ const unconfiguredProviders = {
   },
 };
 
-function assemble(app: Express, container: Container, registry: ResourcesRegistry, owned: (() => Promise<void>)[], logger: Logger): WildoBackend {
+function assemble(
+  app: Express,
+  container: Container,
+  registry: ResourcesRegistry,
+  owned: (() => Promise<void>)[],
+  logger: Logger,
+  database: SqlDatabase,
+): WildoBackend {
   const servers: Server[] = [];
   let closed: Promise<void> | undefined;
   const close = () =>
@@ -208,7 +215,12 @@ function assemble(app: Express, container: Container, registry: ResourcesRegistr
           if (error) return reject(error);
           servers.push(server);
           const address = server.address() as AddressInfo;
-          resolve({ server, url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}` });
+          const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+          // For a refused second process's message only: failing to note it never fails the listen.
+          const noted = database.noteServingUrl?.(url) ?? Promise.resolve();
+          void noted
+            .catch((noteError: unknown) => logger.warn('could not note the URL in the data directory lock', { error: String(noteError) }))
+            .then(() => resolve({ server, url }));
         });
       });
     },

@@ -1,7 +1,8 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../logging/index.js';
+import { createFileExclusively } from '../persistence/exclusive-file.js';
 
 /** The application's primary secret; every signing and sealing key derives from it. */
 export interface PrimarySecret {
@@ -48,15 +49,25 @@ export async function resolvePrimarySecret(options: {
     options.logger.warn('no WILDO_PRIMARY_SECRET: using an ephemeral development secret (tokens die with the process)');
     return primarySecretFrom(randomBytes(48).toString('base64url'));
   }
-  const file = path.join(options.dataDir, 'dev-primary-secret');
-  let material: string;
-  try {
-    material = (await readFile(file, 'utf8')).trim();
-  } catch {
-    material = randomBytes(48).toString('base64url');
-    await mkdir(options.dataDir, { recursive: true });
-    await writeFile(file, `${material}\n`, { mode: 0o600 });
-  }
+  const material = await readOrCreateDevelopmentSecret(options.dataDir);
   options.logger.warn('no WILDO_PRIMARY_SECRET: using the development secret stored in the data directory; set one before deploying');
   return primarySecretFrom(material);
+}
+
+/**
+ * The development secret in `dataDir`, generated on first use. Created exclusively and whole: when two
+ * processes share the directory (PostgreSQL replicas take no data directory lock), the second reads the
+ * first one's secret instead of replacing it, so both sign with the same keys.
+ */
+async function readOrCreateDevelopmentSecret(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'dev-primary-secret');
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const material = randomBytes(48).toString('base64url');
+  await mkdir(dataDir, { recursive: true });
+  if (await createFileExclusively(file, `${material}\n`, 0o600)) return material;
+  return (await readFile(file, 'utf8')).trim();
 }

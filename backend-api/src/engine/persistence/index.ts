@@ -23,6 +23,9 @@ export {
   type SqlQueryResult,
 } from './sql-database.js';
 export { createPgliteDatabase, type PgliteDatabaseOptions } from './pglite-database.js';
+export { acquireDataDirectoryLock, DATA_DIRECTORY_LOCK_FILE, type DataDirectoryLock } from './data-directory-lock.js';
+export { DataDirectoryLockedError, type DataDirectoryLockRefusal } from './data-directory-lock.errors.js';
+export { type DataDirectoryLockRecord } from './data-directory-lock.schema.js';
 export { createPostgresDatabase, type PostgresDatabaseOptions } from './postgres-database.js';
 export { openSqlDatabase, redactDatabaseUrl, type OpenSqlDatabaseOptions } from './open-sql-database.js';
 export { migrationChecksum, MIGRATIONS_TABLE, runMigrations, type MigrationRunResult } from './sql-migrations.js';

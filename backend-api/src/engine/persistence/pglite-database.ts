@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { createSilentLogger, type Logger } from '../logging/index.js';
+import { acquireDataDirectoryLock, type DataDirectoryLock } from './data-directory-lock.js';
 import type { SqlDatabase, SqlDatabaseInfo, SqlExecutor, SqlQueryOptions, SqlQueryResult } from './sql-database.js';
 import { NORMALIZED_TEXT_PARSERS } from './sql-type-parsers.js';
 
@@ -35,15 +36,23 @@ class PgliteExecutor implements SqlExecutor {
   }
 }
 
-/** {@link SqlDatabase} on an embedded PGlite (PostgreSQL in WASM): one connection, queries serialized. */
+/**
+ * {@link SqlDatabase} on an embedded PGlite (PostgreSQL in WASM): one connection, queries serialized. On disk it
+ * holds the directory's lock until closed.
+ */
 class PgliteDatabase extends PgliteExecutor implements SqlDatabase {
   private closing: Promise<void> | undefined;
 
   constructor(
     private readonly pglite: PGlite,
     readonly info: SqlDatabaseInfo,
+    private readonly lock?: DataDirectoryLock,
   ) {
     super(pglite);
+  }
+
+  async noteServingUrl(url: string): Promise<void> {
+    await this.lock?.noteServingUrl(url);
   }
 
   /**
@@ -55,7 +64,8 @@ class PgliteDatabase extends PgliteExecutor implements SqlDatabase {
   }
 
   close(): Promise<void> {
-    this.closing ??= this.pglite.close();
+    // The lock goes even if PGlite fails to close: nothing in this process writes through it any more.
+    this.closing ??= this.pglite.close().finally(() => this.lock?.release());
     return this.closing;
   }
 }
@@ -71,24 +81,42 @@ async function enableVector(pglite: PGlite, logger: Logger): Promise<boolean> {
   }
 }
 
-/**
- * Opens an embedded PGlite database with the `vector` extension: in memory without `dataDir`,
- * on disk (directory created) otherwise.
- *
- * @example
- * const db = await createPgliteDatabase({ dataDir: '.wildo-saas/data' });
- * const { rows } = await db.query<{ n: number }>('SELECT 1 AS n');
- */
-export async function createPgliteDatabase(options: PgliteDatabaseOptions = {}): Promise<SqlDatabase> {
-  const logger = options.logger ?? createSilentLogger();
-  // Absolute, so the data does not move with the working directory of whoever starts the process.
-  const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
-  if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
+async function openPglite(dataDir: string | undefined, logger: Logger, lock?: DataDirectoryLock): Promise<SqlDatabase> {
   const pglite = await PGlite.create({
     ...(dataDir === undefined ? {} : { dataDir }),
     extensions: { vector },
     parsers: NORMALIZED_TEXT_PARSERS,
   });
   const vectorEnabled = await enableVector(pglite, logger);
-  return new PgliteDatabase(pglite, { dialect: 'pglite', vector: vectorEnabled });
+  return new PgliteDatabase(pglite, { dialect: 'pglite', vector: vectorEnabled }, lock);
+}
+
+/**
+ * Opens an embedded PGlite database with the `vector` extension: in memory without `dataDir`, on disk
+ * (directory created) otherwise. On disk it first takes the directory's exclusive lock (see
+ * {@link acquireDataDirectoryLock}): PGlite itself lets two processes open one directory, and they
+ * overwrite each other's writes. Refused with a `DataDirectoryLockedError` while another holds it;
+ * `close()` releases it.
+ *
+ * Durability: PGlite runs PostgreSQL with `fsync` off, and its Node file system has no fsync, so a committed
+ * write has reached the operating system (surviving a crash or SIGKILL of this process) but not necessarily
+ * the disk (a power loss may lose the last writes). Use PostgreSQL where that matters.
+ *
+ * @example
+ * const db = await createPgliteDatabase({ dataDir: '.wildo-saas/data/pglite' });
+ * const { rows } = await db.query<{ n: number }>('SELECT 1 AS n');
+ */
+export async function createPgliteDatabase(options: PgliteDatabaseOptions = {}): Promise<SqlDatabase> {
+  const logger = options.logger ?? createSilentLogger();
+  if (options.dataDir === undefined) return openPglite(undefined, logger);
+  // Absolute, so the data does not move with the working directory of whoever starts the process.
+  const dataDir = resolve(options.dataDir);
+  await mkdir(dataDir, { recursive: true });
+  const lock = await acquireDataDirectoryLock(dataDir);
+  try {
+    return await openPglite(dataDir, logger, lock);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 }

@@ -42,6 +42,11 @@ export interface SqlDatabase extends SqlExecutor {
   readonly info: SqlDatabaseInfo;
   /** Runs `fn` in one transaction: committed if it resolves, rolled back if it throws. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Embedded on disk only: records in the data directory's lock that this process serves `url`, so a second
+   * process refused the directory can say which backend holds it.
+   */
+  noteServingUrl?(url: string): Promise<void>;
   close(): Promise<void>;
 }
 
