@@ -77,22 +77,24 @@ function claimFileFor(directory: string, stale: DataDirectoryLockRecord): string
 }
 
 /**
- * Removes `target`, which holds `stale` (a record whose process is gone), so that no two processes can both
- * believe they removed it: the remover first creates `<lock>.claim-<stale nonce>` exclusively, then unlinks
- * `target` only while it still holds that nonce. Only a claim holder ever unlinks a file naming a dead process,
- * and only one claim per record exists, so between that check and the unlink nobody else can change `target`.
- * A claim whose own process died is removed the same way (one level down).
+ * Removes `target` (the lock file, or a takeover claim in `directory`), which held `stale` when its process was
+ * judged gone, so that no two processes can both believe they removed it: the remover first creates
+ * `<lock>.claim-<stale nonce>` exclusively, then unlinks `target` only while it still holds that nonce. Only a
+ * claim holder ever unlinks a file naming a dead process, and only one claim per record exists, so between that
+ * check and the unlink nobody else can change `target`; a remover acting on an old view (the lock was taken over
+ * since) finds another nonce and leaves the new holder's file alone. A claim whose own process died is removed
+ * the same way (one level down).
  *
  * Resolves `true` when the caller should look again at once, `false` when a live process is taking over.
  */
-async function removeStale(directory: string, target: string, stale: DataDirectoryLockRecord, depth = 0): Promise<boolean> {
+export async function removeStaleLockFile(directory: string, target: string, stale: DataDirectoryLockRecord, depth = 0): Promise<boolean> {
   const claim = claimFileFor(directory, stale);
   if (!(await createFileExclusively(claim, JSON.stringify(await newRecord())))) {
     const claimant = await readLockRecord(claim);
     if (claimant === 'absent') return true;
     if (claimant === 'unreadable') throw new DataDirectoryLockedError('unreadable', directory, claim);
     if ((await processState(claimant)) !== 'gone' || depth >= MAX_CLAIM_DEPTH) return false;
-    await removeStale(directory, claim, claimant, depth + 1);
+    await removeStaleLockFile(directory, claim, claimant, depth + 1);
     return true;
   }
   try {
@@ -113,7 +115,7 @@ async function sweepLeftovers(directory: string): Promise<void> {
       if ((await processState({ pid: Number(temp[1]), host: hostname() })) === 'gone') await rm(file, { force: true });
     } else if (CLAIM_NAME.test(name)) {
       const claimant = await readLockRecord(file);
-      if (typeof claimant === 'object' && (await processState(claimant)) === 'gone') await removeStale(directory, file, claimant);
+      if (typeof claimant === 'object' && (await processState(claimant)) === 'gone') await removeStaleLockFile(directory, file, claimant);
     }
   }
 }
@@ -214,7 +216,7 @@ export async function acquireDataDirectoryLock(directory: string): Promise<DataD
     const state = await processState(holder);
     if (state === 'running') throw new DataDirectoryLockedError('in_use', directory, file, holder);
     if (state === 'elsewhere') throw new DataDirectoryLockedError('in_use_elsewhere', directory, file, holder);
-    if (!(await removeStale(directory, file, holder))) await backOff(attempt);
+    if (!(await removeStaleLockFile(directory, file, holder))) await backOff(attempt);
   }
   throw new DataDirectoryLockedError('contended', directory, file);
 }
