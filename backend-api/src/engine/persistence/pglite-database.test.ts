@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATA_DIRECTORY_LOCK_FILE } from './data-directory-lock.js';
+import { DataDirectoryLockedError } from './data-directory-lock.errors.js';
 import { createPgliteDatabase } from './pglite-database.js';
 import { describeSqlDatabaseContract, HARNESS_TIMEOUT_MS } from './sql-database.contract.js';
 import type { SqlDatabase } from './sql-database.js';
@@ -31,13 +34,19 @@ describe('createPgliteDatabase', () => {
     expect(rows[0]?.distance).toBeCloseTo(1);
   });
 
-  it('keeps data on disk across reopening, creating the directory; closes idempotently', async () => {
+  it('keeps data on disk across reopening, creating the directory; holds its lock until closed; closes idempotently', async () => {
     const parent = await mkdtemp(join(tmpdir(), 'wildo-pglite-'));
     const dataDir = join(parent, 'nested', 'data');
     try {
       const first = await createPgliteDatabase({ dataDir });
       await first.exec("CREATE TABLE kept (v text); INSERT INTO kept VALUES ('still here');");
+      // A second open of the same directory, here in the same process, is refused before PGlite touches it.
+      const second = await createPgliteDatabase({ dataDir }).catch((error: unknown) => error);
+      expect(second).toBeInstanceOf(DataDirectoryLockedError);
+      expect((second as DataDirectoryLockedError).message).toMatch(/is already open in this process \(pid \d+ \(this process\), .*\): close it first/);
+      expect((await first.query('SELECT v FROM kept')).rows).toEqual([{ v: 'still here' }]);
       await first.close();
+      expect(existsSync(join(dataDir, DATA_DIRECTORY_LOCK_FILE))).toBe(false);
       await expect(first.close()).resolves.toBeUndefined();
       const reopened = await createPgliteDatabase({ dataDir });
       try {
