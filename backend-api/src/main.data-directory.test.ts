@@ -16,7 +16,7 @@ import { readGeneratedRuntime } from './testing/generated-runtime.js';
 import { createOrganization, signUp, type TestUser } from './testing/identity.fixtures.js';
 
 // Real processes, as an operator starts them: one first backend, one refused second, one restart after SIGKILL.
-const PROCESS_TIMEOUT_MS = 120_000;
+const PROCESS_TIMEOUT_MS = 180_000;
 
 let dataDir: string;
 let pgliteDir: string;

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 const MAIN = path.resolve(import.meta.dirname, '../main.ts');
 const PACKAGE_DIR = path.resolve(import.meta.dirname, '../..');
 /** PGlite's first start in a fresh directory (initdb, WASM compile, migrations) takes seconds on a small machine. */
-const START_TIMEOUT_MS = 90_000;
+const START_TIMEOUT_MS = 150_000;
 
 /** How a backend process ended. */
 export interface BackendExit {
