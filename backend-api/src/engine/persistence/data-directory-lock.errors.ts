@@ -20,7 +20,7 @@ function printable(text: string): string {
 
 /** `pid 123, host h, started <ISO>, command "src/main.ts", serving http://…`: who holds the lock, as recorded. */
 export function describeLockHolder(holder: DataDirectoryLockRecord): string {
-  const parts = [`pid ${holder.pid}${holder.pid === process.pid ? ' (this process)' : ''}`, `host ${holder.host}`, `started ${holder.startedAt}`];
+  const parts = [`pid ${holder.pid}`, `host ${holder.host}`, `started ${holder.startedAt}`];
   if (holder.command !== '') parts.push(`command "${holder.command}"`);
   if (holder.urls !== undefined && holder.urls.length > 0) parts.push(`serving ${holder.urls.join(', ')}`);
   return printable(parts.join(', '));

@@ -89,7 +89,7 @@ describe('acquireDataDirectoryLock', () => {
     const error = await refusal();
     expect(error.reason).toBe('in_use');
     expect(error.message).toBe(
-      `The embedded database in ${directory} is already open in this process (pid ${process.pid} (this process), host ${hostname()}, ` +
+      `The embedded database in ${directory} is already open in this process (pid ${process.pid}, host ${hostname()}, ` +
         `started ${first.holder.startedAt}, command "${first.holder.command}"): close it first, or set WILDO_DATA_DIR to another directory.`,
     );
     expect(await lockNonce()).toBe(first.holder.nonce);

@@ -154,7 +154,7 @@ class HeldLock implements DataDirectoryLock {
     this.record = { ...this.record, urls: [...(this.record.urls ?? []), url].slice(-16) };
     const record = this.record;
     // Rewrites go one after the other, and only over this lock's own file.
-    this.writing = this.writing.then(async () => {
+    this.writing = this.writing.catch(() => undefined).then(async () => {
       if (this.released === undefined && (await this.isStillOurs())) await replaceFile(this.file, JSON.stringify(record));
     });
     return this.writing;

@@ -43,7 +43,7 @@ describe('createPgliteDatabase', () => {
       // A second open of the same directory, here in the same process, is refused before PGlite touches it.
       const second = await createPgliteDatabase({ dataDir }).catch((error: unknown) => error);
       expect(second).toBeInstanceOf(DataDirectoryLockedError);
-      expect((second as DataDirectoryLockedError).message).toMatch(/is already open in this process \(pid \d+ \(this process\), .*\): close it first/);
+      expect((second as DataDirectoryLockedError).message).toMatch(/is already open in this process \(pid \d+, .*\): close it first/);
       expect((await first.query('SELECT v FROM kept')).rows).toEqual([{ v: 'still here' }]);
       await first.close();
       expect(existsSync(join(dataDir, DATA_DIRECTORY_LOCK_FILE))).toBe(false);
