@@ -19,8 +19,6 @@ export const BackendEnvironmentSchema = z.object({
   WILDO_DATA_DIR: optionalText,
   /** The primary secret every signing key derives from; required in production. */
   WILDO_PRIMARY_SECRET: optionalText,
-  /** Comma-separated emails that become APP_ADMIN when they sign up. */
-  WILDO_BOOTSTRAP_ADMIN_EMAILS: z.string().default(''),
   /** The built frontend to serve (default `frontend/dist` under the project root, when it exists). */
   WILDO_FRONTEND_DIST: optionalText,
   /** Express `trust proxy`: `true`, a hop count, or a list of addresses. */

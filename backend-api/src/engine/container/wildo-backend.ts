@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
@@ -19,7 +18,6 @@ import { resolvePrimarySecret } from '../identity/primary-secret.js';
 import type { SigningKeyService } from '../identity/signing-keys.service.js';
 import type { SqlPrincipalDirectory } from '../identity/sql-principal-directory.service.js';
 import { createLogger, type Logger } from '../logging/index.js';
-import { openSqlDatabase } from '../persistence/open-sql-database.js';
 import { SqlResourceStore } from '../persistence/sql-resource-store.js';
 import { runMigrations } from '../persistence/sql-migrations.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
@@ -35,6 +33,7 @@ import { createTraceSink } from '../observability/create-trace-sink.js';
 import type { AgentTraceSink } from '../observability/trace-sink.js';
 import type { BackendApplicationDefinition } from './backend-domain-module.js';
 import { systemClock, type Clock } from './clock.js';
+import { openApplicationDatabase } from './application-database.js';
 import { engineContainerModule } from './engine.module.js';
 import { withEngineModules } from './engine-modules.js';
 import { SAAS_SERVICE_TYPES as T } from './saas-service-types.tokens.js';
@@ -112,13 +111,7 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
   const clock = options.clock ?? systemClock;
   const owned: (() => Promise<void>)[] = [];
   try {
-    const database =
-      options.database ??
-      (await openSqlDatabase({
-        logger,
-        ...pick(options, 'databaseUrl'),
-        ...(options.dataDir ? { dataDir: path.join(options.dataDir, 'pglite') } : {}),
-      }));
+    const database = options.database ?? (await openApplicationDatabase({ logger, ...pick(options, 'databaseUrl', 'dataDir') }));
     if (!options.database) owned.push(() => database.close());
     await runMigrations(database, [...IDENTITY_MIGRATIONS, ...application.modules.flatMap((m) => m.migrations ?? [])], logger);
     const store = new SqlResourceStore({ database, logger, now: () => clock.now() });

@@ -5,8 +5,6 @@ export interface IdentitySettings {
   /** `aud` of first-party access tokens: the REST API. */
   apiAudience: string;
   accessTokenLifetimeMinutes: number;
-  /** Emails that receive APP_ADMIN when they sign up (bootstrap of the first administrator). */
-  bootstrapAdminEmails: readonly string[];
 }
 
 /** Settings for a backend reachable at `publicUrl`. */
@@ -16,7 +14,6 @@ export function identitySettingsFor(publicUrl: string, overrides: Partial<Identi
     issuer,
     apiAudience: `${issuer}/api/v1`,
     accessTokenLifetimeMinutes: 15,
-    bootstrapAdminEmails: [],
     ...overrides,
   };
 }

@@ -208,7 +208,7 @@ describe('organizations and memberships', () => {
 
 describe('application roles', () => {
   it('lets only APP_ADMIN change application roles', async () => {
-    await using t = await createTestBackend(database(), { identity: { bootstrapAdminEmails: [] } });
+    await using t = await createTestBackend(database());
     const user = await signUp(t.api);
     const target = await signUp(t.api);
     const refused = await t.api.put(`/api/v1/users/${target.userId}/app-roles`).set(user.auth).send({ roles: ['APP_ADMIN', 'APP_USER'] });
