@@ -23,6 +23,7 @@ import { runMigrations } from '../persistence/sql-migrations.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import { catalogueModelResolver } from '../agents/agent-model-resolver.js';
+import { agentProviderWarnings } from '../agents/agent-readiness.js';
 import { AgentsRegistry } from '../agents/agents-registry.service.js';
 import { ExternalMcpConnector } from '../agents/external-mcp/external-mcp.service.js';
 import type { ExternalMcpServerDefinition } from '../agents/external-mcp/external-mcp.types.js';
@@ -152,7 +153,9 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     }
     container.bind(T.McpToolCatalogue).toConstantValue(new McpToolCatalogue(registry, application, logger));
     container.bind(T.AgentsRegistry).toConstantValue(agents);
-    container.bind(T.LLMProviderRegistry).toConstantValue(runtime?.providers ? new ProviderRegistry({ ...options.providers, runtime, env }) : unconfiguredProviders);
+    const providers = runtime?.providers ? new ProviderRegistry({ ...options.providers, runtime, env }) : undefined;
+    container.bind(T.LLMProviderRegistry).toConstantValue(providers ?? unconfiguredProviders);
+    if (providers) for (const warning of agentProviderWarnings(agents.listAgents(), providers)) logger.warn(warning.message, warning.fields);
     container.bind(T.ExternalMcpConnector).toConstantValue(new ExternalMcpConnector(externalMcpServers, logger));
     const traceSink = options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger));
     if (!options.traceSink) owned.push(() => traceSink.shutdown?.() ?? traceSink.flush());
