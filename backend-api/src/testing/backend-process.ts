@@ -3,24 +3,13 @@ import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { BackendEnvironmentSchema } from '../environment.schema.js';
 
 /** The backend package's directory: `npm start` runs `tsx src/main.ts` from here. */
 const BACKEND_DIR = path.resolve(import.meta.dirname, '../..');
 
-/** Variables of the test process that must not leak into a started backend (shared stores, real credentials). */
-const WITHHELD = [
-  'DATABASE_URL',
-  'REDIS_URL',
-  'WILDO_DATA_DIR',
-  'WILDO_PUBLIC_URL',
-  'WILDO_PRIMARY_SECRET',
-  'PORT',
-  'ANTHROPIC_API_KEY',
-  'ANTHROPIC_BASE_URL',
-  'OPENAI_API_KEY',
-  'OPENAI_BASE_URL',
-  'POSTHOG_PROJECT_API_KEY',
-];
+/** Every variable the backend reads: none leaks from the test process (shared stores, credentials, log level). */
+const WITHHELD = new Set(Object.keys(BackendEnvironmentSchema.shape));
 
 /** A port that was free a moment ago on 127.0.0.1 (for a process that must be told its port before it listens). */
 export async function freePort(): Promise<number> {
@@ -50,12 +39,12 @@ export interface BackendProcess {
 }
 
 /**
- * Starts `tsx src/main.ts` with `env` on top of this process's environment (shared stores, credentials and the
- * port withheld unless `env` sets them) and resolves once it logged "wildo backend listening"; rejects with its
+ * Starts `tsx src/main.ts` with `env` on top of this process's environment (without the variables the backend
+ * reads, so only `env` configures it) and resolves once it logged "wildo backend listening"; rejects with its
  * output when it exits first or does not get there within `timeoutMs`.
  */
 export async function startBackendProcess(env: Record<string, string>, timeoutMs = 180_000): Promise<BackendProcess> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !WITHHELD.includes(name)));
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !WITHHELD.has(name)));
   const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
   const child = spawn(process.execPath, [tsxCli, 'src/main.ts'], { cwd: BACKEND_DIR, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const logLines: BackendLogLine[] = [];
