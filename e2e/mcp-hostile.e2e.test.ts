@@ -4,7 +4,7 @@ import { createPgliteDatabase } from '@wildo/backend-api/persistence';
 import { referenceApplication } from '@wildo/backend-api/reference-application';
 import { runMcpHostileScenario } from './mcp-hostile.e2e.js';
 import { IN_PROCESS_TOOLS, inProcessProbesModule } from './mcp-hostile/in-process-probes.js';
-import { freePort } from './oauth/real-backend.js';
+import { freePort } from '@wildo/backend-api/testing/backend-process';
 import { referenceRuntimeOptions } from './reference-runtime.js';
 
 /** A fixed primary secret for this test only (32+ characters, as the engine requires). */

@@ -11,7 +11,7 @@ import { DataDirectoryLockedError } from './engine/persistence/data-directory-lo
 import type { DataDirectoryLockRecord } from './engine/persistence/data-directory-lock.schema.js';
 import { openSqlDatabase } from './engine/persistence/open-sql-database.js';
 import { referenceApplication } from './modules/index.js';
-import { spawnBackendProcess, stopBackendProcess, type BackendProcess } from './testing/backend-process.js';
+import { spawnBackendProcess, stopBackendProcess, type SpawnedBackend } from './testing/backend-process.js';
 import { readGeneratedRuntime } from './testing/generated-runtime.js';
 import { createOrganization, signUp, type TestUser } from './testing/identity.fixtures.js';
 
@@ -21,7 +21,7 @@ const PROCESS_TIMEOUT_MS = 180_000;
 let dataDir: string;
 let pgliteDir: string;
 let lockFile: string;
-let backend: BackendProcess;
+let backend: SpawnedBackend;
 let api: supertest.Agent;
 let user: TestUser;
 let todos: string;
@@ -29,7 +29,7 @@ let todos: string;
 const acknowledged = new Map<string, string>();
 
 async function startBackend(): Promise<void> {
-  backend = spawnBackendProcess(dataDir);
+  backend = spawnBackendProcess({ WILDO_DATA_DIR: dataDir, PORT: '0' });
   api = supertest.agent(await backend.listening);
 }
 
@@ -62,7 +62,7 @@ describe('one backend per data directory (real processes)', () => {
   it('refuses a second backend with one line naming the first, which keeps serving', async () => {
     const first = await lockRecord();
     const url = await backend.listening;
-    const second = spawnBackendProcess(dataDir);
+    const second = spawnBackendProcess({ WILDO_DATA_DIR: dataDir, PORT: '0' });
     const exit = await second.exited;
     expect(exit.code).toBe(1);
     expect(exit.stderr).toBe(

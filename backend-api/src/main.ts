@@ -1,19 +1,24 @@
 import { findProjectRoot, loadRuntimeConfiguration, WildoConfigError } from './engine/config/index.js';
 import { createWildoBackend, DataDirectoryLockedError, DeclarationValidationError } from './engine/index.js';
 import { createLogger } from './engine/logging/index.js';
-import { BackendEnvironmentSchema } from './environment.schema.js';
+import { InvalidEnvironmentError, parseBackendEnvironment } from './environment.schema.js';
 import { referenceApplication } from './modules/index.js';
-import { backendOptionsFromRuntime } from './server-options.js';
+import { backendOptionsFromRuntime, isProduction, resolvePublicUrls } from './server-options.js';
 
 /** Starts the reference application on the generated configuration and the process environment. */
 async function main(): Promise<void> {
-  const env = BackendEnvironmentSchema.parse(process.env);
+  const env = parseBackendEnvironment(process.env);
   const logger = createLogger({ level: env.LOG_LEVEL });
   const rootDir = findProjectRoot(process.cwd());
   const runtime = await loadRuntimeConfiguration({ rootDir });
   const backend = await createWildoBackend({ application: referenceApplication, logger, ...backendOptionsFromRuntime(runtime, env, rootDir) });
   const { url } = await backend.listen(env.PORT, env.HOST);
-  logger.info('wildo backend listening', { url, health: `${url}/api/v1/health` });
+  const { publicUrl, source } = resolvePublicUrls(runtime, env, isProduction(runtime, env));
+  logger.info('wildo backend listening', { url, publicUrl, publicUrlFrom: source, health: `${url}/api/v1/health` });
+  if (env.PORT === 0 && source !== 'WILDO_PUBLIC_URL') {
+    // The issuer is fixed when the backend is built, before the port is picked.
+    logger.warn('PORT=0: the public URL does not follow the port picked; set WILDO_PUBLIC_URL to the URL clients use', { publicUrl, url });
+  }
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -33,8 +38,13 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // Configuration, declaration and data directory problems are the operator's to fix: print the message, not a stack.
-  if (error instanceof WildoConfigError || error instanceof DeclarationValidationError || error instanceof DataDirectoryLockedError) {
+  // Configuration, environment, declaration and data directory problems are the operator's to fix: print the message, not a stack.
+  if (
+    error instanceof WildoConfigError ||
+    error instanceof DeclarationValidationError ||
+    error instanceof InvalidEnvironmentError ||
+    error instanceof DataDirectoryLockedError
+  ) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`wildo backend failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { createLogger, createWildoBackend, type WildoBackend } from '@wildo/backend-api';
 import { createPgliteDatabase } from '@wildo/backend-api/persistence';
 import { referenceApplication } from '@wildo/backend-api/reference-application';
-import { freePort } from '../oauth/real-backend.js';
+import { freePort } from '@wildo/backend-api/testing/backend-process';
 import type { LogLine } from '../support/check-recorder.js';
 import { createOrganization, signUp, uniqueMarker } from '../support/fixtures.js';
 import { createHttpClient } from '../support/http-client.js';

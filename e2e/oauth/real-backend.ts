@@ -1,8 +1,7 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { createLogger, createWildoBackend, type WildoBackend } from '@wildo/backend-api';
 import { createPgliteDatabase } from '@wildo/backend-api/persistence';
 import { referenceApplication } from '@wildo/backend-api/reference-application';
+import { freePort } from '@wildo/backend-api/testing/backend-process';
 import { referenceRuntimeOptions } from '../reference-runtime.js';
 
 /** A fixed primary secret for this test only (32+ characters, as the engine requires). */
@@ -16,18 +15,6 @@ export interface RealBackend {
   /** Lines the backend logged at `error` level (an unexpected failure inside an endpoint lands here). */
   errorLog: string[];
   close(): Promise<void>;
-}
-
-/** A port that was free a moment ago on 127.0.0.1 (the backend must know its public URL before it listens). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**

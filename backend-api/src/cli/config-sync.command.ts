@@ -1,34 +1,20 @@
-import path from 'node:path';
 import {
   CONFIG_FILE_NAME,
   ConfigInvalidError,
   compareGeneration,
-  findProjectRoot,
   GENERATED_DIR,
-  isProjectRoot,
   prepareGeneration,
-  ProjectRootNotFoundError,
   SYNC_COMMAND,
   WildoConfigError,
   writeGeneration,
 } from '../engine/config/index.js';
 import type { CliOutput } from './cli.output.js';
+import { resolveProjectRoot, type ProjectRootOptions } from './project-root.js';
 
 /** Options of `wildo config sync`. */
-export interface ConfigSyncOptions {
-  /** The directory the command runs from; the project root is searched upward from it. */
-  cwd: string;
-  /** An explicit project root (relative to `cwd`); no upward search. */
-  root?: string;
+export interface ConfigSyncOptions extends ProjectRootOptions {
   /** Compare only: write nothing, exit 1 when the generation on disk is missing or stale. */
   check: boolean;
-}
-
-function resolveRoot(options: ConfigSyncOptions): string {
-  if (options.root === undefined) return findProjectRoot(options.cwd);
-  const rootDir = path.resolve(options.cwd, options.root);
-  if (!isProjectRoot(rootDir)) throw new ProjectRootNotFoundError(rootDir, false);
-  return rootDir;
 }
 
 async function check(rootDir: string, generation: Parameters<typeof compareGeneration>[1], output: CliOutput) {
@@ -66,7 +52,7 @@ function report(error: unknown, output: CliOutput): number {
  */
 export async function runConfigSync(options: ConfigSyncOptions, output: CliOutput): Promise<number> {
   try {
-    const rootDir = resolveRoot(options);
+    const rootDir = resolveProjectRoot(options);
     const { generation } = await prepareGeneration(rootDir);
     if (options.check) return await check(rootDir, generation, output);
     const { written, unchanged } = await writeGeneration(rootDir, generation);

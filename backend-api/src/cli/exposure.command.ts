@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createJiti } from 'jiti';
 import type { BackendApplicationDefinition } from '../engine/container/backend-domain-module.js';
-import { findProjectRoot, isProjectRoot, ProjectRootNotFoundError, WildoConfigError } from '../engine/config/index.js';
+import { WildoConfigError } from '../engine/config/index.js';
 import { toCanonicalJson } from '../engine/config/canonical-json.js';
 import { DeclarationValidationError } from '../engine/resources/resources.errors.js';
 import type { CliOutput } from './cli.output.js';
 import { renderExposureReport } from './exposure.render.js';
+import { resolveProjectRoot, type ProjectRootOptions } from './project-root.js';
 
 /** Where `wildo exposure` finds the application, relative to the project root. */
 export const APPLICATION_MODULE_FILE = 'backend-api/src/modules/index.ts';
@@ -40,11 +41,7 @@ const COMMAND = 'wildo exposure';
 const MAX_REASON_LINES = 6;
 
 /** Options of `wildo exposure`. */
-export interface ExposureOptions {
-  /** The directory the command runs from; the project root is searched upward from it. */
-  cwd: string;
-  /** An explicit project root (relative to `cwd`); no upward search. */
-  root?: string;
+export interface ExposureOptions extends ProjectRootOptions {
   /** The file holding the application (relative to `cwd`) instead of the convention. */
   app?: string;
   /** The export to take instead of `referenceApplication` or the first application-shaped one. */
@@ -108,19 +105,12 @@ function locateApplication(options: ExposureOptions): { file: string; shown: str
     if (!existsSync(file)) throw new ExposureError(`No application file at ${shown}.`);
     return { file, shown, base: options.cwd };
   }
-  const rootDir = resolveRoot(options);
+  const rootDir = resolveProjectRoot(options);
   const file = path.join(rootDir, APPLICATION_MODULE_FILE);
   if (!existsSync(file)) {
     throw new ExposureError(`No ${APPLICATION_MODULE_FILE} in ${rootDir}; pass the file that exports the application as --app <path>.`);
   }
   return { file, shown: APPLICATION_MODULE_FILE, base: rootDir };
-}
-
-function resolveRoot(options: ExposureOptions): string {
-  if (options.root === undefined) return findProjectRoot(options.cwd);
-  const rootDir = path.resolve(options.cwd, options.root);
-  if (!isProjectRoot(rootDir)) throw new ProjectRootNotFoundError(rootDir, false);
-  return rootDir;
 }
 
 /**

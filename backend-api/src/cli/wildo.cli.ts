@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { createCapturedOutput, type CliOutput } from './cli.output.js';
 import { runConfigSync } from './config-sync.command.js';
 import { APPLICATION_EXPORT, APPLICATION_MODULE_FILE, EXPOSURE_HELP, runExposure } from './exposure.command.js';
+import { APPLICATION_ROLES, runUsersRoleCommand, USERS_ROLE_HELP, type RoleChangeKind } from './users.command.js';
 
 /** What one CLI run produced: its exit code and everything it wrote to each stream. */
 export interface CliResult {
@@ -14,10 +15,17 @@ export interface CliResult {
 export interface RunWildoCliOptions {
   /** The working directory commands resolve paths from; defaults to `process.cwd()`. */
   cwd?: string;
+  /** The environment operator commands read (`DATABASE_URL`, `WILDO_DATA_DIR`, `REDIS_URL`); defaults to `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Builds the `wildo` command tree; `setExitCode` receives each action's exit code. */
-export function createWildoProgram(output: CliOutput, cwd: string, setExitCode: (code: number) => void): Command {
+export function createWildoProgram(
+  output: CliOutput,
+  cwd: string,
+  setExitCode: (code: number) => void,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Command {
   const program = new Command('wildo')
     .description('The Wildo framework command line.')
     .exitOverride()
@@ -61,7 +69,29 @@ export function createWildoProgram(output: CliOutput, cwd: string, setExitCode: 
         ),
       );
     });
+  addUsersCommands(program, output, cwd, setExitCode, env);
   return program;
+}
+
+/** `wildo users grant-role|revoke-role --email <email> --role <role>`: operator commands run on the server. */
+function addUsersCommands(program: Command, output: CliOutput, cwd: string, setExitCode: (code: number) => void, env: Readonly<Record<string, string | undefined>>): void {
+  const users = program.command('users').description("Manage accounts in the application's database (run on the server, beside the backend).");
+  const descriptions: Record<RoleChangeKind, string> = {
+    grant: 'Give an existing account an application role (APP_ADMIN for the first administrator).',
+    revoke: 'Take an application role from an account.',
+  };
+  for (const change of ['grant', 'revoke'] as const) {
+    users
+      .command(`${change}-role`)
+      .description(descriptions[change])
+      .requiredOption('--email <email>', "the account's email (any letter case)")
+      .requiredOption('--role <role>', `the application role: ${APPLICATION_ROLES.join(' or ')}`)
+      .option('--root <dir>', 'the project root, for the default data directory; default: search upward')
+      .addHelpText('after', USERS_ROLE_HELP)
+      .action(async (options: { email: string; role: string; root?: string }) => {
+        setExitCode(await runUsersRoleCommand({ cwd, env, change, email: options.email, role: options.role, ...(options.root ? { root: options.root } : {}) }, output));
+      });
+  }
 }
 
 /**
@@ -74,9 +104,14 @@ export function createWildoProgram(output: CliOutput, cwd: string, setExitCode: 
 export async function runWildoCli(argv: readonly string[], options: RunWildoCliOptions = {}): Promise<CliResult> {
   const output = createCapturedOutput();
   let exitCode = 0;
-  const program = createWildoProgram(output, options.cwd ?? process.cwd(), (code) => {
-    exitCode = code;
-  });
+  const program = createWildoProgram(
+    output,
+    options.cwd ?? process.cwd(),
+    (code) => {
+      exitCode = code;
+    },
+    options.env ?? process.env,
+  );
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { CORE_APP_ROLES } from '@wildo/shared-lib';
 import type supertest from 'supertest';
 import { expect } from 'vitest';
+import { SAAS_SERVICE_TYPES } from '../engine/container/saas-service-types.tokens.js';
+import type { WildoBackend } from '../engine/container/wildo-backend.js';
+import type { UsersService } from '../engine/identity/users.service.js';
 
 /** The default password of test accounts. */
 export const TEST_PASSWORD = 'correct horse battery staple';
@@ -33,4 +37,18 @@ export async function createOrganization(api: supertest.Agent, owner: TestUser, 
 export async function addMember(api: supertest.Agent, admin: TestUser, organizationId: string, member: TestUser, role: string): Promise<void> {
   const res = await api.post(`/api/v1/organizations/${organizationId}/members`).set(admin.auth).send({ email: member.email, role });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
+}
+
+/**
+ * Signs up a fresh user, grants APP_ADMIN as an operator does (`wildo users grant-role`, through the same
+ * `UsersService.changeApplicationRole`), then signs in again: the sign-up token predates the grant.
+ */
+export async function signUpAppAdmin(t: { api: supertest.Agent; backend: WildoBackend }, label = 'app-admin'): Promise<TestUser> {
+  const user = await signUp(t.api, label);
+  const users = t.backend.container.get<UsersService>(SAAS_SERVICE_TYPES.UsersService);
+  expect((await users.changeApplicationRole(user.email, CORE_APP_ROLES.APP_ADMIN, 'grant')).changed).toBe(true);
+  const res = await t.api.post('/api/v1/auth/login').send({ email: user.email, password: TEST_PASSWORD });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const token = res.body.data.accessToken as string;
+  return { ...user, token, auth: { Authorization: `Bearer ${token}` } };
 }

@@ -197,6 +197,11 @@ export class AgentsRegistry {
     return this.agents.get(ref);
   }
 
+  /** Every registered agent, in declaration order. */
+  listAgents(): ResolvedAgent[] {
+    return [...this.agents.values()];
+  }
+
   /** A registered function tool. */
   tool(ref: string): FunctionTool | undefined {
     return this.tools.get(ref);

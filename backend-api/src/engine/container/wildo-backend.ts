@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
@@ -19,12 +18,12 @@ import { resolvePrimarySecret } from '../identity/primary-secret.js';
 import type { SigningKeyService } from '../identity/signing-keys.service.js';
 import type { SqlPrincipalDirectory } from '../identity/sql-principal-directory.service.js';
 import { createLogger, type Logger } from '../logging/index.js';
-import { openSqlDatabase } from '../persistence/open-sql-database.js';
 import { SqlResourceStore } from '../persistence/sql-resource-store.js';
 import { runMigrations } from '../persistence/sql-migrations.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import { catalogueModelResolver } from '../agents/agent-model-resolver.js';
+import { agentProviderWarnings } from '../agents/agent-readiness.js';
 import { AgentsRegistry } from '../agents/agents-registry.service.js';
 import { ExternalMcpConnector } from '../agents/external-mcp/external-mcp.service.js';
 import type { ExternalMcpServerDefinition } from '../agents/external-mcp/external-mcp.types.js';
@@ -35,6 +34,7 @@ import { createTraceSink } from '../observability/create-trace-sink.js';
 import type { AgentTraceSink } from '../observability/trace-sink.js';
 import type { BackendApplicationDefinition } from './backend-domain-module.js';
 import { systemClock, type Clock } from './clock.js';
+import { openApplicationDatabase } from './application-database.js';
 import { engineContainerModule } from './engine.module.js';
 import { withEngineModules } from './engine-modules.js';
 import { SAAS_SERVICE_TYPES as T } from './saas-service-types.tokens.js';
@@ -112,13 +112,7 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
   const clock = options.clock ?? systemClock;
   const owned: (() => Promise<void>)[] = [];
   try {
-    const database =
-      options.database ??
-      (await openSqlDatabase({
-        logger,
-        ...pick(options, 'databaseUrl'),
-        ...(options.dataDir ? { dataDir: path.join(options.dataDir, 'pglite') } : {}),
-      }));
+    const database = options.database ?? (await openApplicationDatabase({ logger, ...pick(options, 'databaseUrl', 'dataDir') }));
     if (!options.database) owned.push(() => database.close());
     await runMigrations(database, [...IDENTITY_MIGRATIONS, ...application.modules.flatMap((m) => m.migrations ?? [])], logger);
     const store = new SqlResourceStore({ database, logger, now: () => clock.now() });
@@ -159,7 +153,9 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     }
     container.bind(T.McpToolCatalogue).toConstantValue(new McpToolCatalogue(registry, application, logger));
     container.bind(T.AgentsRegistry).toConstantValue(agents);
-    container.bind(T.LLMProviderRegistry).toConstantValue(runtime?.providers ? new ProviderRegistry({ ...options.providers, runtime, env }) : unconfiguredProviders);
+    const providers = runtime?.providers ? new ProviderRegistry({ ...options.providers, runtime, env }) : undefined;
+    container.bind(T.LLMProviderRegistry).toConstantValue(providers ?? unconfiguredProviders);
+    if (providers) for (const warning of agentProviderWarnings(agents.listAgents(), providers)) logger.warn(warning.message, warning.fields);
     container.bind(T.ExternalMcpConnector).toConstantValue(new ExternalMcpConnector(externalMcpServers, logger));
     const traceSink = options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger));
     if (!options.traceSink) owned.push(() => traceSink.shutdown?.() ?? traceSink.flush());

@@ -165,6 +165,39 @@ function describeCounters(open: Open): void {
       expect(await backend.consume(key, short)).toMatchObject({ allowed: true, remaining: 0 });
     });
 
+    it('gives back refunded points in the open window, never below zero', async () => {
+      const backend = await open();
+      const key = unique('counter');
+      await backend.consume(key, policy, 3);
+      await backend.refund(key, policy);
+      expect(await backend.consume(key, policy)).toMatchObject({ allowed: true, remaining: 0 });
+      expect((await backend.consume(key, policy)).allowed).toBe(false);
+      await backend.refund(key, policy, 10);
+      expect(await backend.consume(key, policy)).toMatchObject({ allowed: true, remaining: 2 });
+    });
+
+    it('closes a window that refunds emptied, and ignores a refund without an open window', async () => {
+      const backend = await open();
+      const key = unique('counter');
+      await backend.refund(key, policy);
+      expect(await backend.consume(key, policy)).toMatchObject({ allowed: true, remaining: 2, resetMs: policy.durationMs });
+      await backend.refund(key, policy);
+      // A new window, so its full duration again (an emptied window does not keep its old reset time).
+      expect(await backend.consume(key, policy)).toMatchObject({ allowed: true, remaining: 2, resetMs: policy.durationMs });
+    });
+
+    it('refunds only the key and policy named', async () => {
+      const backend = await open();
+      const key = unique('counter');
+      const other: CounterPolicy = { points: 5, durationMs: 60_000 };
+      await backend.consume(key, policy, 3);
+      await backend.consume(key, other, 5);
+      await backend.refund(unique('counter'), policy, 3);
+      await backend.refund(key, other, 5);
+      expect((await backend.consume(key, policy)).allowed).toBe(false);
+      expect((await backend.consume(key, other)).allowed).toBe(true);
+    });
+
     it('rejects a non-positive or fractional policy or cost', async () => {
       const backend = await open();
       const key = unique('counter');
@@ -172,6 +205,8 @@ function describeCounters(open: Open): void {
       await expect(backend.consume(key, { points: 1, durationMs: 1.5 })).rejects.toBeInstanceOf(RangeError);
       await expect(backend.consume(key, policy, 0)).rejects.toBeInstanceOf(RangeError);
       await expect(backend.consume(key, policy, 1.5)).rejects.toBeInstanceOf(RangeError);
+      await expect(backend.refund(key, policy, 0)).rejects.toBeInstanceOf(RangeError);
+      await expect(backend.refund(key, { points: 0, durationMs: 1000 })).rejects.toBeInstanceOf(RangeError);
       expect((await backend.consume(key, policy, 1)).allowed).toBe(true);
     });
   });

@@ -50,6 +50,12 @@ export interface CoordinationBackend {
    * nothing.
    */
   consume(key: string, policy: CounterPolicy, cost?: number): Promise<CounterDecision>;
+  /**
+   * Gives back up to `cost` points (default 1) charged to `key` under `policy` in its current window, as when a
+   * charged attempt turns out not to count (a sign-in that succeeded). Never below zero; a window emptied this
+   * way is closed (the next charge opens a new one); no window open means nothing to give back.
+   */
+  refund(key: string, policy: CounterPolicy, cost?: number): Promise<void>;
   /** Sends `message` to every current subscriber of `channel`, on every replica. */
   publish(channel: string, message: string): Promise<void>;
   /**

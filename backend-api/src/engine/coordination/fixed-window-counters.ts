@@ -48,6 +48,15 @@ export class FixedWindowCounters {
     return { allowed: true, remaining: points - used - cost, resetMs };
   }
 
+  /** Gives back up to `cost` points of the open window of `key`; an emptied window is closed. */
+  refund(key: string, policy: CounterPolicy, cost: number): void {
+    const { windows } = this.windowsOf(policy);
+    const window = windows.get(key);
+    if (window === undefined || window.resetAt <= this.now()) return;
+    window.used -= cost;
+    if (window.used <= 0) windows.delete(key);
+  }
+
   /** How many windows are held (ended ones included until the next sweep). */
   get size(): number {
     let total = 0;

@@ -49,6 +49,13 @@ export class InProcessCoordination implements CoordinationBackend, LeaseStore {
     return this.counters.consume(key, policy, cost);
   }
 
+  /** Gives back up to `cost` points of `key`'s open window under `policy`. */
+  async refund(key: string, policy: CounterPolicy, cost = 1): Promise<void> {
+    this.assertOpen();
+    assertCost(cost);
+    this.counters.refund(key, policy, cost);
+  }
+
   /** Queues `message` for the handlers subscribed to `channel` now. */
   async publish(channel: string, message: string): Promise<void> {
     this.assertOpen();

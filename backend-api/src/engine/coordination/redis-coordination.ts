@@ -91,6 +91,18 @@ export class RedisCoordination implements CoordinationBackend, LeaseStore {
     return { allowed: reply[0] === 1, remaining: reply[1], resetMs: reply[2] };
   }
 
+  /** Gives back up to `cost` points of `key`'s open window under `policy`, in one atomic script. */
+  async refund(key: string, policy: CounterPolicy, cost = 1): Promise<void> {
+    const counterKey = this.counterPrefix(policy) + key;
+    assertCost(cost);
+    await this.commandsReady();
+    try {
+      await this.commands.wildoRefund(counterKey, cost);
+    } catch (error) {
+      throw coordinationUnavailableError('refund', error);
+    }
+  }
+
   /** Publishes `message` on the namespaced `channel`. */
   async publish(channel: string, message: string): Promise<void> {
     await this.commandsReady();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMember, createOrganization, signUp, TEST_PASSWORD, type TestUser } from '../../testing/identity.fixtures.js';
+import { addMember, createOrganization, signUp, signUpAppAdmin, TEST_PASSWORD, type TestUser } from '../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { createLogger } from '../logging/index.js';
 
@@ -205,10 +205,9 @@ describe('secrets in logs', () => {
 
 describe('application API keys', () => {
   it('act as an application machine on application resources, and reach no organization', async () => {
-    await using t = await createTestBackend(database(), { identity: { bootstrapAdminEmails: ['app-admin@example.test'] } });
-    const signup = await t.api.post('/api/v1/auth/signup').send({ email: 'app-admin@example.test', password: TEST_PASSWORD });
-    const admin = { Authorization: `Bearer ${signup.body.data.accessToken}` };
-    const created = await t.api.post('/api/v1/api-keys').set(admin).send({ name: 'Announcer', roles: ['APP_ADMIN'] });
+    await using t = await createTestBackend(database());
+    const admin = await signUpAppAdmin(t);
+    const created = await t.api.post('/api/v1/api-keys').set(admin.auth).send({ name: 'Announcer', roles: ['APP_ADMIN'] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const key = created.body.data.plainKey as string;
     expect(key).toMatch(/^sk_app_/);

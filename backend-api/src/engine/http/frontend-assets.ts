@@ -1,24 +1,45 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import express, { Router } from 'express';
+import express, { Router, type Response } from 'express';
+
+/** The policy of every page: same-origin resources only, never framed (the consent page must not be clickjacked). */
+export const PAGE_CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
+
+/** Headers every HTML response of the frontend carries, whichever route served it. */
+function setPageHeaders(res: Response): void {
+  res.setHeader('cache-control', 'no-store');
+  res.setHeader('x-frame-options', 'DENY');
+  res.setHeader('content-security-policy', PAGE_CONTENT_SECURITY_POLICY);
+  res.setHeader('x-content-type-options', 'nosniff');
+}
 
 /**
  * Serves the built frontend (Vite `dist/`) from the backend's origin, with the single-page fallback for its
  * client-side routes (`/login`, `/oauth/authorize`, `/account/...`). API and well-known paths are never
- * answered with the page. Returns null when the directory has no build.
+ * answered with the page. Every HTML response (`/`, `/index.html`, a client route) carries the page headers.
+ * Returns null when the directory has no build.
  */
 export function createFrontendRouter(distDir: string): Router | null {
   const index = path.join(distDir, 'index.html');
   if (!existsSync(index)) return null;
   const router = Router();
-  router.use(express.static(distDir, { index: false, fallthrough: true, maxAge: '1h', setHeaders: (res, file) => {
-    // Hashed assets may be cached; the page itself must always be fresh.
-    if (file.endsWith('.html')) res.setHeader('cache-control', 'no-store');
-  } }));
+  router.use(
+    express.static(distDir, {
+      index: false,
+      // A directory would get express's HTML redirect page (without the page headers): the fallback answers instead.
+      redirect: false,
+      fallthrough: true,
+      maxAge: '1h',
+      setHeaders: (res, file) => {
+        // A page must always be fresh and carry its policy; hashed assets may be cached (the request context
+        // set no-store on every response: dropping it lets the static handler apply `maxAge`).
+        if (file.endsWith('.html')) setPageHeaders(res);
+        else res.removeHeader('cache-control');
+      },
+    }),
+  );
   router.get(/^\/(?!api\/|\.well-known\/).*/, (_req, res) => {
-    res.setHeader('cache-control', 'no-store');
-    res.setHeader('x-frame-options', 'DENY');
-    res.setHeader('content-security-policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+    setPageHeaders(res);
     res.sendFile(index);
   });
   return router;

@@ -5,6 +5,8 @@ import type { CounterPolicy } from '../coordination/coordination.js';
 import type { AccessTokenService } from '../identity/access-token.service.js';
 import { createAuthRouter, createJwksRouter } from '../identity/auth.routes.js';
 import type { Authenticator } from '../identity/authenticator.service.js';
+import type { IdentitySettings } from '../identity/identity-settings.js';
+import { LoginThrottle } from '../identity/login-throttle.js';
 import { createOrganizationsRouter } from '../identity/organizations.routes.js';
 import type { OrganizationsService } from '../identity/organizations.service.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
@@ -129,6 +131,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       organizations: get<OrganizationsService>(SAAS_SERVICE_TYPES.OrganizationsService),
       tokens: get<AccessTokenService>(SAAS_SERVICE_TYPES.AccessTokenService),
       rateLimits,
+      loginThrottle: new LoginThrottle(rateLimits, get<IdentitySettings>(SAAS_SERVICE_TYPES.IdentitySettings).loginThrottle),
       stepUp: get<StepUpService>(SAAS_SERVICE_TYPES.StepUpService),
     }),
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMember, createOrganization, signUp, type TestUser } from '../../testing/identity.fixtures.js';
+import { addMember, createOrganization, signUp, signUpAppAdmin, type TestUser } from '../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 
 const database = useTestDatabase();
@@ -282,19 +282,12 @@ describe('authentication and roles over REST', () => {
     const user = await signUp(t.api, 'user');
     const refused = await t.api.post('/api/v1/announcements').set(user.auth).send({ title: 'Hi', body: 'all' });
     expect(refused.status).toBe(403);
-    const adminEmailUser = await signUp(t.api, 'root');
-    const bootstrap = await createTestBackend(database(), { identity: { bootstrapAdminEmails: ['root-admin@example.test'] } });
-    try {
-      const signup = await bootstrap.api.post('/api/v1/auth/signup').send({ email: 'root-admin@example.test', password: 'correct horse battery staple' });
-      expect(signup.status).toBe(201);
-      const admin = { Authorization: `Bearer ${signup.body.data.accessToken}` };
-      const created = await bootstrap.api.post('/api/v1/announcements').set(admin).send({ title: 'Hi', body: 'all' });
-      expect(created.status).toBe(201);
-      const read = await bootstrap.api.get(`/api/v1/announcements/${created.body.data._id}`).set(adminEmailUser.auth);
-      expect(read.status).toBe(200);
-    } finally {
-      await bootstrap.close();
-    }
+    const reader = await signUp(t.api, 'reader');
+    const admin = await signUpAppAdmin(t);
+    const created = await t.api.post('/api/v1/announcements').set(admin.auth).send({ title: 'Hi', body: 'all' });
+    expect(created.status).toBe(201);
+    const read = await t.api.get(`/api/v1/announcements/${created.body.data._id}`).set(reader.auth);
+    expect(read.status).toBe(200);
   });
 
   it('keeps user-scoped records private to their owner', async () => {

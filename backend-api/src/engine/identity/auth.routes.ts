@@ -1,17 +1,19 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { FrameworkError } from '../errors/index.js';
 import { httpState, requirePrincipal, sendData } from '../http/http-state.js';
+import { throttleSourceOf } from '../net/address-classification.js';
 import { parseContract } from '../resources/operation-input.js';
 import type { RateLimitService } from '../resources/rate-limit.service.js';
 import type { AccessTokenService } from './access-token.service.js';
 import { LoginRequestSchema, ReauthRequestSchema, SignupRequestSchema } from './identity.schema.js';
 import type { StepUpService } from './step-up.service.js';
 import type { SigningKeyService } from './signing-keys.service.js';
-import type { UsersService } from './users.service.js';
+import type { LoginThrottle } from './login-throttle.js';
+import { normalizeEmail, type UsersService } from './users.service.js';
 import type { OrganizationsService } from './organizations.service.js';
 
-/** Sign-in attempts per client address and per account, each per 15 minutes. */
-const LOGIN_POLICY = { points: 20, durationMs: 15 * 60_000 };
+/** Re-authentication attempts per signed-in person per 15 minutes. */
+const REAUTH_POLICY = { points: 20, durationMs: 15 * 60_000 };
 /** Sign-ups per client address per hour. */
 const SIGNUP_POLICY = { points: 30, durationMs: 60 * 60_000 };
 
@@ -21,17 +23,17 @@ export interface AuthRouterOptions {
   organizations: OrganizationsService;
   tokens: AccessTokenService;
   rateLimits: RateLimitService;
+  /** Failure budgets of `POST /auth/login` (per source, per account and source, per account). */
+  loginThrottle: LoginThrottle;
   stepUp: StepUpService;
 }
-
-const ip = (req: Request) => req.ip ?? 'unknown';
 
 /** `POST /auth/signup`, `POST /auth/login`, `POST /auth/reauth`, `GET /auth/me`. */
 export function createAuthRouter(options: AuthRouterOptions): Router {
   const router = Router();
 
   router.post('/auth/signup', async (req, res) => {
-    await options.rateLimits.charge(`signup:${ip(req)}`, SIGNUP_POLICY);
+    await options.rateLimits.charge(`signup:${throttleSourceOf(req.ip)}`, SIGNUP_POLICY);
     const request = parseContract(SignupRequestSchema, req.body ?? {});
     const { user, authorizationVersion } = await options.users.signup(request);
     const token = await options.tokens.issueUserAccessToken({ id: user._id, authorizationVersion });
@@ -40,9 +42,9 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
 
   router.post('/auth/login', async (req, res) => {
     const request = parseContract(LoginRequestSchema, req.body ?? {});
-    await options.rateLimits.charge(`login:ip:${ip(req)}`, LOGIN_POLICY);
-    await options.rateLimits.charge(`login:account:${request.email.trim().toLowerCase()}`, LOGIN_POLICY);
-    const verified = await options.users.verifyCredentials(request.email, request.password);
+    const verified = await options.loginThrottle.guard(normalizeEmail(request.email), req.ip, () =>
+      options.users.verifyCredentials(request.email, request.password),
+    );
     if (!verified) throw new FrameworkError('UNAUTHENTICATED', 'The email or password is incorrect.', { reason: 'credential_invalid' });
     const token = await options.tokens.issueUserAccessToken({ id: verified.user._id, authorizationVersion: verified.authorizationVersion });
     sendData(res, 200, { user: verified.user, ...token });
@@ -52,7 +54,7 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
     const principal = requirePrincipal(res);
     if (principal.kind !== 'user') throw new FrameworkError('FORBIDDEN', 'Only a person can re-authenticate.', { reason: 'principal_not_allowed' });
     const request = parseContract(ReauthRequestSchema, req.body ?? {});
-    await options.rateLimits.charge(`reauth:${principal.userId}`, LOGIN_POLICY);
+    await options.rateLimits.charge(`reauth:${principal.userId}`, REAUTH_POLICY);
     if (!(await options.users.verifyPassword(principal.userId, request.password))) {
       throw new FrameworkError('UNAUTHENTICATED', 'The password is incorrect.', { reason: 'credential_invalid' });
     }

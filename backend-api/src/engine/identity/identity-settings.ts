@@ -1,3 +1,5 @@
+import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './login-throttle.js';
+
 /** Identity settings resolved from the generated runtime configuration and the environment. */
 export interface IdentitySettings {
   /** `iss` of every token: the backend's public URL. */
@@ -5,8 +7,8 @@ export interface IdentitySettings {
   /** `aud` of first-party access tokens: the REST API. */
   apiAudience: string;
   accessTokenLifetimeMinutes: number;
-  /** Emails that receive APP_ADMIN when they sign up (bootstrap of the first administrator). */
-  bootstrapAdminEmails: readonly string[];
+  /** Failure budgets of password sign-in (defaults in {@link DEFAULT_LOGIN_THROTTLE}). */
+  loginThrottle: LoginThrottlePolicy;
 }
 
 /** Settings for a backend reachable at `publicUrl`. */
@@ -16,7 +18,7 @@ export function identitySettingsFor(publicUrl: string, overrides: Partial<Identi
     issuer,
     apiAudience: `${issuer}/api/v1`,
     accessTokenLifetimeMinutes: 15,
-    bootstrapAdminEmails: [],
+    loginThrottle: DEFAULT_LOGIN_THROTTLE,
     ...overrides,
   };
 }

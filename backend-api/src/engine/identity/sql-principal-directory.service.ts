@@ -10,7 +10,8 @@ import type { UserSnapshot } from './principal.types.js';
 
 /** The pub/sub channel on which replicas announce that a user changed. */
 export const USER_CHANGED_CHANNEL = 'identity.user-changed';
-const CACHE_TTL_MS = 60_000;
+/** How long a replica may serve a cached account without hearing of a change (the bound when an announcement is lost). */
+export const PRINCIPAL_CACHE_TTL_MS = 60_000;
 const CACHE_SIZE = 50_000;
 
 interface Entry {
@@ -51,7 +52,7 @@ export class SqlPrincipalDirectory implements PrincipalDirectory {
   async getUser(userId: string): Promise<UserSnapshot | null> {
     const now = this.clock.now().getTime();
     const hit = this.cache.get(userId);
-    if (hit && now - hit.loadedAt < CACHE_TTL_MS) return hit.snapshot;
+    if (hit && now - hit.loadedAt < PRINCIPAL_CACHE_TTL_MS) return hit.snapshot;
     const generation = this.generations.get(userId) ?? 0;
     const snapshot = await this.load(userId);
     if ((this.generations.get(userId) ?? 0) === generation) this.store(userId, { snapshot, loadedAt: now });

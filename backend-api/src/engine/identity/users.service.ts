@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { CORE_APP_ROLES } from '@wildo/shared-lib';
+import { CORE_APP_ROLES, type CoreAppRole } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
-import type { IdentitySettings } from './identity-settings.js';
+import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
 import type { PublicUser, SignupRequest } from './identity.schema.js';
 import type { PasswordHasher } from './password-hasher.service.js';
 import type { PrincipalDirectory } from './principal-directory.js';
@@ -19,6 +18,12 @@ interface UserRow {
   app_roles: string[];
   authorization_version: number;
   created_at: Date | string;
+}
+
+/** What an application-role change did: the account as it is now, and whether anything changed. */
+export interface ApplicationRoleChange {
+  user: PublicUser;
+  changed: boolean;
 }
 
 /** A user with what authentication needs. */
@@ -41,16 +46,16 @@ export class UsersService {
     @inject(SAAS_SERVICE_TYPES.Database) private readonly db: SqlDatabase,
     @inject(SAAS_SERVICE_TYPES.PasswordHasher) private readonly hasher: PasswordHasher,
     @inject(SAAS_SERVICE_TYPES.PrincipalDirectory) private readonly directory: PrincipalDirectory,
-    @inject(SAAS_SERVICE_TYPES.IdentitySettings) private readonly settings: IdentitySettings,
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
   ) {}
 
-  /** Creates an account with APP_USER (APP_ADMIN too for a bootstrap administrator email). */
+  /**
+   * Creates an account with APP_USER. Nothing a person submits makes them an administrator: an operator grants
+   * APP_ADMIN on the server (`wildo users grant-role`), or an administrator through the API.
+   */
   async signup(request: SignupRequest): Promise<AuthenticatedUser> {
     const normalized = normalizeEmail(request.email);
-    const roles = this.settings.bootstrapAdminEmails.map(normalizeEmail).includes(normalized)
-      ? [CORE_APP_ROLES.APP_ADMIN, CORE_APP_ROLES.APP_USER]
-      : [CORE_APP_ROLES.APP_USER];
+    const roles = [CORE_APP_ROLES.APP_USER];
     const passwordHash = await this.hasher.hash(request.password);
     const now = this.clock.now();
     const { rows } = await this.db.query<UserRow>(
@@ -108,16 +113,41 @@ export class UsersService {
     return this.change(userId, 'status = $2', [status]);
   }
 
+  /**
+   * Grants or revokes one application role of the account with this email (any letter case). A change bumps
+   * the authorization version (outstanding tokens stop working) and is announced to every replica; granting a
+   * role the account has, or revoking one it lacks, changes nothing. An account keeps at least one role.
+   */
+  async changeApplicationRole(email: string, role: CoreAppRole, change: 'grant' | 'revoke'): Promise<ApplicationRoleChange> {
+    const outcome = await this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<UserRow>(`SELECT ${USER_COLUMNS} FROM wildo_users WHERE email_normalized = $1 FOR UPDATE`, [normalizeEmail(email)]);
+      const row = rows[0];
+      if (!row) throw new FrameworkError('NOT_FOUND', 'No account has this email.');
+      const roles = change === 'grant' ? [...new Set([...row.app_roles, role])] : row.app_roles.filter((held) => held !== role);
+      if (roles.length === row.app_roles.length) return { user: toPublicUser(row), changed: false };
+      if (roles.length === 0) throw new FrameworkError('CONFLICT', 'An account keeps at least one application role.');
+      return { user: toPublicUser(await this.update(tx, row.id, 'app_roles = $2', [JSON.stringify(roles)])), changed: true };
+    });
+    if (outcome.changed) await this.directory.invalidate(outcome.user._id);
+    return outcome;
+  }
+
   private async change(userId: string, assignment: string, values: unknown[]): Promise<PublicUser> {
-    const { rows } = await this.db.query<UserRow>(
+    const row = await this.update(this.db, userId, assignment, values);
+    await this.directory.invalidate(userId);
+    return toPublicUser(row);
+  }
+
+  /** Applies `assignment` and bumps the authorization version, in one statement. */
+  private async update(executor: SqlExecutor, userId: string, assignment: string, values: unknown[]): Promise<UserRow> {
+    const { rows } = await executor.query<UserRow>(
       `UPDATE wildo_users SET ${assignment}, authorization_version = authorization_version + 1, updated_at = $${values.length + 2}
        WHERE id = $1 RETURNING ${USER_COLUMNS}`,
       [userId, ...values, this.clock.now()],
     );
     const row = rows[0];
     if (!row) throw new FrameworkError('NOT_FOUND', 'No such user.');
-    await this.directory.invalidate(userId);
-    return toPublicUser(row);
+    return row;
   }
 }
 

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { addMember, createOrganization, signUp, TEST_PASSWORD, type TestUser } from '../../testing/identity.fixtures.js';
+import { addMember, createOrganization, signUp, signUpAppAdmin, type TestUser } from '../../testing/identity.fixtures.js';
 import {
   callTool,
   callToolOk,
@@ -192,12 +191,9 @@ describe('rate_limit_exceeded', () => {
 
 describe('principal_not_allowed', () => {
   async function probes() {
-    // The database is shared by the file's tests: each backend bootstraps its own application admin.
-    const appAdminEmail = `app-admin-${randomUUID()}@example.test`;
-    const t = await createTestBackend(database(), { ...MCP_BACKEND_OPTIONS, application: mcpProbesApplication, identity: { bootstrapAdminEmails: [appAdminEmail] } });
-    const signup = await t.api.post('/api/v1/auth/signup').send({ email: appAdminEmail, password: TEST_PASSWORD });
-    expect(signup.status).toBe(201);
-    const created = await t.api.post('/api/v1/api-keys').set('Authorization', `Bearer ${signup.body.data.accessToken as string}`).send({ name: 'App', roles: ['APP_ADMIN'] });
+    const t = await createTestBackend(database(), { ...MCP_BACKEND_OPTIONS, application: mcpProbesApplication });
+    const admin = await signUpAppAdmin(t);
+    const created = await t.api.post('/api/v1/api-keys').set(admin.auth).send({ name: 'App', roles: ['APP_ADMIN'] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const person = await signUp(t.api);
     const organizationId = await createOrganization(t.api, person);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, isLoopbackAddress, isPublicAddress } from './address-classification.js';
+import { classifyAddress, isLoopbackAddress, isPublicAddress, throttleSourceOf } from './address-classification.js';
 
 describe('isPublicAddress', () => {
   it.each(['93.184.215.14', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e'])(
@@ -79,5 +79,24 @@ describe('isLoopbackAddress', () => {
   it('does not treat private or public addresses as loopback', () => {
     expect(isLoopbackAddress('10.0.0.1')).toBe(false);
     expect(isLoopbackAddress('8.8.8.8')).toBe(false);
+  });
+});
+
+describe('throttleSourceOf', () => {
+  it('keeps an IPv4 address, unmapping its IPv6 form', () => {
+    expect(throttleSourceOf('203.0.113.9')).toBe('203.0.113.9');
+    expect(throttleSourceOf('::ffff:203.0.113.9')).toBe('203.0.113.9');
+  });
+
+  it('counts an IPv6 address as its /64 network, whatever its spelling', () => {
+    expect(throttleSourceOf('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
+    expect(throttleSourceOf('2001:0db8:0001:0002::1')).toBe('2001:db8:1:2::/64');
+    expect(throttleSourceOf('[2001:db8:1:3::1]')).toBe('2001:db8:1:3::/64');
+  });
+
+  it('counts anything that is not an address as one unknown source', () => {
+    expect(throttleSourceOf(undefined)).toBe('unknown');
+    expect(throttleSourceOf('localhost')).toBe('unknown');
+    expect(throttleSourceOf('127.1')).toBe('unknown');
   });
 });

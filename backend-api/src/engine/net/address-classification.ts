@@ -44,3 +44,18 @@ export function isPublicAddress(ip: string): boolean {
 export function isLoopbackAddress(ip: string): boolean {
   return classifyAddress(ip) === 'loopback';
 }
+
+/**
+ * The source a per-address throttle counts: an IPv4 address (IPv4-mapped forms unmapped), or the /64 network of
+ * an IPv6 address (one subscriber commonly holds a whole /64, so counting single addresses would not bound it).
+ * Anything that is not an IP literal counts as one `unknown` source.
+ */
+export function throttleSourceOf(ip: string | undefined): string {
+  const literal = unbracketHost(ip ?? '');
+  if (isIP(literal) === 0) return 'unknown';
+  const address = ipaddr.parse(literal);
+  if (address.kind() === 'ipv4') return address.toString();
+  const ipv6 = address as ipaddr.IPv6;
+  if (ipv6.isIPv4MappedAddress()) return ipv6.toIPv4Address().toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${ipv6.toString()}/64`).toString()}/64`;
+}

@@ -1,4 +1,4 @@
-export { classifyAddress, isIpLiteral, isLoopbackAddress, isPublicAddress, unbracketHost } from './address-classification.js';
+export { classifyAddress, isIpLiteral, isLoopbackAddress, isPublicAddress, throttleSourceOf, unbracketHost } from './address-classification.js';
 export { createGuardedConnector, systemHostResolver, type GuardedConnectorOptions, type HostResolver, type ResolvedAddress } from './guarded-connector.js';
 export {
   findOutboundRefusal,

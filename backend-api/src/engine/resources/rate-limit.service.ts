@@ -25,18 +25,31 @@ export class RateLimitService {
     await this.charge(key, { points: policy.points, durationMs: policy.durationSeconds * 1_000 });
   }
 
-  /** Charges a security policy (sign-in attempts, ...); refused or unavailable storage both refuse (fail closed). */
+  /** Charges a security policy (sign-ups, re-authentication, ...); refused or unavailable storage both refuse (fail closed). */
   async charge(key: string, policy: CounterPolicy): Promise<void> {
-    let decision: CounterDecision;
+    const decision = await this.reserve(key, policy);
+    if (!decision.allowed) throw rateLimited(decision);
+  }
+
+  /** Charges one point and returns the decision for the caller to act on; unavailable storage refuses (fail closed). */
+  async reserve(key: string, policy: CounterPolicy): Promise<CounterDecision> {
     try {
-      decision = await this.coordination.consume(key, policy);
+      return await this.coordination.consume(key, policy);
     } catch (cause) {
       throw new FrameworkError('SERVICE_UNAVAILABLE', 'The request could not be admitted right now; try again shortly.', {
         retryAfterSeconds: 1,
         cause,
       });
     }
-    if (!decision.allowed) throw rateLimited(decision);
+  }
+
+  /** Gives back points a reservation charged; a storage failure is logged (the count errs towards refusing). */
+  async refund(key: string, policy: CounterPolicy, cost = 1): Promise<void> {
+    try {
+      await this.coordination.refund(key, policy, cost);
+    } catch (error) {
+      this.logger.warn('rate-limit refund failed; the counter keeps the charge until its window ends', { error: String(error) });
+    }
   }
 
   /** Charges a burst bucket; returns null (admitting the request) when the counter store fails. */

@@ -177,6 +177,7 @@ export class ConversationService {
       surface: request.surface ?? 'rest',
       requestId: request.requestId,
     });
+    this.requireProvider(admission);
     await admitBudget(this.deps.budgets, admission.tenant, this.deps.clock.now());
     const owner: ExecutionOwner = {
       ownerKey: ownerKeyOf(request.principal),
@@ -217,6 +218,7 @@ export class ConversationService {
       requestId: request.requestId,
     });
     if (admission.agent.declaration.ref !== execution.agentRef) throw new FrameworkError('CONFLICT', 'This assistant has changed since the action was proposed; ask again.');
+    this.requireProvider(admission);
     await admitBudget(this.deps.budgets, admission.tenant, this.deps.clock.now());
     if (!(await store.claim(execution.id, ['awaiting_approval']))) {
       throw new FrameworkError('CONFLICT', 'This conversation is not waiting for a decision (it is busy or was already continued).');
@@ -278,6 +280,18 @@ export class ConversationService {
       status: execution.status,
       messages: await this.deps.store.history(execution.id),
     };
+  }
+
+  /**
+   * Refuses (503, before any stream, claim or decision) when the agent's provider cannot be called on this server,
+   * e.g. without its credential: the turn could only fail later.
+   */
+  private requireProvider(admission: SystemAdmission): void {
+    try {
+      this.deps.providers.get(admission.agent.providerRef);
+    } catch (error) {
+      throw toAgentCallError(error);
+    }
   }
 
   /** Finds the caller's own conversation and claims it for this turn. */
