@@ -33,6 +33,14 @@ export const hostileText: fc.Arbitrary<string> = fc
   )
   .map((parts) => parts.join(''));
 
+/**
+ * The tests' own oracle of unstorable text, independent of the implementation's native scans: a NUL, a high
+ * surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+ */
+export function holdsUnstorableText(text: string): boolean {
+  return /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
+}
+
 /** One unstorable text per index, so every target is sent each kind once across the examples. */
 export function unstorableExample(index: number): string {
   return `before ${UNSTORABLE_PIECES[index % UNSTORABLE_PIECES.length] as string} after`;

@@ -7,6 +7,7 @@ import {
   buildHostileWorld,
   expectNotEchoed,
   expectUnstorableRefusal,
+  holdsUnstorableText,
   HOSTILE_ADMIN_EMAIL,
   hostileText,
   sendBody,
@@ -28,7 +29,7 @@ import { createPostgresTestSchema, postgresTestUrl } from '../persistence/postgr
 import { createPostgresDatabase } from '../persistence/postgres-database.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import type { CompiledOperation } from '../resources/compiled-resource.types.js';
-import { formatPath, isStorableText, STORABLE_TEXT_EXPECTATION } from '../resources/schema/index.js';
+import { formatPath, STORABLE_TEXT_EXPECTATION } from '../resources/schema/index.js';
 
 /**
  * The property, on every surface that accepts text: never a 5xx, never an MCP internal error; text the database
@@ -66,7 +67,7 @@ async function checkBody(t: TestBackend, world: HostileWorld, target: BodyTarget
   const body = withTextAt(target.base, target.path, text);
   const res = await sendBody(t, world, target.operation, body);
   expect(res.status, res.text).toBeLessThan(500);
-  if (!isStorableText(text)) return expectUnstorableRefusal(res, formatPath(target.path), text);
+  if (holdsUnstorableText(text)) return expectUnstorableRefusal(res, formatPath(target.path), text);
   const parsed = target.operation.inputSchema?.safeParse(body);
   if (!target.readBack || !parsed?.success) return;
   expect(res.status, res.text).toBeLessThan(300);
@@ -82,7 +83,7 @@ async function checkTool(t: TestBackend, world: HostileWorld, target: ToolTarget
   expect(res.body.error, res.text).toBeUndefined();
   const result = res.body.result as ToolResult;
   expect((result._meta?.[GOVERNANCE_META.TOOL_ERROR] as { error?: string } | undefined)?.error, res.text).not.toBe('internal_error');
-  if (!isStorableText(text)) {
+  if (holdsUnstorableText(text)) {
     expect(result.isError).toBe(true);
     expect(result._meta?.[GOVERNANCE_META.INPUT_INVALID]).toMatchObject({ reason: 'input_invalid', problems: [{ path: formatPath(target.path), expected: STORABLE_TEXT_EXPECTATION }] });
     return expectNotEchoed(res.text, text);
@@ -121,7 +122,7 @@ function hostileTextProperties(openDatabase: () => Promise<SqlDatabase>) {
       const res = await t.api.get(`${urlOf(world, operation)}?${utf8Query(filter.name, text)}`).set(world.admin.auth);
       expect(res.status, res.text).toBeLessThan(500);
       // A UTF-8 encoder turns a lone surrogate into U+FFFD: only NUL can reach the server through a URL.
-      if (!isStorableText(Buffer.from(text, 'utf8').toString('utf8'))) return expectUnstorableRefusal(res, filter.name, text);
+      if (holdsUnstorableText(Buffer.from(text, 'utf8').toString('utf8'))) return expectUnstorableRefusal(res, filter.name, text);
       if (res.status !== 200) expect(res.body.error.problems, res.text).toEqual([{ path: filter.name, expected: expect.any(String) }]);
     });
     await fc.assert(property, options(targets, RUNS.filter));
@@ -156,7 +157,7 @@ function hostileTextProperties(openDatabase: () => Promise<SqlDatabase>) {
           ? await t.api.post('/api/v1/organizations').set(world.admin.auth).send({ name: text })
           : await t.api.post(`/api/v1/auth/${endpoint}`).set(forwarded).send({ ...base, [field]: text });
       expect(res.status, res.text).toBeLessThan(500);
-      if (!isStorableText(text)) return expectUnstorableRefusal(res, field, text);
+      if (holdsUnstorableText(text)) return expectUnstorableRefusal(res, field, text);
       if (target === 'organizations.name' && CreateOrganizationRequestSchema.safeParse({ name: text }).success) {
         expect(res.status, res.text).toBe(201);
         const read = await t.api.get(`/api/v1/organizations/${res.body.data._id as string}`).set(world.admin.auth);
