@@ -71,7 +71,8 @@ export function parseListQuery(operation: CompiledOperation, query: Record<strin
   let cursor: string | undefined;
   for (const [key, raw] of Object.entries(query)) {
     if (typeof raw !== 'string') {
-      problems.push({ path: operation.filters.has(key) || key === 'limit' || key === 'cursor' ? key : undeclaredPath(key, '(query)'), expected: 'a single value' });
+      const declared = operation.filters.has(key) || key === 'limit' || key === 'cursor';
+      problems.push(declared ? { path: key, expected: 'a single value' } : undeclaredFilter(operation, key, '(query)', 'no undeclared parameters'));
       continue;
     }
     if (key === 'limit') {
@@ -146,11 +147,6 @@ function decodeFilterValue(filter: CompiledFilter, raw: string): string | number
     value = raw === 'true';
   } else value = raw;
   return filter.schema.safeParse(value).success ? value : undefined;
-}
-
-/** A submitted key in a path when it may be repeated (a plausible identifier), else the parent's label. */
-function undeclaredPath(key: string, parent: string): string {
-  return isPlausibleIdentifier(key) ? key : parent;
 }
 
 /** An undeclared LIST parameter: named with the declared filters when it may be repeated, else at its parent. */
