@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { anthropicStubOptions, assistantOrganization, eventsOf, postStream } from '../../testing/agents.fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eventsOf, postStream, useAssistantBackend } from '../../testing/agents.fixtures.js';
 import type { TestUser } from '../../testing/identity.fixtures.js';
-import { AnthropicStub, textReply, toolCallsReply } from '../../testing/llm-stubs/index.js';
-import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
+import { textReply, toolCallsReply } from '../../testing/llm-stubs/index.js';
+import { useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { STORABLE_TEXT_EXPECTATION } from '../../engine/resources/schema/index.js';
 
 const READ = 'resource_todos_read';
@@ -13,26 +13,13 @@ const READ = 'resource_todos_read';
  * repaired and stored, so the conversation goes on.
  */
 describe('todo assistant: text the database cannot store', () => {
-  const db = useTestDatabase();
-  const stub = new AnthropicStub();
+  const assistant = useAssistantBackend(useTestDatabase(), 'owner');
+  const { stub } = assistant;
   let t: TestBackend;
   let owner: TestUser;
   let orgId: string;
   let turns: string;
-
-  beforeAll(async () => {
-    await stub.start();
-    t = await createTestBackend(db(), anthropicStubOptions(stub));
-    ({ owner, orgId, turns } = await assistantOrganization(t.api, 'owner'));
-  });
-  afterEach(() => {
-    expect(stub.pending, 'every scripted model reply was used').toBe(0);
-    stub.reset();
-  });
-  afterAll(async () => {
-    await t?.close();
-    await stub.close();
-  });
+  beforeAll(() => void ({ t, owner, orgId, turns } = assistant));
 
   const transcriptOf = async (executionId: string) => {
     const res = await t.api.get(`/api/v1/flows-actors/executions/${executionId}/messages`).set(owner.auth);
