@@ -5,7 +5,10 @@ import { createOrganization, signUp, TEST_PASSWORD, type TestUser } from '../../
 import { handshake, MCP_BACKEND_OPTIONS, MCP_PATH, organizationApiKey, rpc, spyOnServices, type ToolResult } from '../../testing/mcp.fixtures.js';
 import { authorizationRequest, pkcePair, REDIRECT_URI, registerPublicClient } from '../../testing/oauth.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
+import { referenceApplication } from '../../modules/index.js';
+import { defineBackendApplication } from '../container/backend-domain-module.js';
 import { GOVERNANCE_META, RPC_ERRORS } from '../mcp/mcp-protocol.js';
+import type { McpCustomTool } from '../mcp/mcp-tools.types.js';
 import { STORABLE_TEXT_EXPECTATION } from '../resources/schema/index.js';
 
 /**
@@ -13,13 +16,27 @@ import { STORABLE_TEXT_EXPECTATION } from '../resources/schema/index.js';
  * same request with storable text succeeds. One backend serves the file.
  */
 const database = useTestDatabase();
+
+/** Every argument object the custom tool below was called with. */
+const echoCalls: Record<string, unknown>[] = [];
+
+/** A tool a module contributes directly: its arguments never pass a resource contract. */
+const echoTool: McpCustomTool = {
+  descriptor: { name: 'probe__echo', description: 'Echoes its text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+  async call(args) {
+    echoCalls.push(args);
+    return { content: [{ type: 'text', text: 'echoed' }], isError: false };
+  },
+};
+
+const application = defineBackendApplication({ ...referenceApplication, modules: [...referenceApplication.modules, { name: 'text-probes', mcpTools: [echoTool] }] });
 let t: TestBackend;
 let owner: TestUser;
 let orgId: string;
 let todos: string;
 
 beforeAll(async () => {
-  t = await createTestBackend(database(), MCP_BACKEND_OPTIONS);
+  t = await createTestBackend(database(), { ...MCP_BACKEND_OPTIONS, application });
   owner = await signUp(t.api, 'owner');
   orgId = await createOrganization(t.api, owner, 'Regressions');
   todos = `/api/v1/organizations/${orgId}/todos`;
@@ -99,6 +116,15 @@ describe('MCP', () => {
       expect(result._meta?.[GOVERNANCE_META.INPUT_INVALID]).toEqual({ error: 'input_invalid', tool: 'todos__create', reason: 'input_invalid', problems: [{ path, expected: STORABLE_TEXT_EXPECTATION }] });
     }
     expect(services.count()).toBe(0);
+  });
+
+  it('runs a module’s own tool with storable arguments (control) and refuses unstorable ones before it runs', async () => {
+    const echo = (text: string) => handshake(t.api, MCP_PATH, rpc('tools/call', { name: 'probe__echo', arguments: { text } }), apiKey);
+    expect(((await echo('hello 😀')).body.result as ToolResult).isError).toBe(false);
+    expect(echoCalls).toEqual([{ text: 'hello 😀' }]);
+    const result = (await echo('hello \u0000')).body.result as ToolResult;
+    expect(result._meta?.[GOVERNANCE_META.INPUT_INVALID]).toMatchObject({ reason: 'input_invalid', problems: [{ path: 'text', expected: STORABLE_TEXT_EXPECTATION }] });
+    expect(echoCalls).toHaveLength(1);
   });
 
   it('answers a well-formed envelope (control) and refuses unstorable text elsewhere in it as a JSON-RPC error', async () => {
