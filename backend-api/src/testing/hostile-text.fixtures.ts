@@ -33,6 +33,14 @@ export const hostileText: fc.Arbitrary<string> = fc
   )
   .map((parts) => parts.join(''));
 
+/** Arbitrary text the database can store: any code points but NUL, mixed with the pieces above. */
+export const storableText: fc.Arbitrary<string> = fc
+  .array(fc.oneof({ arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 16 }).map((text) => text.replaceAll('\u0000', '')), weight: 3 }, { arbitrary: fc.constantFrom(...UNICODE_PIECES), weight: 1 }), {
+    minLength: 1,
+    maxLength: 3,
+  })
+  .map((parts) => parts.join(''));
+
 /**
  * The tests' own oracle of unstorable text, independent of the implementation's native scans: a NUL, a high
  * surrogate not followed by a low one, or a low surrogate not preceded by a high one.

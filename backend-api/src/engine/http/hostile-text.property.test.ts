@@ -10,6 +10,7 @@ import {
   holdsUnstorableText,
   HOSTILE_ADMIN_EMAIL,
   hostileText,
+  storableText,
   sendBody,
   toolTargets,
   unstorableExample,
@@ -35,10 +36,11 @@ import { formatPath, STORABLE_TEXT_EXPECTATION } from '../resources/schema/index
  * The property, on every surface that accepts text: never a 5xx, never an MCP internal error; text the database
  * can store is stored and read back exactly; text it cannot (NUL, lone surrogates) is refused as input_invalid
  * naming where. Each target is sent one unstorable example (NUL, high, low, reversed pair in turn), then fast-check
- * draws `RUNS` more (target, text) pairs per surface from a fixed seed. One backend per database serves the file.
+ * draws `RUNS` more (target, text) pairs per surface from a fixed seed; where a surface stores, a second property
+ * draws storable text only, for the targets that store. One backend per database serves the file.
  */
 const SEED = 20_260_417;
-const RUNS = { body: 60, filter: 16, tool: 40, identity: 12 };
+const RUNS = { body: 60, bodyStored: 40, filter: 16, tool: 40, toolStored: 20, identity: 12 };
 
 const database = useTestDatabase();
 const postgresUrl = postgresTestUrl();
@@ -113,6 +115,8 @@ function hostileTextProperties(openDatabase: () => Promise<SqlDatabase>) {
     expect(targets.length).toBeGreaterThan(20);
     expect(targets.some((target) => target.readBack)).toBe(true);
     await fc.assert(fc.asyncProperty(fc.constantFrom(...targets), hostileText, (target, text) => checkBody(t, world, target, text)), options(targets, RUNS.body));
+    const storing = targets.filter((target) => target.readBack);
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...storing), storableText, (target, text) => checkBody(t, world, target, text)), { seed: SEED, numRuns: RUNS.bodyStored });
   });
 
   it('REST query strings: every filter of every list operation', async () => {
@@ -144,6 +148,8 @@ function hostileTextProperties(openDatabase: () => Promise<SqlDatabase>) {
     expect(targets.length).toBeGreaterThan(10);
     expect(targets.some((target) => target.readBack)).toBe(true);
     await fc.assert(fc.asyncProperty(fc.constantFrom(...targets), hostileText, (target, text) => checkTool(t, world, target, text)), options(targets, RUNS.tool));
+    const storing = targets.filter((target) => target.readBack);
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...storing), storableText, (target, text) => checkTool(t, world, target, text)), { seed: SEED, numRuns: RUNS.toolStored });
   });
 
   it('identity: sign-up and sign-in (unauthenticated) and organization names', async () => {
