@@ -5,7 +5,7 @@ import { checkRpcRefusal, checkToolControl, checkToolRefusal, MCP_PATH, type Mcp
 
 /**
  * R: every refusal reason the runtime produces, each through the real runtime and after its positive control.
- * `input_invalid` (problems name paths and expectations only, never a submitted value or an undeclared key),
+ * `input_invalid` (problems name paths and expectations only: an undeclared key by its name, never a submitted value),
  * `role_refused` (an ORG_MEMBER key and an ORG_MEMBER person deleting; the policy is not described), an unknown
  * tool (JSON-RPC -32602) and, in-process only, `principal_not_allowed` and `lifecycle_blocked` (the reference
  * application declares no retired tool and no tool an organization machine may not call).
@@ -29,11 +29,23 @@ export const refusalReasonsSection: McpScenarioSection = {
       key: 'dev.wildo/input_invalid',
       reason: 'input_invalid',
       error: 'input_invalid',
-      mustNotDisclose: [secretValue, undeclaredKey],
+      mustNotDisclose: [secretValue],
     });
     const problems = (refusalOf(invalid)?.problems ?? []) as { path?: unknown; expected?: unknown }[];
+    recorder.check('R-1 the undeclared argument is named by its path', problems.some((p) => p.path === undeclaredKey), JSON.stringify(problems.map((p) => p.expected)));
     const wellFormed = Array.isArray(problems) && problems.length >= 1 && problems.length <= 16 && problems.every((p) => typeof p.path === 'string' && typeof p.expected === 'string' && Object.keys(p).length === 2);
     recorder.check('R-1 the problems are 1 to 16 { path, expected } pairs', wellFormed, JSON.stringify(problems.map((p) => Object.keys(p))));
+    const surrogateMarker = uniqueMarker('surrogate');
+    const unstorable = await refused('R-1 todos__create with a lone surrogate in its title', () =>
+      callTool(client, MCP_PATH, 'todos__create', { ...inA, title: `\ud800 ${surrogateMarker}` }, { credential: a.apiKey }),
+    );
+    checkToolRefusal(recorder, 'R-1 text the database cannot store is refused: dev.wildo/input_invalid naming title, never a 5xx', unstorable, {
+      key: 'dev.wildo/input_invalid',
+      reason: 'input_invalid',
+      error: 'input_invalid',
+      mustNotDisclose: [surrogateMarker],
+    });
+    recorder.check('R-1 the unstorable argument is named by its path', (refusalOf(unstorable)?.problems as { path?: unknown }[] | undefined)?.[0]?.path === 'title');
     const missingId = await refused('R-1 todos__read without todoId', () => callTool(client, MCP_PATH, 'todos__read', inA, { credential: a.apiKey, revision: HANDSHAKE_REVISION }));
     checkToolRefusal(recorder, 'R-1 todos__read without its id argument is input_invalid (2025-11-25)', missingId, { key: 'dev.wildo/input_invalid', reason: 'input_invalid' });
     checkCountUnchanged(recorder, 'R-1 the refused create stored nothing', countBefore, (await listTodoIds(client, a.admin, a.organizationId)).length);

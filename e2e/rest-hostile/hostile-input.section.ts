@@ -14,8 +14,9 @@ interface WriteProbe {
 
 /**
  * I, U, S, Q, K: hostile input. Each probe's call shape is first shown to succeed with well-formed input;
- * each refusal must carry a code, must not echo the submitted values or the undeclared key names, and
- * (for writes) must leave the organization's record count where it was, as its owner reads it back.
+ * each refusal must carry a code, name the offending field or parameter when its name is a plain identifier,
+ * never echo a submitted value or a name that is not one, and (for writes) must leave the organization's
+ * record count where it was, as its owner reads it back.
  */
 export const hostileInputSection: ScenarioSection = {
   title: 'I/U/S/Q/K: hostile input',
@@ -29,10 +30,13 @@ export const hostileInputSection: ScenarioSection = {
   },
 };
 
-/** Markers that must never come back: undeclared key names and values only the probe knows. */
+/**
+ * Probe markers: undeclared keys that are plain identifiers (named by refusals), one that is not (never repeated),
+ * and values only the probe knows (never repeated).
+ */
 function probeMarkers() {
   const tag = uniqueMarker('m').slice(2);
-  return { key: `undeclaredKey_${tag}`, nestedKey: `nestedKey_${tag}`, value: `smuggled-${tag}`, tag };
+  return { key: `undeclaredKey_${tag}`, nestedKey: `nestedKey_${tag}`, hiddenKey: `undeclared key <${tag}>`, value: `smuggled-${tag}`, tag };
 }
 
 async function createProbes(client: HttpClient, recorder: CheckRecorder, owner: ScenarioUser, org: string, base: string): Promise<void> {
@@ -47,19 +51,19 @@ async function createProbes(client: HttpClient, recorder: CheckRecorder, owner: 
   const postRaw = (rawBody: string, contentType: string) => client.request('POST', base, { token: owner.token, rawBody, headers: { 'content-type': contentType } });
   const probes: WriteProbe[] = [
     {
-      label: 'I-1 an unknown top-level field is refused, unnamed and unechoed',
-      send: () => post({ title: `title ${m.tag}`, [m.key]: m.value }),
-      expected: { ...invalid, reason: 'input_invalid', mustNotDisclose: [m.key, m.value, m.tag] },
+      label: 'I-1 unknown top-level fields are refused, named when plain identifiers, their values unechoed',
+      send: () => post({ title: `title ${m.tag}`, [m.key]: m.value, [m.hiddenKey]: m.value }),
+      expected: { ...invalid, reason: 'input_invalid', problemPaths: [m.key, '(root)'], mustNotDisclose: [m.hiddenKey, m.value, `title ${m.tag}`] },
     },
     {
-      label: 'I-2 an unknown nested field is refused, unnamed and unechoed',
+      label: 'I-2 an unknown nested field is refused, named, its value unechoed',
       send: () => post({ title: 'nested probe', checklist: [{ label: `label ${m.tag}`, done: false, [m.nestedKey]: m.value }] }),
-      expected: { ...invalid, reason: 'input_invalid', mustNotDisclose: [m.nestedKey, m.value, m.tag] },
+      expected: { ...invalid, reason: 'input_invalid', problemPaths: [`checklist[0].${m.nestedKey}`], mustNotDisclose: [m.value, `label ${m.tag}`] },
     },
     {
-      label: 'I-3 system fields in a create (id, tenant, author) are refused',
+      label: 'I-3 system fields in a create (id, tenant, author) are refused as read-only',
       send: () => post({ title: 'smuggling probe', _id: `id-${m.tag}`, organizationId: `org-${m.tag}`, createdByUserId: `user-${m.tag}` }),
-      expected: { ...invalid, mustNotDisclose: [m.tag] },
+      expected: { ...invalid, problemPaths: ['_id', 'organizationId', 'createdByUserId'], mustNotDisclose: [m.tag] },
     },
     {
       label: 'I-4 wrong types are refused without coercion or echo',
@@ -86,6 +90,16 @@ async function createProbes(client: HttpClient, recorder: CheckRecorder, owner: 
       send: () => postRaw(`title=form-${m.tag}`, 'application/x-www-form-urlencoded'),
       expected: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', mustNotDisclose: [m.tag] },
     },
+    {
+      label: 'I-9 a NUL character in a field is refused as input_invalid naming the field, not a server error',
+      send: () => post({ title: `nul \u0000 ${m.tag}` }),
+      expected: { ...invalid, reason: 'input_invalid', problemPaths: ['title'], mustNotDisclose: [m.tag] },
+    },
+    {
+      label: 'I-10 a lone surrogate in a nested field is refused as input_invalid naming the field',
+      send: () => postRaw(`{"title":"surrogate probe","checklist":[{"label":"\\ud800 ${m.tag}","done":false}]}`, 'application/json'),
+      expected: { ...invalid, reason: 'input_invalid', problemPaths: ['checklist[0].label'], mustNotDisclose: [m.tag] },
+    },
   ];
   for (const probe of probes) {
     const before = (await listTodoIds(client, owner, org)).length;
@@ -101,7 +115,12 @@ async function updateAndSearchProbes(client: HttpClient, recorder: CheckRecorder
   checkControl(recorder, 'U-0 CONTROL a well-formed update succeeds', control, 200, recordOf(control)?.['priority'] === 2);
   const snapshot = await readTodo(client, owner, org, todo._id);
   const unknown = await client.put(`${base}/${todo._id}`, { priority: 1, [m.key]: m.value }, { token: owner.token });
-  checkRefusal(recorder, 'U-1 an update with an unknown field is refused, unnamed and unechoed', unknown, { status: 400, code: 'VALIDATION_FAILED', mustNotDisclose: [m.key, m.value] });
+  checkRefusal(recorder, 'U-1 an update with an unknown field is refused, named, its value unechoed', unknown, {
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    problemPaths: [m.key],
+    mustNotDisclose: [m.value],
+  });
   const wrongType = await client.put(`${base}/${todo._id}`, { priority: `high-${m.tag}` }, { token: owner.token });
   checkRefusal(recorder, 'U-2 an update with a wrong type is refused without echo', wrongType, { status: 400, code: 'VALIDATION_FAILED', mustNotDisclose: [m.tag] });
   checkUnchanged(recorder, 'U-3 the todo is unchanged after the refused updates', snapshot, await readTodo(client, owner, org, todo._id));
@@ -109,7 +128,12 @@ async function updateAndSearchProbes(client: HttpClient, recorder: CheckRecorder
   const searchControl = await client.post(`${base}/search`, { query: 'update target' }, { token: owner.token });
   checkControl(recorder, 'S-0 CONTROL a well-formed search succeeds', searchControl, 200, recordsOf(searchControl).some((r) => r._id === todo._id));
   const searchUnknown = await client.post(`${base}/search`, { query: 'update target', [m.key]: m.value }, { token: owner.token });
-  checkRefusal(recorder, 'S-1 a search with an unknown field is refused, unnamed and unechoed', searchUnknown, { status: 400, code: 'VALIDATION_FAILED', mustNotDisclose: [m.key, m.value] });
+  checkRefusal(recorder, 'S-1 a search with an unknown field is refused, named, its value unechoed', searchUnknown, {
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    problemPaths: [m.key],
+    mustNotDisclose: [m.value],
+  });
 }
 
 async function queryProbes(client: HttpClient, recorder: CheckRecorder, owner: ScenarioUser, org: string, base: string): Promise<void> {
@@ -118,13 +142,20 @@ async function queryProbes(client: HttpClient, recorder: CheckRecorder, owner: S
   const control = await get([['status', 'todo'], ['limit', '5']]);
   checkControl(recorder, 'Q-0 CONTROL declared query parameters are accepted', control, 200);
   const invalid = { status: 400, code: 'VALIDATION_FAILED' } as const;
-  checkRefusal(recorder, 'Q-1 undeclared query parameters are refused, unnamed and unechoed', await get([[m.key, m.value], ['$where', '1']]), {
+  checkRefusal(recorder, 'Q-1 undeclared query parameters are refused, named when plain identifiers, their values unechoed', await get([[m.key, m.value], ['$where', '1']]), {
     ...invalid,
-    mustNotDisclose: [m.key, m.value, '$where'],
+    problemPaths: [m.key, '(query)'],
+    mustNotDisclose: [m.value, '$where'],
   });
   checkRefusal(recorder, 'Q-2 a repeated query parameter is refused', await get([['status', 'todo'], ['status', 'done']]), invalid);
   checkRefusal(recorder, 'Q-3 a limit beyond the declared maximum is refused', await get([['limit', '100000']]), invalid);
   checkRefusal(recorder, 'Q-4 a filter of the wrong type is refused without echo', await get([['priority', `abc-${m.tag}`]]), { ...invalid, mustNotDisclose: [m.tag] });
+  checkRefusal(recorder, 'Q-5 a NUL character in a filter is refused as input_invalid naming the filter', await get([['assignee', `nul\u0000${m.tag}`]]), {
+    ...invalid,
+    reason: 'input_invalid',
+    problemPaths: ['assignee'],
+    mustNotDisclose: [m.tag],
+  });
 
   // The cursor control needs two pages: one more record than the page size.
   await createTodo(client, owner, org, { title: uniqueMarker('page filler') });

@@ -75,8 +75,10 @@ export interface ExpectedRefusal {
   status: number;
   code: string;
   reason?: string;
-  /** Values the body and headers must not contain (submitted values, foreign data, undeclared names). */
+  /** Values the body and headers must not contain (submitted values, foreign data, names that are not identifiers). */
   mustNotDisclose?: readonly string[];
+  /** Paths the refusal's problems must name (undeclared and read-only fields are named; their values never). */
+  problemPaths?: readonly string[];
 }
 
 /**
@@ -89,6 +91,9 @@ export function refusalMismatch(res: HttpResult, expected: ExpectedRefusal): str
   if (res.status !== expected.status) problems.push(`expected status ${expected.status}`);
   if (error?.code !== expected.code) problems.push(`expected code ${expected.code}`);
   if (expected.reason !== undefined && error?.reason !== expected.reason) problems.push(`expected reason ${expected.reason}`);
+  const named = new Set((error?.problems ?? []).map((problem) => problem.path));
+  const unnamed = (expected.problemPaths ?? []).filter((path) => !named.has(path));
+  if (unnamed.length > 0) problems.push(`expected problems at ${unnamed.length} more path(s)`);
   const leaked = disclosedAmong(res, expected.mustNotDisclose ?? []);
   if (leaked.length > 0) problems.push(`response discloses ${leaked.length} forbidden value(s): ${leaked.map(redactNeedle).join(', ')}`);
   return problems.length === 0 ? undefined : `${describeResponse(res)}; ${problems.join('; ')}`;

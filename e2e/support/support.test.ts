@@ -31,6 +31,12 @@ describe('refusalMismatch', () => {
     expect(refusalMismatch(inHeader, { status: 404, code: 'NOT_FOUND', mustNotDisclose: ['undeclaredKey_1'] })).toContain('1 forbidden value');
   });
 
+  it('requires every expected problem path, and accepts a refusal that names them all', () => {
+    const invalid = result(400, { error: { code: 'VALIDATION_FAILED', message: 'x', problems: [{ path: 'title', expected: 'string' }] } });
+    expect(refusalMismatch(invalid, { status: 400, code: 'VALIDATION_FAILED', problemPaths: ['title', 'company'] })).toContain('1 more path');
+    expect(refusalMismatch(invalid, { status: 400, code: 'VALIDATION_FAILED', problemPaths: ['title'] })).toBeUndefined();
+  });
+
   it('treats a success body as a mismatch for a refusal', () => {
     expect(refusalMismatch(result(200, { data: { _id: 'x', version: 1 } }), { status: 404, code: 'NOT_FOUND' })).toContain('status 200');
   });

@@ -1,7 +1,12 @@
 import type supertest from 'supertest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { TurnEvent } from '../engine/agents/conversations/turn-events.js';
+import type { WildoBackendOptions } from '../engine/container/wildo-backend.js';
+import type { SqlDatabase } from '../engine/persistence/sql-database.js';
 export { ManualClock } from './manual-clock.js';
 import { createOrganization, signUp, TEST_PASSWORD, type TestUser } from './identity.fixtures.js';
+import { AnthropicStub } from './llm-stubs/index.js';
+import { createTestBackend, type TestBackend } from './test-backend.js';
 
 /** One server-sent event as the browser receives it. */
 export interface SseEvent {
@@ -81,4 +86,36 @@ export async function signInAgain(api: supertest.Agent, user: TestUser): Promise
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
   const token = res.body.data.accessToken as string;
   return { ...user, token, auth: { Authorization: `Bearer ${token}` } };
+}
+
+/** The todo assistant of one describe block: its backend, the model stub it calls, and its owner's organization. */
+export interface AssistantBackend {
+  stub: AnthropicStub;
+  t: TestBackend;
+  owner: TestUser;
+  orgId: string;
+  turns: string;
+}
+
+/**
+ * Serves the reference application for the current describe block against a local Anthropic stub, with a person
+ * owning an organization (`label`); after each test every scripted reply must have been used, and the stub is reset.
+ * Fields are set in `beforeAll`.
+ */
+export function useAssistantBackend(database: () => SqlDatabase, label: string, options: Partial<WildoBackendOptions> = {}): AssistantBackend {
+  const assistant = { stub: new AnthropicStub() } as AssistantBackend;
+  beforeAll(async () => {
+    await assistant.stub.start();
+    assistant.t = await createTestBackend(database(), { ...options, ...anthropicStubOptions(assistant.stub) });
+    Object.assign(assistant, await assistantOrganization(assistant.t.api, label));
+  });
+  afterEach(() => {
+    expect(assistant.stub.pending, 'every scripted model reply was used').toBe(0);
+    assistant.stub.reset();
+  });
+  afterAll(async () => {
+    await assistant.t?.close();
+    await assistant.stub.close();
+  });
+  return assistant;
 }

@@ -42,6 +42,7 @@ import { createHealthRouter } from './health.routes.js';
 import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { requestContextMiddleware } from './request-context.middleware.js';
 import { createResourceRouter } from './resource.routes.js';
+import { storableUrlMiddleware } from './storable-url.middleware.js';
 
 /** Where the REST API is mounted. */
 export const API_PREFIX = '/api/v1';
@@ -82,6 +83,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
   const oauthSettings = get<OAuthSettings>(SAAS_SERVICE_TYPES.OAuthSettings);
   app.use(requestContextMiddleware);
   app.use(accessLogMiddleware(logger, API_PREFIX));
+  app.use(storableUrlMiddleware);
   app.use(createJwksRouter(get<SigningKeyService>(SAAS_SERVICE_TYPES.SigningKeyService)));
   app.use(createDiscoveryRouter(oauthSettings));
   const resourceServers = get<ResourceServerInstancesRegistryBackendService>(SAAS_SERVICE_TYPES.ResourceServerInstancesRegistry);

@@ -1,11 +1,13 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { FrameworkError } from '../errors/index.js';
+import { refuseUnstorableText } from '../resources/operation-input.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Parses JSON bodies up to `limitBytes`. A body with another media type is refused (415) rather than
- * ignored, so a client never has a payload silently dropped.
+ * ignored, so a client never has a payload silently dropped; a body holding text the database cannot store
+ * (NUL, a lone surrogate, in a value or a key) is refused as `input_invalid` before any route runs.
  */
 export function jsonBodyMiddleware(limitBytes: number) {
   const parse = express.json({ limit: limitBytes, strict: false, type: ['application/json', 'application/*+json'] });
@@ -16,6 +18,14 @@ export function jsonBodyMiddleware(limitBytes: number) {
     if (hasBody && !req.is(['application/json', 'application/*+json'])) {
       return next(new FrameworkError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.'));
     }
-    parse(req, res, next);
+    parse(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      try {
+        refuseUnstorableText(req.body);
+      } catch (refusal) {
+        return next(refusal);
+      }
+      next();
+    });
   };
 }

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { firstUnstorablePath, isStorableText, reportablePath, STORABLE_TEXT_EXPECTATION } from '../resources/schema/index.js';
 import {
   HANDSHAKE_DEFAULT_VERSION,
   HANDSHAKE_PROTOCOL_VERSIONS,
@@ -37,7 +38,33 @@ export function parseMessage(body: unknown): JsonRpcMessage {
   if (message.params !== undefined && (typeof message.params !== 'object' || message.params === null || Array.isArray(message.params))) {
     throw new McpWireError(400, RPC_ERRORS.INVALID_PARAMS, 'Invalid params');
   }
+  refuseUnstorableEnvelope(message as JsonRpcMessage);
   return message as JsonRpcMessage;
+}
+
+/**
+ * Refuses an envelope holding text the database cannot store (NUL, a lone surrogate): invalid params when it is
+ * in `params`, an invalid request elsewhere. A tool call's arguments are left to the call, which answers with
+ * an `input_invalid` tool result like any other argument problem.
+ */
+function refuseUnstorableEnvelope(message: JsonRpcMessage): void {
+  let envelope: unknown = message;
+  if (message.method === 'tools/call' && message.params && 'arguments' in message.params) {
+    const { arguments: _toolArguments, ...params } = message.params;
+    envelope = { ...message, params };
+  }
+  const path = firstUnstorablePath(envelope);
+  if (!path) return;
+  const data = { reason: 'input_invalid', problems: [{ path: reportablePath(path), expected: STORABLE_TEXT_EXPECTATION }] };
+  if (path[0] === 'params') throw new McpWireError(400, RPC_ERRORS.INVALID_PARAMS, 'Invalid params: text that cannot be stored.', data);
+  throw new McpWireError(400, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request: text that cannot be stored.', data);
+}
+
+/** The id to answer a request with: its own, unless it holds text that cannot be repeated (then null). */
+export function replyIdOf(body: unknown): JsonRpcMessage['id'] {
+  const id = (body as { id?: unknown } | null)?.id;
+  if (typeof id === 'number' || id === null) return id;
+  return typeof id === 'string' && isStorableText(id) ? id : null;
 }
 
 /** A request is stateless when it carries the per-request revision, or a revision header of that era. */

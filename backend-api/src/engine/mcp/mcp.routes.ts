@@ -15,7 +15,7 @@ import { rateLimited, type RateLimitService } from '../resources/rate-limit.serv
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
 import { errorResult } from './mcp-results.js';
 import { HANDSHAKE_PROTOCOL_VERSIONS, McpWireError, META_SERVER_INFO, RPC_ERRORS, rpcError, rpcResult, STATELESS_PROTOCOL_VERSIONS, type JsonRpcMessage } from './mcp-protocol.js';
-import { admitEra, parseMessage, type McpEra } from './mcp-wire.js';
+import { admitEra, parseMessage, replyIdOf, type McpEra } from './mcp-wire.js';
 import type { McpToolCallService } from './tool-call.service.js';
 import type { McpToolCatalogue } from './tool-catalogue.service.js';
 import { isToolVisible } from './tool-visibility.js';
@@ -91,7 +91,7 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       era = admitEra(req.headers, message);
     } catch (error) {
       const wire = error instanceof McpWireError ? error : new McpWireError(400, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request');
-      return void res.status(wire.status).json(rpcError((req.body as { id?: JsonRpcMessage['id'] } | null)?.id, wire));
+      return void res.status(wire.status).json(rpcError(replyIdOf(req.body), wire));
     }
     if (message.id === undefined) return void res.status(202).end();
     const methods = era.stateless ? STATELESS_METHODS : HANDSHAKE_METHODS;

@@ -5,6 +5,7 @@ import type { PrincipalDirectory } from '../identity/principal-directory.js';
 import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
 import type { Logger } from '../logging/index.js';
 import type { DispatchRequest, OperationDispatcher } from '../resources/operation-dispatcher.service.js';
+import { refuseUnstorableText } from '../resources/operation-input.js';
 import { McpWireError, RPC_ERRORS } from './mcp-protocol.js';
 import { errorResult, successResult } from './mcp-results.js';
 import type { McpCustomToolContext, McpToolResult } from './mcp-tools.types.js';
@@ -46,7 +47,10 @@ export class McpToolCallService {
     // The submitted name is not repeated: refusals never echo input.
     if (!entry) throw new McpWireError(200, RPC_ERRORS.INVALID_PARAMS, 'Unknown tool.');
     try {
-      if (entry.custom) return await entry.custom.call(call.arguments, this.customContext(call));
+      if (entry.custom) {
+        refuseUnstorableText(call.arguments);
+        return await entry.custom.call(call.arguments, this.customContext(call));
+      }
       return await this.callResource(entry, call);
     } catch (error) {
       if (error instanceof McpClientCapabilityRequired) {
@@ -77,6 +81,8 @@ export class McpToolCallService {
     // Lifecycle comes first on the shared path: a retired tool is refused whatever arguments it was sent,
     // before the addressing arguments below are checked (or the directory is read for the organization).
     if (operation.lifecycle === 'retired') throw retired();
+    // The addressing arguments below reach the directory and SQL before the contract does: checked here first.
+    refuseUnstorableText(call.arguments);
     const args = { ...call.arguments };
     let id: string | undefined;
     if (binding.idArgument) {

@@ -6,9 +6,10 @@ import { requirePrincipal, sendData } from '../http/http-state.js';
 import type { UserPrincipal } from '../identity/principal.types.js';
 import type { Logger } from '../logging/index.js';
 import { parseContract } from '../resources/operation-input.js';
+import { unstorableTextProblem } from '../resources/schema/index.js';
 import type { RateLimitService } from '../resources/rate-limit.service.js';
 import type { AuthorizationService } from './authorization.service.js';
-import { InvalidRequestError, OAuthError } from './oauth.errors.js';
+import { InvalidClientMetadataError, InvalidRequestError, OAuthError } from './oauth.errors.js';
 import type { OAuthSettings } from './oauth-settings.js';
 import type { RegistrationService } from './registration.service.js';
 import type { TokenEndpointService, TokenRequestParams } from './token-endpoint.service.js';
@@ -47,8 +48,20 @@ function sendOAuthError(error: unknown, res: Response, logger: Logger, basicAuth
   res.status(status).json(oauth ? oauth.toResponseBody() : { error: 'server_error', error_description: 'The server could not complete the request.' });
 }
 
+/**
+ * The sentence refusing a body that holds text the database cannot store (NUL, a lone surrogate), naming the
+ * parameter when its name may be repeated; undefined when the body can be stored.
+ */
+function unstorableParameter(body: unknown): string | undefined {
+  const problem = unstorableTextProblem(body, '');
+  if (!problem) return undefined;
+  return `${problem.path ? `The ${problem.path} parameter` : 'A parameter name'} must be ${problem.expected}.`;
+}
+
 /** Flattens form parameters, refusing repeated ones (RFC 6749 §3.2: parameters must not be included more than once). */
 function singleValued(body: unknown): TokenRequestParams {
+  const unstorable = unstorableParameter(body);
+  if (unstorable) throw new InvalidRequestError(unstorable);
   const params: Record<string, string> = {};
   for (const [key, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
     if (typeof value !== 'string') throw new InvalidRequestError(`The ${key.slice(0, 40)} parameter must appear once.`);
@@ -104,6 +117,9 @@ export function createTokenAndRegistrationRouter(options: {
     }
     json(req, res, async (error?: unknown) => {
       if (error) return sendOAuthError(new OAuthError('invalid_client_metadata', 'The registration body is not valid JSON.'), res, options.logger, false);
+      // RFC 7591 §3.2.2 names metadata a server refuses `invalid_client_metadata`.
+      const unstorable = unstorableParameter(req.body);
+      if (unstorable) return sendOAuthError(new InvalidClientMetadataError(unstorable), res, options.logger, false);
       try {
         res.status(201).json(await options.registration.register(req.body));
       } catch (failure) {

@@ -4,6 +4,7 @@ import type { AccessTokenService } from '../identity/access-token.service.js';
 import type { IdentitySettings } from '../identity/identity-settings.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
 import type { UsersService } from '../identity/users.service.js';
+import { isStorableText } from '../resources/schema/index.js';
 import { DELEGATED_TOKEN_RESOURCE_SERVERS, type ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
 import type { AuthorizationCodeService } from './authorization-codes.service.js';
 import type { OAuthClientDirectory, OAuthClientView } from './oauth-client-directory.service.js';
@@ -40,10 +41,14 @@ function parseBasic(header: string): { clientId: string; secret: string } {
   if (colon < 0) throw new InvalidClientError('Malformed client credentials.');
   try {
     // RFC 6749 §2.3.1: both parts are form-urlencoded before being joined.
-    return { clientId: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')) };
+    const clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+    const secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+    // Decoded from base64, the credentials may hold a NUL that no header could carry; the client id reaches SQL.
+    if (isStorableText(clientId) && isStorableText(secret)) return { clientId, secret };
   } catch {
-    throw new InvalidClientError('Malformed client credentials.');
+    // Broken percent-encoding: refused below like any malformed credentials.
   }
+  throw new InvalidClientError('Malformed client credentials.');
 }
 
 /**

@@ -58,6 +58,8 @@ export interface CompiledOperation {
   unimplemented: boolean;
   /** Strict input contract (body) of CREATE, UPDATE, SEARCH and custom operations. */
   inputSchema?: z.ZodType;
+  /** CREATE/UPDATE: record fields the input may not set (system and read-only fields; internal ones are not named). */
+  readOnlyFields?: readonly string[];
   /** LIST/SEARCH: declared filters by field name. */
   filters: ReadonlyMap<string, CompiledFilter>;
   pageSize: { default: number; max: number };

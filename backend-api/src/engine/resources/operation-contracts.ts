@@ -18,6 +18,8 @@ export const MAX_CURSOR_LENGTH = 512;
 export interface OperationContract {
   inputSchema?: z.ZodType;
   responseSchema: z.ZodType;
+  /** Fields of the record the input may not set (system and read-only fields), named as such when sent. */
+  readOnlyFields?: readonly string[];
 }
 
 /** Derives every operation's contracts of one resource from its schema, once. */
@@ -36,6 +38,9 @@ export function buildOperationContracts(resource: {
   const notWritable = [...resource.readOnlyFields, ...resource.internalFields];
   const createInputSchema = buildCreateInputSchema(resource.schema, notWritable);
   const patchInputSchema = buildPatchInputSchema(resource.schema, notWritable);
+  // Internal fields are not among them: a caller who names one hears what any undeclared key gets.
+  const writable = new Set(Object.keys(createInputSchema.shape));
+  const readOnlyFields = Object.keys(recordSchema.shape).filter((key) => !writable.has(key));
   const responseOf = (operation: CoreResourceOperation) => {
     const extension = resource.responseExtensions[operation];
     return extension ? recordSchema.extend(extension.shape) : recordSchema;
@@ -49,9 +54,9 @@ export function buildOperationContracts(resource: {
     core(operation: CoreResourceOperation, filters: ReadonlyMap<string, CompiledFilter>, variant: ResourceOperationVariant): OperationContract {
       switch (operation) {
         case CoreResourceOperation.CREATE:
-          return { inputSchema: createInputSchema, responseSchema: responseOf(operation) };
+          return { inputSchema: createInputSchema, responseSchema: responseOf(operation), readOnlyFields };
         case CoreResourceOperation.UPDATE:
-          return { inputSchema: patchInputSchema, responseSchema: responseOf(operation) };
+          return { inputSchema: patchInputSchema, responseSchema: responseOf(operation), readOnlyFields };
         case CoreResourceOperation.DELETE:
           return { responseSchema: deletedSchema };
         case CoreResourceOperation.SEARCH:

@@ -4,7 +4,7 @@ import { FrameworkError, MAX_REPORTED_PROBLEMS, type InputProblem } from '../err
 import type { StoreFilters } from '../persistence/resource-store.js';
 import type { CompiledFilter, CompiledOperation } from './compiled-resource.types.js';
 import { MAX_CURSOR_LENGTH } from './operation-contracts.js';
-import { toInputProblems } from './schema/index.js';
+import { declaredNamesText, defOf, isPlausibleIdentifier, NO_UNDECLARED_FIELDS, toInputProblems, unstorableTextProblem } from './schema/index.js';
 
 /** Record ids are opaque; anything outside this alphabet cannot name a record and is answered as not found. */
 const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -17,11 +17,21 @@ export interface PageQuery {
   text?: string;
 }
 
-function invalid(problems: InputProblem[]): FrameworkError {
+/** The one refusal of input that does not satisfy a contract: 400 VALIDATION_FAILED, reason `input_invalid`. */
+export function inputInvalid(problems: readonly InputProblem[]): FrameworkError {
   return new FrameworkError('VALIDATION_FAILED', 'The request does not satisfy the operation contract.', {
     reason: 'input_invalid',
     problems: problems.slice(0, MAX_REPORTED_PROBLEMS),
   });
+}
+
+/**
+ * Refuses a value holding text the database cannot store (NUL, a lone surrogate) in any string or key, naming
+ * where (`root` names the value itself) and never the text. Every boundary that accepts input calls this.
+ */
+export function refuseUnstorableText(value: unknown, root = '(root)'): void {
+  const problem = unstorableTextProblem(value, root);
+  if (problem) throw inputInvalid([problem]);
 }
 
 /** Refuses an id that cannot name a record, the same way as a missing record. */
@@ -34,28 +44,35 @@ export function checkRecordId(id: string | undefined): string {
 export function validateBody(operation: CompiledOperation, body: unknown): unknown {
   if (!operation.inputSchema) {
     const empty = body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
-    if (!empty) throw invalid([{ path: '(root)', expected: 'no request body' }]);
+    if (!empty) throw inputInvalid([{ path: '(root)', expected: 'no request body' }]);
     return undefined;
   }
-  return parseContract(operation.inputSchema, body === undefined ? {} : body);
+  return parseContract(operation.inputSchema, body === undefined ? {} : body, operation.readOnlyFields);
 }
 
-/** Parses input with a strict contract; failures become VALIDATION_FAILED with client-safe problems. */
-export function parseContract<T>(schema: z.ZodType<T>, input: unknown): T {
+/**
+ * Parses input with a strict contract; failures become VALIDATION_FAILED with client-safe problems. Text the
+ * database cannot store is refused first, whoever parsed the body (REST, MCP, an agent's tool call).
+ * `readOnlyFields` are named as such when a caller sends them.
+ */
+export function parseContract<T>(schema: z.ZodType<T>, input: unknown, readOnlyFields?: readonly string[]): T {
+  refuseUnstorableText(input);
   const parsed = schema.safeParse(input);
-  if (!parsed.success) throw invalid(toInputProblems(parsed.error.issues, input));
+  if (!parsed.success) throw inputInvalid(toInputProblems(parsed.error.issues, input, [], { schema, ...(readOnlyFields ? { readOnlyFields } : {}) }));
   return parsed.data;
 }
 
 /** Parses a LIST query string: declared filters, `limit` and `cursor` only, each a single value. */
 export function parseListQuery(operation: CompiledOperation, query: Record<string, unknown>): PageQuery {
+  refuseUnstorableText(query, '(query)');
   const problems: InputProblem[] = [];
   const filters: Record<string, string | number | boolean | null> = {};
   let limit = operation.pageSize.default;
   let cursor: string | undefined;
   for (const [key, raw] of Object.entries(query)) {
     if (typeof raw !== 'string') {
-      problems.push({ path: operation.filters.has(key) || key === 'limit' || key === 'cursor' ? key : '(query)', expected: 'a single value' });
+      const declared = operation.filters.has(key) || key === 'limit' || key === 'cursor';
+      problems.push(declared ? { path: key, expected: 'a single value' } : undeclaredFilter(operation, key, '(query)', 'no undeclared parameters'));
       continue;
     }
     if (key === 'limit') {
@@ -67,8 +84,7 @@ export function parseListQuery(operation: CompiledOperation, query: Record<strin
       else cursor = raw;
     } else {
       const filter = operation.filters.get(key);
-      // An undeclared parameter is reported without its name, like an undeclared body field.
-      if (!filter) problems.push({ path: '(query)', expected: 'no undeclared parameters' });
+      if (!filter) problems.push(undeclaredFilter(operation, key, '(query)', 'no undeclared parameters'));
       else {
         const value = decodeFilterValue(filter, raw);
         if (value === undefined) problems.push({ path: key, expected: filterExpectation(filter) });
@@ -76,7 +92,7 @@ export function parseListQuery(operation: CompiledOperation, query: Record<strin
       }
     }
   }
-  if (problems.length > 0) throw invalid(dedupe(problems));
+  if (problems.length > 0) throw inputInvalid(dedupe(problems));
   return { filters, limit, ...(cursor ? { cursor } : {}) };
 }
 
@@ -85,6 +101,7 @@ export function parseListQuery(operation: CompiledOperation, query: Record<strin
  * and `cursor` only. The same rules as the query string, without the URL decoding.
  */
 export function parseListArguments(operation: CompiledOperation, args: Record<string, unknown>): PageQuery {
+  refuseUnstorableText(args);
   const problems: InputProblem[] = [];
   const filters: Record<string, string | number | boolean | null> = {};
   let limit = operation.pageSize.default;
@@ -99,13 +116,13 @@ export function parseListArguments(operation: CompiledOperation, args: Record<st
       else cursor = value;
     } else {
       const filter = operation.filters.get(key);
-      if (!filter) problems.push({ path: '(root)', expected: 'no undeclared fields' });
+      if (!filter) problems.push(undeclaredFilter(operation, key, '(root)', NO_UNDECLARED_FIELDS));
       else if (value === null && filter.nullable) filters[key] = null;
       else if (typeof value !== filter.kind || !filter.schema.safeParse(value).success) problems.push({ path: key, expected: filterExpectation(filter) });
       else filters[key] = value as string | number | boolean;
     }
   }
-  if (problems.length > 0) throw invalid(dedupe(problems));
+  if (problems.length > 0) throw inputInvalid(dedupe(problems));
   return { filters, limit, ...(cursor ? { cursor } : {}) };
 }
 
@@ -132,7 +149,17 @@ function decodeFilterValue(filter: CompiledFilter, raw: string): string | number
   return filter.schema.safeParse(value).success ? value : undefined;
 }
 
+/** An undeclared LIST parameter: named with the declared filters when it may be repeated, else at its parent. */
+function undeclaredFilter(operation: CompiledOperation, key: string, parent: string, unnamed: string): InputProblem {
+  if (!isPlausibleIdentifier(key)) return { path: parent, expected: unnamed };
+  const filters = [...operation.filters.keys()];
+  return { path: key, expected: filters.length > 0 ? `${declaredNamesText('filter', filters)} (or limit, cursor)` : 'only limit and cursor (no filters are declared)' };
+}
+
 function filterExpectation(filter: CompiledFilter): string {
+  const def = defOf(filter.schema);
+  const allowed = def.type === 'enum' ? Object.values(def.entries ?? {}) : def.type === 'literal' ? (def.values ?? []) : undefined;
+  if (allowed) return `one of: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
   if (filter.kind === 'number') return 'a number allowed by the field';
   if (filter.kind === 'boolean') return 'true or false';
   return 'a value allowed by the field';

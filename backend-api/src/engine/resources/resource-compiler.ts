@@ -181,6 +181,7 @@ function compileOperationVariants(
       requiresReauthentication: variant.requiresReauthentication === true,
       unimplemented,
       ...(contract.inputSchema ? { inputSchema: contract.inputSchema } : {}),
+      ...(contract.readOnlyFields ? { readOnlyFields: contract.readOnlyFields } : {}),
       filters,
       pageSize: variant.pageSize ?? DEFAULT_PAGE_SIZE,
       responseSchema: contract.responseSchema,

@@ -1,32 +1,25 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SAAS_SERVICE_TYPES, type TokenBudgetAdministration } from '../../engine/index.js';
-import { anthropicStubOptions, assistantOrganization, eventsOf, ManualClock, postStream, signInAgain } from '../../testing/agents.fixtures.js';
+import { assistantOrganization, eventsOf, ManualClock, postStream, signInAgain, useAssistantBackend } from '../../testing/agents.fixtures.js';
 import type { TestUser } from '../../testing/identity.fixtures.js';
-import { AnthropicStub, textReply } from '../../testing/llm-stubs/index.js';
-import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
+import { textReply } from '../../testing/llm-stubs/index.js';
+import { useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 
 /** The `todos.team` plan of the reference product catalogue grants this many tokens a month. */
 const TEAM_ALLOWANCE = 100_000;
 
 describe('todo assistant: the monthly token budget of the organization’s plan', () => {
-  const db = useTestDatabase();
-  const stub = new AnthropicStub();
   const clock = new ManualClock(new Date('2026-03-30T12:00:00Z'));
+  const assistant = useAssistantBackend(useTestDatabase(), 'budget-owner', { clock });
+  const { stub } = assistant;
   let t: TestBackend;
   let owner: TestUser;
   let orgId: string;
   let turns: string;
 
   beforeAll(async () => {
-    await stub.start();
-    t = await createTestBackend(db(), { clock, ...anthropicStubOptions(stub) });
-    ({ owner, orgId, turns } = await assistantOrganization(t.api, 'budget-owner'));
+    ({ t, owner, orgId, turns } = assistant);
     await t.backend.container.get<TokenBudgetAdministration>(SAAS_SERVICE_TYPES.TokenBudgetService).assignPlan({ kind: 'organization', organizationId: orgId }, 'todos.team');
-  });
-  afterEach(() => stub.reset());
-  afterAll(async () => {
-    await t?.close();
-    await stub.close();
   });
 
   const turn = () => postStream(t.api, turns, owner.auth, { message: 'How many todos do I have?' });

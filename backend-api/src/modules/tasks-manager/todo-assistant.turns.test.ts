@@ -1,36 +1,23 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_LIFETIME_MS, type PendingApproval } from '../../engine/index.js';
-import { anthropicStubOptions, assistantOrganization, eventsOf, ManualClock, postStream, signInAgain } from '../../testing/agents.fixtures.js';
+import { eventsOf, ManualClock, postStream, signInAgain, useAssistantBackend } from '../../testing/agents.fixtures.js';
 import { addMember, signUp, type TestUser } from '../../testing/identity.fixtures.js';
-import { AnthropicStub, textReply, toolCallsReply } from '../../testing/llm-stubs/index.js';
+import { textReply, toolCallsReply } from '../../testing/llm-stubs/index.js';
 import { organizationApiKey } from '../../testing/mcp.fixtures.js';
-import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
+import { useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 
 const READ = 'resource_todos_read';
 const RENAME = 'resource_todos_update';
 
 describe('todo assistant: a streaming turn with tools and an approval gate', () => {
-  const db = useTestDatabase();
-  const stub = new AnthropicStub();
   const clock = new ManualClock();
+  const assistant = useAssistantBackend(useTestDatabase(), 'owner', { clock });
+  const { stub } = assistant;
   let t: TestBackend;
   let owner: TestUser;
   let orgId: string;
   let turns: string;
-
-  beforeAll(async () => {
-    await stub.start();
-    t = await createTestBackend(db(), { clock, ...anthropicStubOptions(stub) });
-    ({ owner, orgId, turns } = await assistantOrganization(t.api, 'owner'));
-  });
-  afterEach(() => {
-    expect(stub.pending, 'every scripted model reply was used').toBe(0);
-    stub.reset();
-  });
-  afterAll(async () => {
-    await t?.close();
-    await stub.close();
-  });
+  beforeAll(() => void ({ t, owner, orgId, turns } = assistant));
 
   async function createTodo(title: string): Promise<string> {
     const res = await t.api.post(`/api/v1/organizations/${orgId}/todos`).set(owner.auth).send({ title });

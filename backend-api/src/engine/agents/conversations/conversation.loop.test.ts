@@ -239,8 +239,8 @@ describe('the conversation loop over HTTP', () => {
     });
 
     it.each([
-      // An undeclared field is reported without its name (the model's input is not echoed back).
-      ['an unknown field', { text: 'hi', admin: true }, { path: '(root)', expected: 'no undeclared fields' }],
+      // An undeclared field is named with the contract's fields; the model's values are not echoed back.
+      ['an unknown field', { text: 'hi', admin: true }, { path: 'admin', expected: 'a declared field: text' }],
       ['a wrong type', { text: 42 }, { path: 'text' }],
     ])('refuses arguments with %s as VALIDATION_FAILED input_invalid, without running the tool', async (_label, badArguments, problem) => {
       stub.enqueue(

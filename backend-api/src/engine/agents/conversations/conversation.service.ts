@@ -5,6 +5,8 @@ import type { Clock } from '../../container/clock.js';
 import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
 import type { Logger } from '../../logging/index.js';
 import type { DispatchSurface } from '../../resources/execution-context.js';
+import { refuseUnstorableText } from '../../resources/operation-input.js';
+import { firstUnstorablePath, toStorableValue } from '../../resources/schema/index.js';
 import type { AgentCallRecorder } from '../agent-call-recorder.js';
 import type { AgentsRegistry } from '../agents-registry.service.js';
 import { ownerKeyOf, type ApprovalService } from '../approvals/approval.service.js';
@@ -93,6 +95,8 @@ interface TurnRun {
   release: ExecutionStatus;
   /** Whether this turn holds a stored conversation's claim (a new conversation is stored by its journal). */
   claimed: boolean;
+  /** Tool-call arguments as the model sent them, by call id, where the stored copy had to be repaired. */
+  rawArguments: Map<string, unknown>;
 }
 
 /** Resolves after the event loop's pending I/O callbacks (`setImmediate`). */
@@ -114,6 +118,7 @@ function newRun(
     requestId: request.requestId,
     signal: request.signal,
     usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    rawArguments: new Map(),
     ...state,
   };
 }
@@ -170,6 +175,8 @@ export class ConversationService {
         problems: [{ path: 'message', expected: `a string of 1 to ${MAX_USER_MESSAGE_CHARS} characters` }],
       });
     }
+    // Before admission and any model call: a message the conversation could not store is refused, not lost.
+    refuseUnstorableText(message, 'message');
     const admission = await this.deps.access.admit({
       systemRef: request.systemRef,
       principal: request.principal,
@@ -382,7 +389,8 @@ export class ConversationService {
     } else {
       let args: Record<string, unknown> | undefined;
       try {
-        args = tool.validate(call.arguments);
+        // The model's own arguments are checked, not their repaired stored copy: unstorable text is refused.
+        args = tool.validate(run.rawArguments.get(call.id) ?? call.arguments);
       } catch (error) {
         outcome = refusalOf(error);
       }
@@ -486,7 +494,9 @@ export class ConversationService {
       run.usage.outputTokens += usage.outputTokens;
       run.usage.totalTokens += usage.totalTokens;
     }
-    // Stored before any effect it asks for (see handleCall), else with the release of the conversation.
+    for (const call of calls) if (firstUnstorablePath(call.arguments)) run.rawArguments.set(toStorableValue(call.id), call.arguments);
+    // Stored before any effect it asks for (see handleCall), else with the release of the conversation. The
+    // journal repairs text the database cannot store (see TurnJournal): the answer is kept, not lost.
     run.journal.hold({ role: 'assistant', content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
     return calls.length;
   }

@@ -1,3 +1,4 @@
+import { toStorableValue } from '../../resources/schema/index.js';
 import type { ProviderMessage } from '../providers/llm-provider.types.js';
 import type { ConversationStore, Execution, ExecutionStatus } from './conversation.store.js';
 
@@ -30,14 +31,16 @@ export class TurnJournal {
 
   /** Appends messages and stores them behind the turn. */
   add(...messages: ProviderMessage[]): void {
-    this.history.push(...messages);
-    this.write([...this.held.splice(0), ...messages]);
+    const storable = messages.map(storableMessage);
+    this.history.push(...storable);
+    this.write([...this.held.splice(0), ...storable]);
   }
 
   /** Appends a message stored with the next write: an effect's flush, or the turn's close (with the release). */
   hold(message: ProviderMessage): void {
-    this.history.push(message);
-    this.held.push(message);
+    const storable = storableMessage(message);
+    this.history.push(storable);
+    this.held.push(storable);
   }
 
   /** Keeps work the turn must finish before it ends (traces, budget records), without waiting for it now. */
@@ -87,4 +90,13 @@ export class TurnJournal {
       }
     });
   }
+}
+
+/**
+ * A message as it can be stored. A person's text was refused at the boundary if it could not be; what the model
+ * answered (text, tool calls) and what tools returned is not refused but repaired (NUL dropped, lone surrogates
+ * replaced by U+FFFD) so that one bad character never costs the conversation. The model reads the repaired form.
+ */
+function storableMessage(message: ProviderMessage): ProviderMessage {
+  return toStorableValue(message);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FrameworkError, type InputProblem } from '../../errors/index.js';
-import { parseContract } from '../../resources/operation-input.js';
+import { parseContract, refuseUnstorableText } from '../../resources/operation-input.js';
 import type { ExternalMcpSession } from '../external-mcp/external-mcp.service.js';
 import type { ProviderToolSpec } from '../providers/llm-provider.types.js';
 import type { FunctionTool, FunctionToolExecutionContext } from '../tools/function-tool.types.js';
@@ -96,11 +96,13 @@ function externalTurnTool(session: ExternalMcpSession, gate: boolean, taken: Set
     requiresHumanApproval: gate,
     allowArgumentModification: true,
     readOnly: false,
-    // The external server validates against its own schema; here only the shape of a call is checked.
+    // The external server validates against its own schema; here only the shape of a call is checked, and that
+    // its text can be stored (the arguments are kept with the conversation and any approval request).
     validate(args) {
       if (args === null || typeof args !== 'object' || Array.isArray(args)) {
         throw new FrameworkError('VALIDATION_FAILED', 'Tool arguments must be an object.', { reason: 'input_invalid', problems: [{ path: '(root)', expected: 'an object' }] });
       }
+      refuseUnstorableText(args);
       return args as Record<string, unknown>;
     },
     async execute(args, ctx) {

@@ -202,6 +202,15 @@ describe('CimdResolver: document validation', () => {
     expect(error.problemPaths).toEqual(['redirect_uris.0']);
     expect(JSON.stringify({ message: error.message, problemPaths: error.problemPaths })).not.toContain('SECRET-MARKER');
   });
+
+  it('refuses a document whose client name holds a lone surrogate (stored with a remembered consent)', async () => {
+    const docs = await startDocumentServer();
+    const clientId = docs.url('/client.json');
+    docs.routes['/client.json'] = json(documentFor(clientId, { client_name: 'Tool \ud800 SECRET-MARKER' }));
+    const error = await expectRefused(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId), 'invalid_document');
+    expect(error.problemPaths).toEqual(['client_name']);
+    expect(JSON.stringify({ message: error.message, problemPaths: error.problemPaths })).not.toContain('SECRET-MARKER');
+  });
 });
 
 describe('CimdResolver: outbound guard', () => {

@@ -1,6 +1,7 @@
 import type { CimdConfig } from '@wildo/shared-lib';
 import { systemClock, type Clock } from '../../container/clock.js';
 import type { Logger } from '../../logging/index.js';
+import { firstUnstorablePath, reportablePath } from '../../resources/schema/index.js';
 import { OutboundTargetGuard, OutboundTargetRefused, type OutboundFetcher, type OutboundTargetGuardOptions } from '../../net/index.js';
 import { BoundedExpiringCache } from './bounded-expiring-cache.js';
 import type { CimdClient } from './cimd-client.js';
@@ -174,6 +175,9 @@ function toClient(clientId: string, text: string): CimdClient {
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new CimdResolutionError('invalid_document');
   if ((raw as { client_id?: unknown }).client_id !== clientId) throw new CimdResolutionError('client_id_mismatch');
+  // The client's name is stored with a remembered consent: text the database cannot store is refused here.
+  const unstorable = firstUnstorablePath(raw);
+  if (unstorable) throw new CimdResolutionError('invalid_document', { problemPaths: [reportablePath(unstorable, '(document)')] });
   const parsed = CimdDocumentSchema.safeParse(raw);
   if (!parsed.success) {
     const problemPaths = parsed.error.issues.slice(0, 16).map((issue) => issue.path.map(String).join('.') || '(document)');

@@ -95,10 +95,10 @@ describe('projection', () => {
 describe('input problems', () => {
   it('describe what was expected, never the value, and at most 16', () => {
     const schema = z.strictObject({ list: z.array(z.object({ n: z.number() })) });
-    const input = { list: Array.from({ length: 30 }, () => ({ n: 'value-that-must-not-leak' })), leaked_key: 1 };
+    const input = { list: Array.from({ length: 30 }, () => ({ n: 'value-that-must-not-leak' })), 'leaked key!': 1 };
     const problems = toInputProblems(schema.safeParse(input).error!.issues, input);
     expect(problems).toHaveLength(16);
-    expect(JSON.stringify(problems)).not.toMatch(/value-that-must-not-leak|leaked_key/);
+    expect(JSON.stringify(problems)).not.toMatch(/value-that-must-not-leak|leaked key!/);
     expect(problems[0]).toEqual({ path: 'list[0].n', expected: 'number' });
   });
 
@@ -109,5 +109,24 @@ describe('input problems', () => {
       { path: 'a', expected: 'required' },
       { path: 'b', expected: 'string' },
     ]);
+  });
+
+  it('name an undeclared key that is a plain identifier with the declared keys there, and any other at its parent', () => {
+    const schema = z.strictObject({ title: z.string(), items: z.array(z.strictObject({ label: z.string() })) });
+    const input = { title: 't', company: 'value-never-echoed', 'not an identifier': 1, items: [{ label: 'l', extra: true }] };
+    expect(toInputProblems(schema.safeParse(input).error!.issues, input, [], { schema })).toEqual([
+      { path: 'items[0].extra', expected: 'a declared field: label' },
+      { path: 'company', expected: 'a declared field: title, items' },
+      { path: '(root)', expected: 'no undeclared fields' },
+    ]);
+  });
+
+  it('name a read-only field as not writable', () => {
+    const schema = z.strictObject({ title: z.string() });
+    const input = { title: 't', customerSince: '2020-01-01' };
+    expect(toInputProblems(schema.safeParse(input).error!.issues, input, [], { schema, readOnlyFields: ['customerSince'] })).toEqual([
+      { path: 'customerSince', expected: 'not writable: read-only field' },
+    ]);
+    expect(schema.safeParse({ title: 't' }).success).toBe(true);
   });
 });

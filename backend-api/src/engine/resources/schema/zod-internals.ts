@@ -69,3 +69,26 @@ export function cloneWithDef(schema: z.ZodType, patch: Partial<ZodDefView>): z.Z
 export function shapeOf(schema: z.ZodObject): Record<string, z.ZodType> {
   return schema.shape as Record<string, z.ZodType>;
 }
+
+/**
+ * The declared keys of the object a path leads to inside a schema (through transparent wrappers, arrays,
+ * records, tuples and lazy schemas), or undefined when the path does not lead to one object schema.
+ */
+export function declaredKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] | undefined {
+  let current: z.ZodType | undefined = schema;
+  for (let i = 0; current && i <= path.length; i++) {
+    let def = defOf(current);
+    while ((TRANSPARENT_WRAPPERS.has(def.type) && def.innerType) || (def.type === 'lazy' && def.getter)) {
+      current = def.type === 'lazy' ? (def.getter as () => z.ZodType)() : (def.innerType as z.ZodType);
+      def = defOf(current);
+    }
+    if (i === path.length) return def.type === 'object' ? Object.keys(def.shape ?? {}) : undefined;
+    const segment = path[i];
+    if (def.type === 'object') current = typeof segment === 'string' ? def.shape?.[segment] : undefined;
+    else if (def.type === 'array') current = typeof segment === 'number' ? def.element : undefined;
+    else if (def.type === 'record') current = def.valueType;
+    else if (def.type === 'tuple') current = typeof segment === 'number' ? (def.items?.[segment] ?? def.rest ?? undefined) : undefined;
+    else current = undefined;
+  }
+  return undefined;
+}
