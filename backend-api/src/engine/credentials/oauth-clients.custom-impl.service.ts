@@ -65,13 +65,16 @@ function newSecret(utils: ServiceHandlerUtils): { plainSecret: string; secret: S
 
 type RotateInput = z.infer<typeof RotateCredentialRequestSchema>;
 
-/** The secrets a client keeps once a new one is added: expired ones dropped, current ones given `cutoff` (rotation). */
+/**
+ * The secrets a client keeps once a new one is added: current ones get `cutoff` (rotation), then every secret
+ * past its cutoff is dropped (so a rotation effective now always makes room).
+ */
 function keptSecrets(record: ResourceRecord, cutoff: string | null, nowMs: number): StoredSecret[] {
   // Secrets are internal fields: present on the stored record handlers receive, never in a response.
   const stored = (record.secrets as StoredSecret[] | undefined) ?? [];
   return stored
-    .filter((s) => s.invalidAfter === null || new Date(s.invalidAfter).getTime() > nowMs)
-    .map((s) => (cutoff !== null && s.invalidAfter === null ? { ...s, invalidAfter: cutoff } : s));
+    .map((s) => (cutoff !== null && s.invalidAfter === null ? { ...s, invalidAfter: cutoff } : s))
+    .filter((s) => s.invalidAfter === null || new Date(s.invalidAfter).getTime() > nowMs);
 }
 
 /** The cutoff a call gives the current secrets: a valid one for ROTATE, none for REGENERATE. */
