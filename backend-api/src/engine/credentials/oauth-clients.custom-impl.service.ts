@@ -15,6 +15,7 @@ import type { CredentialSecrets } from './credential-secrets.service.js';
 import { Credentials_Operations } from './credentials.resource-types.js';
 import { DYNAMIC_REGISTRATION_VARIANT } from './oauth-clients.resource.js';
 import { isSafeRedirectUri } from '../oauth/cimd/index.js';
+import { clientRevocationSubject, type TokenRevocations } from '../oauth/token-revocations.service.js';
 import { oneTimeSecret } from './one-time-secret.js';
 import { credentialGuard, cutoffOf } from './roles-ceiling.js';
 
@@ -104,7 +105,7 @@ async function addSecret(record: ResourceRecord, cutoff: string | null, utils: S
 
 /**
  * The service code of an OAuth client resource: the guard (role ceiling, rotation rules), CREATE (metadata
- * rules, secret once), ROTATE, REGENERATE.
+ * rules, secret once), DELETE (revokes the client's tokens), ROTATE, REGENERATE.
  */
 export function buildOAuthClientImplementation(resourceType: string, organizationScoped: boolean): ResourceCustomServiceImplementation {
   const plainSecrets = oneTimeSecret('plainSecret');
@@ -123,6 +124,9 @@ export function buildOAuthClientImplementation(resourceType: string, organizatio
       },
     },
     postfixCoreOperations: plainSecrets.postfixCoreOperations,
+    // A deleted client's tokens (its own and those people delegated to it) stop at once, on every replica.
+    deleteInTransaction: async (client, tx, _context, utils) =>
+      utils.resolve<TokenRevocations>(SAAS_SERVICE_TYPES.TokenRevocations).revokeWithin(tx, clientRevocationSubject(client._id)),
     customOperations: {
       [Credentials_Operations.ROTATE]: async ({ record, input, utils }: CustomOperationArgs<RotateInput>) =>
         addSecret(record as ResourceRecord, cutoffFor(Credentials_Operations.ROTATE, input, utils), utils),
