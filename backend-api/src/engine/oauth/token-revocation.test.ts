@@ -1,4 +1,3 @@
-import { createLogger } from '../logging/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createOrganization, signUp, TEST_PASSWORD, type TestUser } from '../../testing/identity.fixtures.js';
 import { handshake, MCP_BACKEND_OPTIONS, MCP_PATH, rpc } from '../../testing/mcp.fixtures.js';
@@ -11,7 +10,7 @@ let admin: TestUser;
 let orgId: string;
 
 beforeAll(async () => {
-  t = await createTestBackend(database(), { ...MCP_BACKEND_OPTIONS, logger: createLogger({ level: 'error', destination: { write: (l: string) => void process.stderr.write(l) } }) });
+  t = await createTestBackend(database(), MCP_BACKEND_OPTIONS);
   admin = await signUp(t.api, 'admin');
   orgId = await createOrganization(t.api, admin);
 });
