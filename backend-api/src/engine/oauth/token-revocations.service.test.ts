@@ -11,7 +11,8 @@ import { createPgliteDatabase } from '../persistence/pglite-database.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import { runMigrations } from '../persistence/sql-migrations.js';
 import { OAUTH_MIGRATIONS } from './oauth.migrations.js';
-import { clientRevocationSubject, grantRevocationSubject, TokenRevocations } from './token-revocations.service.js';
+import { clientRevocationSubject, grantRevocationSubject } from './token-revocation-index.js';
+import { TokenRevocations } from './token-revocations.service.js';
 
 const AUDIENCE = 'http://localhost:4241/api/v1/mcp';
 const logger = createSilentLogger();

@@ -9,6 +9,7 @@ import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
 import type { Logger } from '../logging/index.js';
 import type { AfterCommit } from '../resources/custom-service.js';
 import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
+import { RevocationIndex } from './token-revocation-index.js';
 
 /** The pub/sub channel on which replicas announce a revocation (JSON: `subject`, `revokedAtMs`). */
 export const TOKEN_REVOKED_CHANNEL = 'oauth.token-revoked';
@@ -29,18 +30,6 @@ export interface TokenRevocation {
   revokedAtMs: number;
 }
 
-// Subjects are space-separated: ids and URLs contain no space (and PostgreSQL text admits no NUL).
-
-/** Every token of a client: its client_credentials tokens and the tokens people delegated to it. */
-export function clientRevocationSubject(clientId: string): string {
-  return `client ${clientId}`;
-}
-
-/** The tokens one person delegated to one client for one resource (the token's audience). */
-export function grantRevocationSubject(userId: string, clientId: string, resource: string): string {
-  return `grant ${userId} ${clientId} ${resource}`;
-}
-
 const revoked = () => new FrameworkError('UNAUTHENTICATED', 'The access token is invalid or expired.', { reason: 'credential_invalid' });
 const unevaluable = () =>
   new FrameworkError('SERVICE_UNAVAILABLE', 'Your credential could not be checked; try again shortly.', { reason: 'identity_not_evaluable', retryAfterSeconds: 1 });
@@ -58,13 +47,15 @@ function parseAnnouncement(message: string): TokenRevocation | null {
  * Revoked OAuth clients and withdrawn consents, for tokens that are otherwise verified as signed snapshots.
  * Persisted (`wildo_token_revocations`, written in the transaction of the deletion it stems from), held in
  * memory on every replica (loaded at start, re-read periodically, kept current by announcements), and checked
- * on every use of a token with a Map lookup. Stale or unreadable, it fails closed.
+ * on every use of a token with a few Map lookups. Stale or unreadable, it fails closed.
  */
 @injectable()
 export class TokenRevocations {
-  private readonly revokedAt = new Map<string, number>();
+  private readonly index = new RevocationIndex();
   private readonly retentionMs: number;
   private syncedAt = Number.NEGATIVE_INFINITY;
+  /** Whether a read succeeded recently enough; false until the first one (fail closed). */
+  private fresh = false;
   private unsubscribe?: Unsubscribe;
   private timer?: NodeJS.Timeout;
 
@@ -87,9 +78,7 @@ export class TokenRevocations {
       if (revocation) this.apply(revocation);
     });
     await this.refresh();
-    this.timer = setInterval(() => {
-      this.refresh().catch((error: unknown) => this.logger.warn('could not re-read token revocations', { error: String(error) }));
-    }, REFRESH_INTERVAL_MS);
+    this.timer = setInterval(() => void this.tick(), REFRESH_INTERVAL_MS);
     this.timer.unref();
   }
 
@@ -106,13 +95,9 @@ export class TokenRevocations {
   assertNotRevoked(principal: AuthenticatedPrincipal, issuedAtMs: number): void {
     const clientId = principal.kind === 'machine' ? principal.clientId : principal.credential.authorizedParty;
     if (clientId === undefined) return;
-    if (performance.now() - this.syncedAt > STALE_AFTER_MS) throw unevaluable();
-    if (this.revokedAt.size === 0) return;
-    if (issuedAtMs <= (this.revokedAt.get(clientRevocationSubject(clientId)) ?? Number.NEGATIVE_INFINITY)) throw revoked();
-    if (principal.kind === 'user') {
-      const grant = grantRevocationSubject(principal.userId, clientId, principal.credential.audience ?? '');
-      if (issuedAtMs <= (this.revokedAt.get(grant) ?? Number.NEGATIVE_INFINITY)) throw revoked();
-    }
+    if (!this.fresh) throw unevaluable();
+    if (issuedAtMs <= this.index.clientRevokedAt(clientId)) throw revoked();
+    if (principal.kind === 'user' && issuedAtMs <= this.index.grantRevokedAt(principal.userId, clientId, principal.credential.audience ?? '')) throw revoked();
   }
 
   /**
@@ -136,7 +121,17 @@ export class TokenRevocations {
   }
 
   private apply({ subject, revokedAtMs }: TokenRevocation): void {
-    if (revokedAtMs > (this.revokedAt.get(subject) ?? Number.NEGATIVE_INFINITY)) this.revokedAt.set(subject, revokedAtMs);
+    if (!this.index.add(subject, revokedAtMs)) this.logger.warn('ignored a token revocation of an unknown kind', { kind: subject.split(' ')[0] });
+  }
+
+  /** The periodic read; once none succeeded for a while, a lost announcement could go unnoticed: fail closed. */
+  private async tick(): Promise<void> {
+    try {
+      await this.refresh();
+    } catch (error) {
+      this.logger.warn('could not re-read token revocations', { error: String(error) });
+    }
+    this.fresh = performance.now() - this.syncedAt <= STALE_AFTER_MS;
   }
 
   /** Reads every revocation a live token could still fall under; forgets (and deletes) the older ones. */
@@ -148,8 +143,9 @@ export class TokenRevocations {
       [horizon],
     );
     for (const row of rows) this.apply({ subject: row.subject, revokedAtMs: new Date(row.revoked_at).getTime() });
-    for (const [subject, at] of this.revokedAt) if (at <= horizon.getTime()) this.revokedAt.delete(subject);
+    this.index.prune(horizon.getTime());
     this.syncedAt = startedAt;
+    this.fresh = true;
     // Housekeeping only: every replica may do it, and a failure changes nothing a token could notice.
     await this.db.query('DELETE FROM wildo_token_revocations WHERE revoked_at <= $1', [horizon]).catch((error: unknown) => {
       this.logger.warn('could not delete expired token revocations', { error: String(error) });
