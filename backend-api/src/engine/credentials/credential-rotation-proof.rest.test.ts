@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, signUp, TEST_PASSWORD, type TestUser } from '../../testing/identity.fixtures.js';
+import { stepUpProof } from '../../testing/credentials.fixtures.js';
+import { createOrganization, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 
 const database = useTestDatabase();
@@ -17,11 +18,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function reauth(): Promise<string> {
-  const res = await t.api.post('/api/v1/auth/reauth').set(admin.auth).send({ method: 'PASSWORD', password: TEST_PASSWORD });
-  expect(res.status).toBe(200);
-  return res.body.data.reAuthToken as string;
-}
+const reauth = () => stepUpProof(t.api, admin);
 
 const kinds = [
   { kind: 'API key', segment: 'api-keys', body: { name: 'integration', roles: ['ORG_MEMBER'] } },

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientCredentialsToken, createMachineClient } from '../../testing/credentials.fixtures.js';
 import { addMember, createOrganization, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { handshake, MCP_BACKEND_OPTIONS, MCP_PATH, rpc } from '../../testing/mcp.fixtures.js';
-import { API_AUDIENCE, authorizationRequest, consent, exchangeCode, pkcePair, registerPublicClient } from '../../testing/oauth.fixtures.js';
+import { delegateTo, registerPublicClient } from '../../testing/oauth.fixtures.js';
 import { createTestBackend, type TestBackend } from '../../testing/test-backend.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';
@@ -83,20 +84,11 @@ describe.skipIf(!databaseUrl || !redisUrl)('revocation on two replicas (PostgreS
   const mcp = async (t: TestBackend, authorization: string) => (await handshake(t.api, MCP_PATH, rpc('tools/list'), authorization)).status;
 
   async function machineClient(): Promise<{ id: string; token: string }> {
-    const created = await a.api.post(`/api/v1/organizations/${orgId}/oauth-clients`).set(admin.auth).send({ clientName: 'sync', grantTypes: ['client_credentials'], roles: ['ORG_MEMBER'] });
-    expect(created.status).toBe(201);
-    const issued = await a.api.post('/api/v1/oauth/token').auth(created.body.data._id, created.body.data.plainSecret).type('form').send({ grant_type: 'client_credentials', resource: API_AUDIENCE });
-    expect(issued.status).toBe(200);
-    return { id: created.body.data._id, token: `Bearer ${issued.body.access_token}` };
+    const client = await createMachineClient(a.api, admin, orgId);
+    return { id: client.clientId, token: await clientCredentialsToken(a.api, client) };
   }
 
-  async function delegate(person: TestUser, clientId: string, remember = false): Promise<string> {
-    const { verifier, challenge } = pkcePair();
-    const redirect = await consent(a.api, person, authorizationRequest(clientId, challenge), { decision: 'approve', remember });
-    const token = await exchangeCode(a.api, { client_id: clientId, code: redirect.searchParams.get('code') as string, code_verifier: verifier });
-    expect(token.status).toBe(200);
-    return `Bearer ${token.body.access_token as string}`;
-  }
+  const delegate = (person: TestUser, clientId: string, remember = false) => delegateTo(a.api, person, clientId, { remember });
 
   it('an OAuth client deleted on A: its token, verified on B before, is refused on B; another client’s still works', async () => {
     const [doomed, kept] = [await machineClient(), await machineClient()];

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createOrganization, signUp, TEST_PASSWORD, type TestUser } from '../../testing/identity.fixtures.js';
+import { clientCredentialsToken, createMachineClient, stepUpProof } from '../../testing/credentials.fixtures.js';
+import { addMember, createOrganization, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { handshake, MCP_BACKEND_OPTIONS, MCP_PATH, rpc } from '../../testing/mcp.fixtures.js';
-import { API_AUDIENCE, authorizationRequest, consent, exchangeCode, pkcePair, REDIRECT_URI, registerPublicClient } from '../../testing/oauth.fixtures.js';
+import { delegateTo, REDIRECT_URI, registerPublicClient } from '../../testing/oauth.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 
 const database = useTestDatabase();
@@ -34,15 +35,8 @@ async function mcp(authorization: string): Promise<number> {
 }
 
 async function machineClient(): Promise<{ id: string; token: string }> {
-  const created = await t.api.post(clients()).set(admin.auth).send({ clientName: 'sync', grantTypes: ['client_credentials'], roles: ['ORG_MEMBER'] });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const issued = await t.api
-    .post('/api/v1/oauth/token')
-    .auth(created.body.data._id, created.body.data.plainSecret)
-    .type('form')
-    .send({ grant_type: 'client_credentials', resource: API_AUDIENCE });
-  expect(issued.status, JSON.stringify(issued.body)).toBe(200);
-  return { id: created.body.data._id, token: `Bearer ${issued.body.access_token}` };
+  const client = await createMachineClient(t.api, admin, orgId);
+  return { id: client.clientId, token: await clientCredentialsToken(t.api, client) };
 }
 
 async function delegatedClient(): Promise<string> {
@@ -54,14 +48,7 @@ async function delegatedClient(): Promise<string> {
   return created.body.data._id as string;
 }
 
-/** A delegated MCP token `person` gives `clientId` (authorization code + PKCE, consent approved). */
-async function delegate(person: TestUser, clientId: string, remember = false): Promise<string> {
-  const { verifier, challenge } = pkcePair();
-  const redirect = await consent(t.api, person, authorizationRequest(clientId, challenge), { decision: 'approve', remember });
-  const token = await exchangeCode(t.api, { client_id: clientId, code: redirect.searchParams.get('code') as string, code_verifier: verifier });
-  expect(token.status, JSON.stringify(token.body)).toBe(200);
-  return `Bearer ${token.body.access_token as string}`;
-}
+const delegate = (person: TestUser, clientId: string, remember = false) => delegateTo(t.api, person, clientId, { remember });
 
 async function apiKey(): Promise<{ id: string; key: string }> {
   const created = await t.api.post(keys()).set(admin.auth).send({ name: 'integration', roles: ['ORG_MEMBER'] });
@@ -131,7 +118,7 @@ describe('API keys', () => {
   it('refuses the old key of a rotation with its cutoff now; the new key works', async () => {
     const old = await apiKey();
     expect(await rest(old.key)).toBe(200);
-    const proof = (await t.api.post('/api/v1/auth/reauth').set(admin.auth).send({ method: 'PASSWORD', password: TEST_PASSWORD })).body.data.reAuthToken;
+    const proof = await stepUpProof(t.api, admin);
     const rotated = await t.api.post(`${keys()}/${old.id}/rotate`).set(admin.auth).set('x-reauth-token', proof).send({ oldKeyInvalidationDate: new Date().toISOString() });
     expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
     expect(await rest(old.key)).toBe(401);
