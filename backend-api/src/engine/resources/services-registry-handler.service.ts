@@ -76,9 +76,11 @@ function deleted(outcome: StoreWriteOutcome<unknown>): void {
 }
 
 /**
- * The service pipeline of every operation: prefix handlers, persistence (or the custom handler), postfix
- * handlers. It does not authenticate, authorize, rate-limit or project: the dispatcher does that before
- * and after, and code calling this directly must run admission itself.
+ * The service pipeline of every operation, in this order: the addressed record (instance operations, and
+ * guarded or transactional writes), the resource's guard (every operation but reads), the call's gate (step-up),
+ * prefix handlers, persistence (or the custom handler; a DELETE's in-transaction work), postfix handlers. It does
+ * not authenticate, authorize, rate-limit or project: the dispatcher does that before and after, and code
+ * calling this directly must run admission itself (a step-up requirement it cannot meet is refused here).
  */
 @injectable()
 export class ServicesRegistryHandler {
