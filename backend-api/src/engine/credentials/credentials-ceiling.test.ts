@@ -220,6 +220,14 @@ describe('the role ceiling in the service pipeline', () => {
     }
   });
 
+  it('refuses a step-up operation called without a gate (no proof can be presented), before any write', async () => {
+    const id = await createAsTop(TYPES.ORGANIZATION_API_KEYS, 'organization', ['ORG_MEMBER']);
+    const before = await count(TYPES.ORGANIZATION_API_KEYS, 'organization');
+    const rotate = services().executeCustomOperation(TYPES.ORGANIZATION_API_KEYS, Credentials_Operations.ROTATE, contextFor('organization', 'ORG_ADMIN'), id, {});
+    await expect(rotate).rejects.toMatchObject({ code: 'FORBIDDEN', reason: 'step_up_required' });
+    expect(await count(TYPES.ORGANIZATION_API_KEYS, 'organization')).toBe(before);
+  });
+
   it.each(kinds)('$type declares no UPDATE, so no path writes roles', ({ type }) => {
     const registry = t.backend.container.get<ResourcesRegistry>(SAAS_SERVICE_TYPES.ResourcesRegistry);
     expect(registry.findOperation(`${type}.update`)).toBeUndefined();

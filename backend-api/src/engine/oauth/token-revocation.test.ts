@@ -1,9 +1,14 @@
+import { CoreResourceOperation, ExecutionContext_ExecutionType } from '@wildo/shared-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientCredentialsToken, createMachineClient, stepUpProof } from '../../testing/credentials.fixtures.js';
 import { addMember, createOrganization, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { handshake, MCP_BACKEND_OPTIONS, MCP_PATH, rpc } from '../../testing/mcp.fixtures.js';
 import { delegateTo, REDIRECT_URI, registerPublicClient } from '../../testing/oauth.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
+import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { CREDENTIAL_RESOURCE_TYPES } from '../credentials/credentials.resource-types.js';
+import type { ExecutionContext } from '../resources/execution-context.js';
+import type { ServicesRegistryHandler } from '../resources/services-registry-handler.service.js';
 
 const database = useTestDatabase();
 let t: TestBackend;
@@ -19,6 +24,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
+
+/** The organization admin's execution context, for calls straight into the service pipeline. */
+function adminContext(): ExecutionContext {
+  return {
+    executionType: ExecutionContext_ExecutionType.USER,
+    initiatorIds: { userId: admin.userId, organizationId: orgId },
+    initiatorRoles: ['ORG_ADMIN', 'ORG_MANAGER', 'ORG_MEMBER'],
+    tenant: { kind: 'organization', organizationId: orgId },
+    surface: 'internal',
+    requestId: 'revocation-test',
+    callTimestamp: new Date().toISOString(),
+  };
+}
 
 const clients = () => `/api/v1/organizations/${orgId}/oauth-clients`;
 const keys = () => `/api/v1/organizations/${orgId}/api-keys`;
@@ -74,6 +92,20 @@ describe('deleting an OAuth client', () => {
     expect((await t.api.delete(`${clients()}/${doomed}`).set(admin.auth)).status).toBe(200);
     expect(await mcp(lost)).toBe(401);
     expect(await mcp(still)).toBe(200);
+  });
+
+  it('is rolled back when its revocation cannot be recorded: the client and its token still work', async () => {
+    const client = await machineClient();
+    const services = t.backend.container.get<ServicesRegistryHandler>(SAAS_SERVICE_TYPES.ServicesRegistryHandler);
+    const context = adminContext();
+    await database().query('ALTER TABLE wildo_token_revocations RENAME TO wildo_token_revocations_aside');
+    try {
+      await expect(services.executeCoreOperation(CREDENTIAL_RESOURCE_TYPES.ORGANIZATION_OAUTH_CLIENTS, CoreResourceOperation.DELETE, context, client.id)).rejects.toThrow();
+    } finally {
+      await database().query('ALTER TABLE wildo_token_revocations_aside RENAME TO wildo_token_revocations');
+    }
+    expect((await t.api.get(`${clients()}/${client.id}`).set(admin.auth)).status).toBe(200);
+    expect(await rest(client.token)).toBe(200);
   });
 
   it('through RFC 7592 (a self-registered client) refuses its delegated tokens too', async () => {
