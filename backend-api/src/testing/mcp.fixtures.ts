@@ -5,7 +5,7 @@ import type { WildoBackendOptions } from '../engine/container/wildo-backend.js';
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from '../engine/mcp/mcp-protocol.js';
 import type { ServicesRegistryHandler } from '../engine/resources/services-registry-handler.service.js';
 import type { TestUser } from './identity.fixtures.js';
-import { authorizationRequest, consent, exchangeCode, MCP_AUDIENCE, pkcePair, registerPublicClient } from './oauth.fixtures.js';
+import { delegateTo, MCP_AUDIENCE, registerPublicClient } from './oauth.fixtures.js';
 import type { TestBackend } from './test-backend.js';
 
 /** The `Host` of the backends tests build (their default public URL); the MCP endpoint checks it. */
@@ -90,14 +90,7 @@ export async function listToolNames(api: supertest.Agent, path: string, authoriz
 
 /** Obtains a person's delegated token for exactly `audience` (authorization code + PKCE, consent approved). */
 export async function delegatedToken(api: supertest.Agent, person: TestUser, audience = MCP_AUDIENCE): Promise<string> {
-  const clientId = await registerPublicClient(api);
-  const { verifier, challenge } = pkcePair();
-  const redirect = await consent(api, person, authorizationRequest(clientId, challenge, { resource: audience }));
-  const code = redirect.searchParams.get('code');
-  expect(code, redirect.toString()).toBeTruthy();
-  const token = await exchangeCode(api, { client_id: clientId, code: code as string, code_verifier: verifier, resource: audience });
-  expect(token.status, JSON.stringify(token.body)).toBe(200);
-  return `Bearer ${token.body.access_token as string}`;
+  return delegateTo(api, person, await registerPublicClient(api), { resource: audience });
 }
 
 /** Creates an organization API key with `roles` and returns its plaintext (sent as the whole `Authorization`). */

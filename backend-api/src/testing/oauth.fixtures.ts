@@ -62,3 +62,23 @@ export async function consent(
 export function exchangeCode(api: supertest.Agent, params: Record<string, string>): supertest.Test {
   return api.post('/api/v1/oauth/token').type('form').send({ grant_type: 'authorization_code', redirect_uri: REDIRECT_URI, ...params });
 }
+
+/**
+ * A token `person` delegates to `clientId` (authorization code + PKCE, consent approved and, with `remember`,
+ * remembered) for `resource` (default: the MCP endpoint), as a whole `Authorization` value.
+ */
+export async function delegateTo(
+  api: supertest.Agent,
+  person: TestUser,
+  clientId: string,
+  options: { resource?: string; remember?: boolean } = {},
+): Promise<string> {
+  const { verifier, challenge } = pkcePair();
+  const overrides: Record<string, string> = options.resource ? { resource: options.resource } : {};
+  const redirect = await consent(api, person, authorizationRequest(clientId, challenge, overrides), { decision: 'approve', remember: options.remember ?? false });
+  const code = redirect.searchParams.get('code');
+  expect(code, redirect.toString()).toBeTruthy();
+  const token = await exchangeCode(api, { client_id: clientId, code: code as string, code_verifier: verifier, ...overrides });
+  expect(token.status, JSON.stringify(token.body)).toBe(200);
+  return `Bearer ${token.body.access_token as string}`;
+}

@@ -43,6 +43,7 @@ export const SAAS_SERVICE_TYPES = {
   ConsentRequestService: Symbol.for('wildo.ConsentRequestService'),
   AuthorizationService: Symbol.for('wildo.AuthorizationService'),
   TokenEndpointService: Symbol.for('wildo.TokenEndpointService'),
+  TokenRevocations: Symbol.for('wildo.TokenRevocations'),
   CimdResolver: Symbol.for('wildo.CimdResolver'),
   // Later capabilities (named by the guide; bound by their own modules)
   AgentsBackendService: Symbol.for('wildo.AgentsBackendService'),

@@ -8,6 +8,7 @@ import type { CredentialDirectory } from '../credentials/credential-directory.se
 import { CimdResolver } from '../oauth/cimd/index.js';
 import { McpToolCatalogue } from '../mcp/tool-catalogue.service.js';
 import { oauthSettingsFor, type OAuthSettings } from '../oauth/oauth-settings.js';
+import type { TokenRevocations } from '../oauth/token-revocations.service.js';
 import { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
 import type { OutboundTargetGuardOptions } from '../net/index.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';
@@ -170,6 +171,9 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     const credentials = container.get<CredentialDirectory>(T.CredentialDirectory);
     await credentials.start();
     owned.unshift(() => credentials.stop());
+    const revocations = container.get<TokenRevocations>(T.TokenRevocations);
+    await revocations.start();
+    owned.unshift(() => revocations.stop());
 
     const app = createHttpApp(container, { ...DEFAULT_HTTP_SETTINGS, ...options.http });
     return assemble(app, container, registry, owned, logger, database);

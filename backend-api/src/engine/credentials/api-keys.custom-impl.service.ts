@@ -5,19 +5,20 @@ import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import {
   createResourceCustomServiceImplementation,
   type CustomOperationArgs,
+  type RecordGuard,
   type ResourceCustomServiceImplementation,
   type ResourceRecord,
   type ServiceHandlerUtils,
 } from '../resources/custom-service.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
 import { generateApiKeyMaterial, type ApiKeyScope } from './api-key-material.js';
 import type { CredentialDirectory } from './credential-directory.service.js';
 import type { CredentialSecrets } from './credential-secrets.service.js';
 import { Credentials_Operations } from './credentials.resource-types.js';
 import { oneTimeSecret } from './one-time-secret.js';
-import { assertRequestedRolesWithinCallerCeiling, cutoffOf } from './roles-ceiling.js';
+import { credentialGuard, cutoffOf } from './roles-ceiling.js';
 
 type ApiKeyInput = { name: string; roles: string[]; expiresAt?: string | null };
+type RotateInput = z.infer<typeof RotateCredentialRequestSchema>;
 
 /** The prefix/postfix handlers of an API key resource's CREATE (guide: `ApiKeyImplHandlers`). */
 export type ApiKeyImplHandlers = Pick<ResourceCustomServiceImplementation, 'prefixCoreOperations' | 'postfixCoreOperations'>;
@@ -29,8 +30,8 @@ function refuseExpiredAtCreation(input: ApiKeyInput, utils: ServiceHandlerUtils)
 }
 
 /**
- * CREATE of an API key: the requested roles must lie within the caller's; key material is minted for the
- * id the record will get; only the hash is stored and the plaintext is attached to this one response.
+ * CREATE of an API key (the role ceiling is the resource's guard): key material is minted for the id the
+ * record will get; only the hash is stored and the plaintext is attached to this one response.
  */
 export function buildApiKeyMintHandlers(scope: ApiKeyScope): ApiKeyImplHandlers {
   const plainKeys = oneTimeSecret('plainKey');
@@ -38,7 +39,6 @@ export function buildApiKeyMintHandlers(scope: ApiKeyScope): ApiKeyImplHandlers 
     prefixCoreOperations: {
       [CoreResourceOperation.CREATE]: async (_id, input, executionContext, _path, utils) => {
         const request = input as ApiKeyInput;
-        assertRequestedRolesWithinCallerCeiling(executionContext, request.roles, utils.errorBuilder, utils.resolve<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver));
         refuseExpiredAtCreation(request, utils);
         const { plainKey, keyPrefix, hashedKey } = generateApiKeyMaterial(scope, utils.newRecordId as string, utils.resolve<CredentialSecrets>(SAAS_SERVICE_TYPES.CredentialSecrets));
         plainKeys.remember(executionContext, plainKey);
@@ -60,15 +60,24 @@ async function mintSibling(scope: ApiKeyScope, record: ResourceRecord, utils: Se
   return { created, plainKey };
 }
 
-/** The service code of an API key resource: CREATE handlers, ROTATE and REGENERATE. */
+/** A rotated key is neither rotated nor regenerated again; a rotation's cutoff must be valid. */
+const apiKeyPreconditions: RecordGuard = ({ operation, record, input, utils }) => {
+  if (operation !== Credentials_Operations.ROTATE && operation !== Credentials_Operations.REGENERATE) return;
+  if (record?.invalidationDate) {
+    throw utils.errorBuilder.conflict(operation === Credentials_Operations.ROTATE ? 'This key was already rotated.' : 'This key was rotated; regenerate its replacement instead.');
+  }
+  if (operation === Credentials_Operations.ROTATE) cutoffOf((input as RotateInput).oldKeyInvalidationDate, utils.now());
+};
+
+/** The service code of an API key resource: the guard (role ceiling, rotation rules), CREATE handlers, ROTATE and REGENERATE. */
 export function buildApiKeyImplementation(resourceType: string, scope: ApiKeyScope): ResourceCustomServiceImplementation {
   return createResourceCustomServiceImplementation(resourceType, {
+    guard: credentialGuard(apiKeyPreconditions),
     ...buildApiKeyMintHandlers(scope),
     customOperations: {
       // Rotation retires the old key at a known cutoff; the new key carries the same roles (never more).
-      [Credentials_Operations.ROTATE]: async ({ id, record, input, utils }: CustomOperationArgs<z.infer<typeof RotateCredentialRequestSchema>>) => {
+      [Credentials_Operations.ROTATE]: async ({ id, record, input, utils }: CustomOperationArgs<RotateInput>) => {
         const current = record as ResourceRecord;
-        if (current.invalidationDate) throw utils.errorBuilder.conflict('This key was already rotated.');
         const cutoff = cutoffOf(input.oldKeyInvalidationDate, utils.now());
         const { created, plainKey } = await mintSibling(scope, current, utils);
         await utils.records.update(id as string, { invalidationDate: cutoff, replacedByKeyId: created._id });
@@ -77,9 +86,7 @@ export function buildApiKeyImplementation(resourceType: string, scope: ApiKeySco
       },
       // Regeneration keeps the old key valid without a cutoff and needs no step-up.
       [Credentials_Operations.REGENERATE]: async ({ id, record, utils }: CustomOperationArgs<Record<string, never>>) => {
-        const current = record as ResourceRecord;
-        if (current.invalidationDate) throw utils.errorBuilder.conflict('This key was rotated; regenerate its replacement instead.');
-        const { created, plainKey } = await mintSibling(scope, current, utils);
+        const { created, plainKey } = await mintSibling(scope, record as ResourceRecord, utils);
         return { ...created, plainKey, previousKeyId: id };
       },
     },

@@ -111,8 +111,8 @@ describe('rotating and regenerating API keys', () => {
     await using t = await createTestBackend(database(), { clock: { now: () => new Date(now) } });
     const { admin, keys } = await adminWithOrg(t);
     const key = await createKey(t, admin, keys);
-    const rotate = (proof?: string) => {
-      const req = t.api.post(`${keys}/${key._id}/rotate`).set(admin.auth);
+    const rotate = (proof?: string, id = key._id) => {
+      const req = t.api.post(`${keys}/${id}/rotate`).set(admin.auth);
       return (proof ? req.set('x-reauth-token', proof) : req).send({});
     };
     const missing = await rotate();
@@ -122,8 +122,12 @@ describe('rotating and regenerating API keys', () => {
     now += 6 * 60_000;
     expect((await rotate(expiring)).status).toBe(403);
     const proof = await reauth(t, admin);
-    expect((await rotate(proof)).status).toBe(200);
-    expect((await rotate(proof)).status).toBe(403);
+    const rotated = await rotate(proof);
+    expect(rotated.status).toBe(200);
+    // The replacement can be rotated, but not with the proof already spent.
+    const reused = await rotate(proof, rotated.body.data._id);
+    expect(reused.status).toBe(403);
+    expect(reused.body.error.reason).toBe('step_up_required');
   });
 
   it('refuse a reauth with a wrong password', async () => {

@@ -5,18 +5,20 @@ import type { InputProblem } from '../errors/index.js';
 import {
   createResourceCustomServiceImplementation,
   type CustomOperationArgs,
+  type RecordGuard,
   type ResourceCustomServiceImplementation,
   type ResourceRecord,
   type ServiceHandlerUtils,
 } from '../resources/custom-service.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
 import type { CredentialDirectory } from './credential-directory.service.js';
 import type { CredentialSecrets } from './credential-secrets.service.js';
 import { Credentials_Operations } from './credentials.resource-types.js';
 import { DYNAMIC_REGISTRATION_VARIANT } from './oauth-clients.resource.js';
 import { isSafeRedirectUri } from '../oauth/cimd/index.js';
+import { clientRevocationSubject } from '../oauth/token-revocation-index.js';
+import type { TokenRevocations } from '../oauth/token-revocations.service.js';
 import { oneTimeSecret } from './one-time-secret.js';
-import { assertRequestedRolesWithinCallerCeiling, cutoffOf } from './roles-ceiling.js';
+import { credentialGuard, cutoffOf } from './roles-ceiling.js';
 
 interface ClientInput {
   clientName: string;
@@ -63,48 +65,74 @@ function newSecret(utils: ServiceHandlerUtils): { plainSecret: string; secret: S
   return { plainSecret, secretPrefix: `${plainSecret.slice(0, 10)}…`, secret: { hash: secrets.hash(plainSecret), createdAt: utils.now().toISOString(), invalidAfter: null } };
 }
 
+type RotateInput = z.infer<typeof RotateCredentialRequestSchema>;
+
+/**
+ * The secrets a client keeps once a new one is added: current ones get `cutoff` (rotation), then every secret
+ * past its cutoff is dropped (so a rotation effective now always makes room).
+ */
+function keptSecrets(record: ResourceRecord, cutoff: string | null, nowMs: number): StoredSecret[] {
+  // Secrets are internal fields: present on the stored record handlers receive, never in a response.
+  const stored = (record.secrets as StoredSecret[] | undefined) ?? [];
+  return stored
+    .map((s) => (cutoff !== null && s.invalidAfter === null ? { ...s, invalidAfter: cutoff } : s))
+    .filter((s) => s.invalidAfter === null || new Date(s.invalidAfter).getTime() > nowMs);
+}
+
+/** The cutoff a call gives the current secrets: a valid one for ROTATE, none for REGENERATE. */
+function cutoffFor(operation: string, input: unknown, utils: ServiceHandlerUtils): string | null {
+  return operation === Credentials_Operations.ROTATE ? cutoffOf((input as RotateInput).oldKeyInvalidationDate, utils.now()) : null;
+}
+
+/** A rotation's cutoff must be valid, and a client holding the most secrets it may gets no other. */
+const oauthClientPreconditions: RecordGuard = ({ operation, record, input, utils }) => {
+  if (operation !== Credentials_Operations.ROTATE && operation !== Credentials_Operations.REGENERATE) return;
+  const cutoff = cutoffFor(operation, input, utils);
+  if (keptSecrets(record as ResourceRecord, cutoff, utils.now().getTime()).length >= MAX_SECRETS) {
+    throw utils.errorBuilder.conflict('This client already has the most secrets it may hold; rotate with an earlier cutoff.');
+  }
+};
+
 /** Adds a secret; `cutoff` (rotation) retires the current ones then, `null` (regeneration) keeps them. */
-async function addSecret(resourceType: string, record: ResourceRecord, cutoff: string | null, utils: ServiceHandlerUtils) {
-  const directory = utils.resolve<CredentialDirectory>(SAAS_SERVICE_TYPES.CredentialDirectory);
-  // Secrets are internal fields, absent from API records: read them from the stored record.
-  const located = await directory.locate(resourceType, record._id);
-  const stored = (located?.record.data.secrets as StoredSecret[] | undefined) ?? [];
-  const nowMs = utils.now().getTime();
-  const kept = stored
-    .filter((s) => s.invalidAfter === null || new Date(s.invalidAfter).getTime() > nowMs)
-    .map((s) => (cutoff !== null && s.invalidAfter === null ? { ...s, invalidAfter: cutoff } : s));
-  if (kept.length >= MAX_SECRETS) throw utils.errorBuilder.conflict('This client already has the most secrets it may hold; rotate with an earlier cutoff.');
+async function addSecret(record: ResourceRecord, cutoff: string | null, utils: ServiceHandlerUtils) {
+  const kept = keptSecrets(record, cutoff, utils.now().getTime());
   const { plainSecret, secret, secretPrefix } = newSecret(utils);
   // Pinned to the version the secrets were read at: a concurrent rotation is refused, never merged away.
-  const updated = await utils.records.update(record._id, { secrets: [...kept, secret], secretPrefix }, located ? { expectedVersion: located.record.version } : {});
+  const updated = await utils.records.update(record._id, { secrets: [...kept, secret], secretPrefix }, { expectedVersion: record.version });
   if (!updated) throw utils.errorBuilder.notFound();
-  await directory.changed(record._id);
+  await utils.resolve<CredentialDirectory>(SAAS_SERVICE_TYPES.CredentialDirectory).changed(record._id);
   return { ...updated, plainSecret, oldSecretInvalidationDate: cutoff };
 }
 
-/** The service code of an OAuth client resource: CREATE (ceiling, metadata rules, secret once), ROTATE, REGENERATE. */
+/**
+ * The service code of an OAuth client resource: the guard (role ceiling, rotation rules), CREATE (metadata
+ * rules, secret once), DELETE (revokes the client's tokens), ROTATE, REGENERATE.
+ */
 export function buildOAuthClientImplementation(resourceType: string, organizationScoped: boolean): ResourceCustomServiceImplementation {
   const plainSecrets = oneTimeSecret('plainSecret');
   return createResourceCustomServiceImplementation(resourceType, {
+    guard: credentialGuard(oauthClientPreconditions),
     prefixCoreOperations: {
       [CoreResourceOperation.CREATE]: async (_id, input, executionContext, operationPath, utils) => {
         const request = input as ClientInput;
-        const dynamic = operationPath.endsWith(`#${DYNAMIC_REGISTRATION_VARIANT}`);
-        if (!dynamic) assertRequestedRolesWithinCallerCeiling(executionContext, request.roles, utils.errorBuilder, utils.resolve<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver));
+        const origin = operationPath.endsWith(`#${DYNAMIC_REGISTRATION_VARIANT}`) ? 'dynamic_registration' : 'registered';
         const problems = clientMetadataProblems(request, organizationScoped);
         if (problems.length > 0) throw utils.errorBuilder.badRequest('The client metadata is not consistent.', problems);
-        if (request.tokenEndpointAuthMethod === 'none') return { ...request, origin: dynamic ? 'dynamic_registration' : 'registered', secrets: [] };
+        if (request.tokenEndpointAuthMethod === 'none') return { ...request, origin, secrets: [] };
         const { plainSecret, secret, secretPrefix } = newSecret(utils);
         plainSecrets.remember(executionContext, plainSecret);
-        return { ...request, origin: dynamic ? 'dynamic_registration' : 'registered', secrets: [secret], secretPrefix };
+        return { ...request, origin, secrets: [secret], secretPrefix };
       },
     },
     postfixCoreOperations: plainSecrets.postfixCoreOperations,
+    // A deleted client's tokens (its own and those people delegated to it) stop at once, on every replica.
+    deleteInTransaction: async (client, tx, _context, utils) =>
+      utils.resolve<TokenRevocations>(SAAS_SERVICE_TYPES.TokenRevocations).revokeWithin(tx, clientRevocationSubject(client._id)),
     customOperations: {
-      [Credentials_Operations.ROTATE]: async ({ record, input, utils }: CustomOperationArgs<z.infer<typeof RotateCredentialRequestSchema>>) =>
-        addSecret(resourceType, record as ResourceRecord, cutoffOf(input.oldKeyInvalidationDate, utils.now()), utils),
+      [Credentials_Operations.ROTATE]: async ({ record, input, utils }: CustomOperationArgs<RotateInput>) =>
+        addSecret(record as ResourceRecord, cutoffFor(Credentials_Operations.ROTATE, input, utils), utils),
       [Credentials_Operations.REGENERATE]: async ({ record, utils }: CustomOperationArgs<Record<string, never>>) =>
-        addSecret(resourceType, record as ResourceRecord, null, utils),
+        addSecret(record as ResourceRecord, null, utils),
     },
   });
 }

@@ -5,6 +5,7 @@ import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose'
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
+import type { TokenRevocations } from '../oauth/token-revocations.service.js';
 import type { IdentitySettings } from './identity-settings.js';
 import type { AuthenticatedPrincipal, MachinePrincipal, UserPrincipal } from './principal.types.js';
 import { SIGNING_ALGORITHM, type SigningKeyService } from './signing-keys.service.js';
@@ -56,6 +57,8 @@ type TokenKind = 'user' | 'delegated' | 'machine';
 interface CachedVerification {
   principal: AuthenticatedPrincipal;
   expiresAtMs: number;
+  /** `iat`, for the revocation check every use of the token passes. */
+  issuedAtMs: number;
 }
 
 const invalidToken = (cause?: unknown) =>
@@ -66,7 +69,8 @@ const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every
 /**
  * Issues and verifies access tokens: signed JWTs (`typ: at+jwt`) with `iss`, `aud`, `sub`, `jti` and a
  * `wildo_kind` (`user` first-party, `delegated` to a client for one audience, `machine` for a client acting
- * as itself). A token is accepted only for the audience it names. Verifications are cached until expiry.
+ * as itself). A token is accepted only for the audience it names. Verifications are cached until expiry; the
+ * revocations of clients and consents are checked on every use, cached or not.
  */
 @injectable()
 export class AccessTokenService {
@@ -76,6 +80,7 @@ export class AccessTokenService {
     @inject(SAAS_SERVICE_TYPES.SigningKeyService) private readonly keys: SigningKeyService,
     @inject(SAAS_SERVICE_TYPES.IdentitySettings) private readonly settings: IdentitySettings,
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
+    @inject(SAAS_SERVICE_TYPES.TokenRevocations) private readonly revocations: TokenRevocations,
   ) {}
 
   /** Signs a first-party token (the REST API audience) for a user at their current authorization version. */
@@ -129,7 +134,13 @@ export class AccessTokenService {
     const nowMs = this.clock.now().getTime();
     const cacheKey = `${audience}\u0000${token}`;
     const cached = this.verified.get(cacheKey);
-    if (cached && cached.expiresAtMs > nowMs) return cached.principal;
+    const verified = cached && cached.expiresAtMs > nowMs ? cached : await this.verifySignature(token, audience, cacheKey, nowMs);
+    // After the cache: a token verified before its client or consent was revoked is refused from then on.
+    this.revocations.assertNotRevoked(verified.principal, verified.issuedAtMs);
+    return verified.principal;
+  }
+
+  private async verifySignature(token: string, audience: string, cacheKey: string, nowMs: number): Promise<CachedVerification> {
     if (token.length > MAX_TOKEN_LENGTH) throw invalidToken();
     let payload: JWTPayload;
     try {
@@ -149,9 +160,9 @@ export class AccessTokenService {
     } catch (cause) {
       throw invalidToken(cause);
     }
-    const principal = this.principalOf(payload, audience);
-    this.remember(cacheKey, principal, (payload.exp as number) * 1000, nowMs);
-    return principal;
+    const verified = { principal: this.principalOf(payload, audience), expiresAtMs: (payload.exp as number) * 1000, issuedAtMs: (payload.iat as number) * 1000 };
+    this.remember(cacheKey, verified, nowMs);
+    return verified;
   }
 
   /** The first-party token of a user (the REST API audience), or a refusal for any other kind. */
@@ -217,12 +228,12 @@ export class AccessTokenService {
     throw invalidToken();
   }
 
-  private remember(key: string, principal: AuthenticatedPrincipal, expiresAtMs: number, nowMs: number): void {
+  private remember(key: string, verified: CachedVerification, nowMs: number): void {
     if (this.verified.size >= VERIFIED_CACHE_SIZE) {
       // Evict expired entries first; if the cache is still full, drop the oldest insertion.
       for (const [k, entry] of this.verified) if (entry.expiresAtMs <= nowMs) this.verified.delete(k);
       if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value as string);
     }
-    this.verified.set(key, { principal, expiresAtMs });
+    this.verified.set(key, verified);
   }
 }

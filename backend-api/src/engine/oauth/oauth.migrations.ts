@@ -1,6 +1,9 @@
 import type { SqlMigration } from '../persistence/sql-database.js';
 
-/** Authorization codes and pending consent requests: short-lived, single-use, stored as hashes. */
+/**
+ * Authorization codes and pending consent requests (short-lived, single-use, stored as hashes); revocations
+ * of clients and consents (kept as long as a token issued before them could live).
+ */
 export const OAUTH_MIGRATIONS: readonly SqlMigration[] = [
   {
     id: '0101_oauth_codes_and_consent_requests',
@@ -22,6 +25,16 @@ CREATE TABLE wildo_oauth_consent_requests (
   used_at timestamptz
 );
 CREATE INDEX wildo_oauth_consent_requests_by_expiry ON wildo_oauth_consent_requests (expires_at);
+`,
+  },
+  {
+    id: '0102_token_revocations',
+    sql: `
+CREATE TABLE wildo_token_revocations (
+  subject text PRIMARY KEY,
+  revoked_at timestamptz NOT NULL
+);
+CREATE INDEX wildo_token_revocations_by_time ON wildo_token_revocations (revoked_at);
 `,
   },
 ];

@@ -7,9 +7,7 @@ import type { CredentialDirectory } from '../credentials/credential-directory.se
 import type { CredentialSecrets } from '../credentials/credential-secrets.service.js';
 import { CREDENTIAL_RESOURCE_TYPES } from '../credentials/credentials.resource-types.js';
 import { DYNAMIC_REGISTRATION_VARIANT } from '../credentials/oauth-clients.resource.js';
-import type { ResourceStore } from '../persistence/resource-store.js';
 import type { ExecutionContext } from '../resources/execution-context.js';
-import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import type { ServicesRegistryHandler } from '../resources/services-registry-handler.service.js';
 import { isSafeRedirectUri } from './cimd/index.js';
 import { InvalidClientMetadataError, InvalidRedirectUriError } from './oauth.errors.js';
@@ -52,8 +50,6 @@ export class RegistrationService {
     @inject(SAAS_SERVICE_TYPES.ServicesRegistryHandler) private readonly services: ServicesRegistryHandler,
     @inject(SAAS_SERVICE_TYPES.CredentialSecrets) private readonly secrets: CredentialSecrets,
     @inject(SAAS_SERVICE_TYPES.CredentialDirectory) private readonly credentials: CredentialDirectory,
-    @inject(SAAS_SERVICE_TYPES.ResourcesRegistry) private readonly registry: ResourcesRegistry,
-    @inject(SAAS_SERVICE_TYPES.ResourceStore) private readonly store: ResourceStore,
     @inject(SAAS_SERVICE_TYPES.OAuthSettings) private readonly settings: OAuthSettings,
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
   ) {}
@@ -127,13 +123,14 @@ export class RegistrationService {
     };
   }
 
-  /** RFC 7592 delete: removes the registration; false when the token does not match. */
+  /**
+   * RFC 7592 delete: removes the registration through the resource's DELETE (so its tokens are revoked like
+   * any deleted client's); false when the token does not match.
+   */
   async remove(clientId: string, registrationToken: string): Promise<boolean> {
     const located = await this.authorizedRegistration(clientId, registrationToken);
     if (!located) return false;
-    const definition = this.registry.getResource(CREDENTIAL_RESOURCE_TYPES.APPLICATION_OAUTH_CLIENTS).storeDefinition;
-    await this.store.delete(definition, located.scope, clientId);
-    await this.credentials.changed(clientId);
+    await this.services.executeCoreOperation(CREDENTIAL_RESOURCE_TYPES.APPLICATION_OAUTH_CLIENTS, CoreResourceOperation.DELETE, this.systemContext(), clientId);
     return true;
   }
 

@@ -2,6 +2,7 @@ import type { CoreResourceOperation } from '@wildo/shared-lib';
 import { FrameworkError, type InputProblem, type RefusalReason } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { StoreFilters } from '../persistence/resource-store.js';
+import type { SqlExecutor } from '../persistence/sql-database.js';
 import type { ExecutionContext } from './execution-context.js';
 
 /** A record as the API shows it: its fields plus `_id` and the system fields. */
@@ -88,9 +89,45 @@ export interface CustomOperationArgs<TInput> {
 /** Implements one custom operation; its result is projected through the declared response schema. */
 export type CustomOperationHandler<TInput = never, TOutput = unknown> = (args: CustomOperationArgs<TInput>) => Promise<TOutput>;
 
+/** What a {@link RecordGuard} sees of one call. */
+export interface RecordGuardArgs {
+  /** Core operation value (`create`, `delete`, ...) or custom operation key (`rotate`). */
+  operation: string;
+  /** The addressed record as stored before the call (UPDATE, DELETE, instance custom operations). */
+  record?: ResourceRecord;
+  /** The validated input (absent for operations without a body). */
+  input: unknown;
+  executionContext: ExecutionContext;
+  operationPath: string;
+  utils: ServiceHandlerUtils;
+}
+
+/**
+ * Refuses a call (by throwing) before any side effect: runs for every operation but READ, LIST and SEARCH,
+ * after input validation and before a step-up proof is consumed, so a refused call leaves the proof usable.
+ */
+export type RecordGuard = (args: RecordGuardArgs) => void | Promise<void>;
+
+/** Work to do once a transaction committed (announcements to other replicas). */
+export type AfterCommit = () => Promise<void>;
+
+/**
+ * Runs inside a DELETE's transaction, after the record is gone: writes that must commit or roll back with the
+ * deletion (revocations) go through `tx`, and only through it. The function it returns runs after commit.
+ */
+export type DeleteInTransactionHandler = (
+  deleted: ResourceRecord,
+  tx: SqlExecutor,
+  executionContext: ExecutionContext,
+  utils: ServiceHandlerUtils,
+) => Promise<AfterCommit | void>;
+
 /** Handlers for one resource: prefix/postfix for all or some core operations, and custom operations. */
 export interface ResourceCustomServiceImplementation {
   resourceType: string;
+  /** The resource's one guard for every write (see {@link RecordGuard}). */
+  guard?: RecordGuard;
+  deleteInTransaction?: DeleteInTransactionHandler;
   prefixCoreOperations?: PrefixCoreHandler | Partial<Record<CoreResourceOperation, PrefixCoreHandler>>;
   postfixCoreOperations?: PostfixCoreHandler | Partial<Record<CoreResourceOperation, PostfixCoreHandler>>;
   // `never` input accepts handlers typed for any input; the engine validates input before calling them.

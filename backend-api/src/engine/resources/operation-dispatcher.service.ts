@@ -73,7 +73,10 @@ export class OperationDispatcher {
     return this.project(operation, raw, request.withheld);
   }
 
-  /** Consumes the step-up proof an operation requires; runs after validation so a bad input does not burn it. */
+  /**
+   * Consumes the step-up proof an operation requires. The service pipeline calls it as the call's gate, after
+   * the input, the addressed record and the resource's guard were checked: a refused call does not burn it.
+   */
   private async requireStepUp(operation: CompiledOperation, context: ExecutionContext, token: string | undefined): Promise<void> {
     if (!operation.requiresReauthentication) return;
     const userId = context.initiatorIds.userId;
@@ -88,11 +91,11 @@ export class OperationDispatcher {
   }
 
   private async execute(operation: CompiledOperation, context: ExecutionContext, id: string | undefined, request: DispatchRequest): Promise<unknown> {
-    const variant = operation.isDefault ? {} : { variantKey: operation.variantKey };
+    const gate = operation.requiresReauthentication ? () => this.requireStepUp(operation, context, request.reauthToken) : undefined;
+    const common = { ...(operation.isDefault ? {} : { variantKey: operation.variantKey }), ...(gate ? { gate } : {}) };
     if (operation.kind === 'custom') {
       const input = validateBody(operation, request.body);
-      await this.requireStepUp(operation, context, request.reauthToken);
-      return this.services.executeCustomOperation(operation.resourceType, operation.operation, context, id, input, variant);
+      return this.services.executeCustomOperation(operation.resourceType, operation.operation, context, id, input, common);
     }
     const core = operation.core as CoreResourceOperation;
     let input: unknown;
@@ -105,9 +108,8 @@ export class OperationDispatcher {
     } else {
       input = validateBody(operation, request.body);
     }
-    await this.requireStepUp(operation, context, request.reauthToken);
     return this.services.executeCoreOperation(operation.resourceType, core, context, id, input, {
-      ...variant,
+      ...common,
       ...(request.expectedVersion !== undefined ? { expectedVersion: request.expectedVersion } : {}),
       ...(query ? { query } : {}),
     });

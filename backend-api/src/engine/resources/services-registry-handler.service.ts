@@ -6,11 +6,13 @@ import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { RecordConstraint, ResourceStore, StoreFilters } from '../persistence/resource-store.js';
+import type { RecordConstraint, ResourceStore, StoreFilters, StoreWriteOutcome, TenantScope } from '../persistence/resource-store.js';
+import type { SqlExecutor } from '../persistence/sql-database.js';
 import type { CompiledOperation, CompiledResource } from './compiled-resource.types.js';
 import {
   errorBuilder,
   handlerFor,
+  type AfterCommit,
   type ResourceCustomServiceImplementation,
   type ResourceRecord,
   type ServiceHandlerUtils,
@@ -20,6 +22,9 @@ import { insertRecord, patchRecord, preconditionFailed, scopeFor, scopedRecords,
 import type { ResourcesRegistry } from './resources-registry.service.js';
 import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
 
+/** Runs after every check of a call (input, addressed record, guard) and before its first side effect. */
+export type OperationGate = () => Promise<void>;
+
 /** Options of a core operation that do not come from the input contract. */
 export interface CoreOperationOptions {
   /** Which variant's record policy applies (default variant when omitted). */
@@ -28,7 +33,23 @@ export interface CoreOperationOptions {
   expectedVersion?: number;
   /** LIST / SEARCH paging and filters, already validated. */
   query?: { filters?: StoreFilters; limit?: number; cursor?: string; text?: string };
+  /** The dispatcher consumes a step-up proof here, so a call refused by a check does not burn it. */
+  gate?: OperationGate;
 }
+
+/** Options of a custom operation. */
+export interface CustomOperationOptions {
+  variantKey?: string;
+  gate?: OperationGate;
+}
+
+/** What persistence needs beyond the caller's options: the DELETE's in-transaction work, when there is some. */
+interface PersistOptions extends CoreOperationOptions {
+  inDeleteTransaction?: (tx: SqlExecutor) => Promise<AfterCommit | void>;
+}
+
+/** Core operations that change nothing and reveal no secret: no guard runs for them. */
+const READS: ReadonlySet<CoreResourceOperation> = new Set([CoreResourceOperation.READ, CoreResourceOperation.LIST, CoreResourceOperation.SEARCH]);
 
 /** A page of records. */
 export interface RecordPage {
@@ -39,9 +60,27 @@ export interface RecordPage {
 const notFound = () => errorBuilder.notFound();
 
 /**
- * The service pipeline of every operation: prefix handlers, persistence (or the custom handler), postfix
- * handlers. It does not authenticate, authorize, rate-limit or project: the dispatcher does that before
- * and after, and code calling this directly must run admission itself.
+ * Runs the call's gate. An operation that needs a step-up proof and comes without a gate (code calling the
+ * pipeline directly, which cannot present a proof) is refused: the requirement cannot be skipped.
+ */
+async function passGate(operation: CompiledOperation, gate: OperationGate | undefined): Promise<void> {
+  if (gate) return gate();
+  if (operation.requiresReauthentication) {
+    throw new FrameworkError('FORBIDDEN', 'This operation needs a person to re-authenticate.', { reason: 'step_up_required' });
+  }
+}
+
+/** Refuses a delete that removed nothing: absent (or outside the caller's reach), or changed since it was read. */
+function deleted(outcome: StoreWriteOutcome<unknown>): void {
+  if (!outcome.ok) throw outcome.reason === 'not_found' ? notFound() : preconditionFailed();
+}
+
+/**
+ * The service pipeline of every operation, in this order: the addressed record (instance operations, and
+ * guarded or transactional writes), the resource's guard (every operation but reads), the call's gate (step-up),
+ * prefix handlers, persistence (or the custom handler; a DELETE's in-transaction work), postfix handlers. It does
+ * not authenticate, authorize, rate-limit or project: the dispatcher does that before and after, and code
+ * calling this directly must run admission itself (a step-up requirement it cannot meet is refused here).
  */
 @injectable()
 export class ServicesRegistryHandler {
@@ -76,13 +115,24 @@ export class ServicesRegistryHandler {
     const impl = this.implementations.get(resourceType);
     const prefix = handlerFor(impl?.prefixCoreOperations, operation);
     const postfix = handlerFor(impl?.postfixCoreOperations, operation);
+    const guard = READS.has(operation) ? undefined : impl?.guard;
+    const inDelete = operation === CoreResourceOperation.DELETE ? impl?.deleteInTransaction : undefined;
     // A new record's id is chosen before the hooks run, so a prefix handler can embed it (API keys do).
     const recordId = operation === CoreResourceOperation.CREATE ? randomUUID() : id;
     // Built only when a hook runs: most operations have none, and this is on every request's path.
-    const utils = prefix || postfix ? this.utilsFor(resource, executionContext, operation === CoreResourceOperation.CREATE ? recordId : undefined) : undefined;
-    const effectiveInput = prefix && utils ? await prefix(id, input, executionContext, path, utils) : input;
+    const utils = prefix || postfix || guard || inDelete ? this.utilsFor(resource, executionContext, operation === CoreResourceOperation.CREATE ? recordId : undefined) : undefined;
     const constraint = this.constraintFor(compiled, executionContext);
-    const result = await this.persist(resource, operation, executionContext, recordId, effectiveInput, constraint, options);
+    // A guarded write reads its record first: the guard judges it as stored, and the write is pinned to that version.
+    const addressed = (guard || inDelete) && operation !== CoreResourceOperation.CREATE ? await this.addressedRecord(resource, executionContext, id, constraint) : undefined;
+    if (guard && utils) await guard({ operation, ...(addressed ? { record: addressed } : {}), input, executionContext, operationPath: path, utils });
+    await passGate(compiled, options.gate);
+    const effectiveInput = prefix && utils ? await prefix(id, input, executionContext, path, utils) : input;
+    const persistOptions: PersistOptions = {
+      ...options,
+      ...(addressed && options.expectedVersion === undefined ? { expectedVersion: addressed.version } : {}),
+      ...(inDelete && addressed && utils ? { inDeleteTransaction: (tx: SqlExecutor) => inDelete(addressed, tx, executionContext, utils) } : {}),
+    };
+    const result = await this.persist(resource, operation, executionContext, recordId, effectiveInput, constraint, persistOptions);
     return (postfix && utils ? await postfix(id, result, executionContext, path, utils) : result) as T;
   }
 
@@ -93,21 +143,26 @@ export class ServicesRegistryHandler {
     executionContext: ExecutionContext,
     id?: string,
     input?: unknown,
-    options: { variantKey?: string } = {},
+    options: CustomOperationOptions = {},
   ): Promise<T> {
     const resource = this.registry.getResource(resourceType);
     const compiled = this.operationOf(resourceType, operationKey, options.variantKey);
-    const handler = this.implementations.get(resourceType)?.customOperations?.[operationKey];
+    const impl = this.implementations.get(resourceType);
+    const handler = impl?.customOperations?.[operationKey];
     if (!handler || compiled.unimplemented) throw new FrameworkError('NOT_IMPLEMENTED', 'This operation is not implemented.');
-    let record: ResourceRecord | undefined;
-    if (compiled.target === 'instance') {
-      if (!id) throw notFound();
-      const stored = await this.store.findById(resource.storeDefinition, scopeFor(resource, executionContext), id, this.constraintFor(compiled, executionContext));
-      if (!stored) throw notFound();
-      record = toApiRecord(resource, stored);
-    }
+    const record = compiled.target === 'instance' ? await this.addressedRecord(resource, executionContext, id, this.constraintFor(compiled, executionContext)) : undefined;
     const utils = this.utilsFor(resource, executionContext);
+    const operationPath = compiled.servicePath;
+    await impl?.guard?.({ operation: operationKey, ...(record ? { record } : {}), input, executionContext, operationPath, utils });
+    await passGate(compiled, options.gate);
     return (await handler({ ...(id ? { id } : {}), ...(record ? { record } : {}), input: input as never, executionContext, utils })) as T;
+  }
+
+  /** The record an instance operation addresses, as stored in the caller's tenant; not found otherwise. */
+  private async addressedRecord(resource: CompiledResource, context: ExecutionContext, id: string | undefined, constraint: RecordConstraint | undefined): Promise<ResourceRecord> {
+    const stored = id ? await this.store.findById(resource.storeDefinition, scopeFor(resource, context), id, constraint) : null;
+    if (!stored) throw notFound();
+    return toApiRecord(resource, stored);
   }
 
   private async persist(
@@ -117,7 +172,7 @@ export class ServicesRegistryHandler {
     id: string | undefined,
     input: unknown,
     constraint: RecordConstraint | undefined,
-    options: CoreOperationOptions,
+    options: PersistOptions,
   ): Promise<unknown> {
     const def = resource.storeDefinition;
     const scope = scopeFor(resource, context);
@@ -140,19 +195,29 @@ export class ServicesRegistryHandler {
         if (!stored) throw notFound();
         return toApiRecord(resource, stored);
       }
-      case CoreResourceOperation.DELETE: {
+      case CoreResourceOperation.DELETE:
         if (!id) throw notFound();
-        const outcome = await this.store.delete(def, scope, id, {
-          ...(options.expectedVersion !== undefined ? { expectedVersion: options.expectedVersion } : {}),
-          ...(constraint ? { constraint } : {}),
-        });
-        if (!outcome.ok) throw outcome.reason === 'not_found' ? notFound() : preconditionFailed();
+        await this.remove(resource, scope, id, constraint, options);
         return { _id: id, deleted: true };
-      }
       case CoreResourceOperation.LIST:
       case CoreResourceOperation.SEARCH:
         return this.page(resource, operation, scope, constraint, options);
     }
+  }
+
+  /** Deletes a record; work that must commit with the deletion runs in its transaction, announcements after it. */
+  private async remove(resource: CompiledResource, scope: TenantScope, id: string, constraint: RecordConstraint | undefined, options: PersistOptions): Promise<void> {
+    const condition = {
+      ...(options.expectedVersion !== undefined ? { expectedVersion: options.expectedVersion } : {}),
+      ...(constraint ? { constraint } : {}),
+    };
+    const within = options.inDeleteTransaction;
+    if (!within) return deleted(await this.store.delete(resource.storeDefinition, scope, id, condition));
+    const afterCommit = await this.store.transaction(async (store, tx) => {
+      deleted(await store.delete(resource.storeDefinition, scope, id, condition));
+      return within(tx);
+    });
+    await afterCommit?.();
   }
 
   private async page(
