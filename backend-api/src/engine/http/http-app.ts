@@ -5,6 +5,8 @@ import type { CounterPolicy } from '../coordination/coordination.js';
 import type { AccessTokenService } from '../identity/access-token.service.js';
 import { createAuthRouter, createJwksRouter } from '../identity/auth.routes.js';
 import type { Authenticator } from '../identity/authenticator.service.js';
+import { createInvitationsRouter } from '../identity/invitations.routes.js';
+import type { InvitationsService } from '../identity/invitations.service.js';
 import { createOrganizationsRouter } from '../identity/organizations.routes.js';
 import type { OrganizationsService } from '../identity/organizations.service.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
@@ -137,6 +139,16 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
     createOrganizationsRouter({
       organizations: get<OrganizationsService>(SAAS_SERVICE_TYPES.OrganizationsService),
       users: get<UsersService>(SAAS_SERVICE_TYPES.UsersService),
+      directory: get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory),
+      roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
+      tokens: get<AccessTokenService>(SAAS_SERVICE_TYPES.AccessTokenService),
+    }),
+  );
+  api.use(
+    createInvitationsRouter({
+      invitations: get<InvitationsService>(SAAS_SERVICE_TYPES.InvitationsService),
+      organizations: get<OrganizationsService>(SAAS_SERVICE_TYPES.OrganizationsService),
+      tokens: get<AccessTokenService>(SAAS_SERVICE_TYPES.AccessTokenService),
       directory: get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory),
       roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
     }),

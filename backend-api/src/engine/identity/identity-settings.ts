@@ -7,6 +7,8 @@ export interface IdentitySettings {
   accessTokenLifetimeMinutes: number;
   /** Emails that receive APP_ADMIN when they sign up (bootstrap of the first administrator). */
   bootstrapAdminEmails: readonly string[];
+  /** How long an invitation to an organization can be accepted (default 14 days). */
+  invitationLifetimeDays: number;
 }
 
 /** Settings for a backend reachable at `publicUrl`. */
@@ -17,6 +19,7 @@ export function identitySettingsFor(publicUrl: string, overrides: Partial<Identi
     apiAudience: `${issuer}/api/v1`,
     accessTokenLifetimeMinutes: 15,
     bootstrapAdminEmails: [],
+    invitationLifetimeDays: 14,
     ...overrides,
   };
 }

@@ -32,8 +32,11 @@ export const CreateOrganizationRequestSchema = z.strictObject({
 
 const orgRole = z.enum(['ORG_ADMIN', 'ORG_MANAGER', 'ORG_MEMBER']);
 
-/** `POST /api/v1/organizations/:organizationId/members`: adds an existing user by email. */
-export const AddMemberRequestSchema = z.strictObject({ email, role: orgRole });
+/**
+ * `POST /api/v1/organizations/:organizationId/invitations` (and its older name `.../members`): invites an email
+ * with a role; the person it belongs to accepts or declines.
+ */
+export const CreateInvitationRequestSchema = z.strictObject({ email, role: orgRole });
 
 /** `PUT /api/v1/organizations/:organizationId/members/:userId`. */
 export const ChangeMemberRoleRequestSchema = z.strictObject({ role: orgRole });
@@ -67,4 +70,34 @@ export interface PublicMember {
   displayName: string | null;
   role: string;
   createdAt: string;
+}
+
+/** Where an invitation stands; `expired` is a pending invitation past its `expiresAt`. */
+export type InvitationStatus = 'pending' | 'accepted' | 'declined' | 'revoked' | 'expired';
+
+/**
+ * An invitation as the organization's admins see it. It names the email as invited and never says whether an
+ * account exists for it (no user id, no display name).
+ */
+export interface SentInvitation {
+  _id: string;
+  organizationId: string;
+  email: string;
+  role: string;
+  status: InvitationStatus;
+  createdAt: string;
+  expiresAt: string;
+  decidedAt: string | null;
+}
+
+/** A pending invitation as the invited person sees it. */
+export interface ReceivedInvitation {
+  _id: string;
+  organizationId: string;
+  organizationName: string;
+  role: string;
+  /** Display name or email of the admin who invited, when that account still exists. */
+  invitedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
 }
