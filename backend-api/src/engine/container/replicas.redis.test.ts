@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { addMember, createOrganization, signUp } from '../../testing/identity.fixtures.js';
+import { acceptInvitation, addMember, createOrganization, invite, signUp } from '../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase } from '../../testing/test-backend.js';
 import { RedisCoordination } from '../coordination/index.js';
 import { USER_CHANGED_CHANNEL } from '../identity/sql-principal-directory.service.js';
@@ -59,6 +59,35 @@ describe.skipIf(!redisUrl)('several replicas on Redis', () => {
       }
       expect(refused.status).toBe(401);
       expect(refused.body.error.reason).toBe('credential_invalid');
+    } finally {
+      await listener.close();
+      await close();
+    }
+  });
+
+  it('let a person who accepted an invitation on one replica in on every replica as soon as it is announced', async () => {
+    const { a, b, prefix, close } = await twoReplicas();
+    const listener = new RedisCoordination({ url: redisUrl as string, keyPrefix: prefix, logger: createSilentLogger() });
+    try {
+      const owner = await signUp(a.api);
+      const person = await signUp(a.api);
+      const orgId = await createOrganization(a.api, owner);
+      const invitationId = await invite(a.api, owner, orgId, person.email, 'ORG_MEMBER');
+      const path = `/api/v1/organizations/${orgId}/todos`;
+      // Replica B caches the person without the membership.
+      expect((await b.api.get(path).set(person.auth)).status).toBe(404);
+      let announce!: () => void;
+      const announced = new Promise<void>((resolve) => (announce = resolve));
+      await listener.subscribe(USER_CHANGED_CHANNEL, (userId) => userId === person.userId && announce());
+      await acceptInvitation(a.api, person, invitationId);
+      await announced;
+      // The fresh token names the new authorization version: B accepts it only once its cache was dropped.
+      let admitted = await b.api.get(path).set(person.auth);
+      for (let i = 0; i < 100 && admitted.status !== 200; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        admitted = await b.api.get(path).set(person.auth);
+      }
+      expect(admitted.status).toBe(200);
     } finally {
       await listener.close();
       await close();
