@@ -71,33 +71,3 @@ export interface PublicMember {
   role: string;
   createdAt: string;
 }
-
-/** Where an invitation stands; `expired` is a pending invitation past its `expiresAt`. */
-export type InvitationStatus = 'pending' | 'accepted' | 'declined' | 'revoked' | 'expired';
-
-/**
- * An invitation as the organization's admins see it. It names the email as invited and never says whether an
- * account exists for it (no user id, no display name).
- */
-export interface SentInvitation {
-  _id: string;
-  organizationId: string;
-  email: string;
-  role: string;
-  status: InvitationStatus;
-  createdAt: string;
-  expiresAt: string;
-  decidedAt: string | null;
-}
-
-/** A pending invitation as the invited person sees it. */
-export interface ReceivedInvitation {
-  _id: string;
-  organizationId: string;
-  organizationName: string;
-  role: string;
-  /** Display name or email of the admin who invited, when that account still exists. */
-  invitedBy: string | null;
-  createdAt: string;
-  expiresAt: string;
-}

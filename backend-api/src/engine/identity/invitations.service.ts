@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CORE_ORG_ROLES } from '@wildo/shared-lib';
+import { CORE_ORG_ROLES, type InvitationStatus, type ReceivedInvitation, type SentInvitation } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
@@ -7,7 +7,6 @@ import { FrameworkError } from '../errors/index.js';
 import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
 import type { IdentitySettings } from './identity-settings.js';
-import type { InvitationStatus, ReceivedInvitation, SentInvitation } from './identity.schema.js';
 import { bumpAuthorizationVersion, insertMembership, lockOrganization, membershipRoleOf } from './membership-statements.js';
 import type { PrincipalDirectory } from './principal-directory.js';
 import { normalizeEmail } from './users.service.js';
