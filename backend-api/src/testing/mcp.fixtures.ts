@@ -19,6 +19,9 @@ export const HANDSHAKE_VERSION = '2025-11-25';
 /** The stateless revision. */
 export const STATELESS_VERSION = '2026-07-28';
 
+/** The reference application's tools an ORG_MEMBER is offered on the default endpoint (sorted). */
+export const MEMBER_TOOLS: readonly string[] = ['todos__complete', 'todos__create', 'todos__list', 'todos__read', 'todos__search', 'todos__update'];
+
 /** Backend options that let tests register OAuth clients (to obtain delegated tokens). */
 export const MCP_BACKEND_OPTIONS: Partial<WildoBackendOptions> = {
   oauth: { dynamicClientRegistration: { enabled: true, maxRegistrationsPerHourPerIp: 1_000 } },

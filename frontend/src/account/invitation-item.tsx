@@ -16,6 +16,11 @@ export function roleLabel(role: string): string {
 /** What is being done to one invitation, if anything. */
 export type InvitationAction = 'accept' | 'decline' | null;
 
+const ANSWERS = [
+  { answer: 'accept', label: 'Accept', busyLabel: 'Accepting', className: 'button button--primary' },
+  { answer: 'decline', label: 'Decline', busyLabel: 'Declining', className: 'button button--quiet' },
+] as const;
+
 /** One open invitation: organization, role, who invited, expiry, and its Accept and Decline buttons. */
 export function InvitationItem({
   invitation,
@@ -54,24 +59,18 @@ export function InvitationItem({
         </div>
       </dl>
       <div className="actions invitation__actions">
-        <button
-          type="button"
-          className="button button--primary"
-          disabled={disabled}
-          aria-label={`${action === 'accept' ? 'Accepting' : 'Accept'} invitation to ${name}`}
-          onClick={() => onAnswer(invitation, 'accept')}
-        >
-          {action === 'accept' ? 'Accepting…' : 'Accept'}
-        </button>
-        <button
-          type="button"
-          className="button button--quiet"
-          disabled={disabled}
-          aria-label={`${action === 'decline' ? 'Declining' : 'Decline'} invitation to ${name}`}
-          onClick={() => onAnswer(invitation, 'decline')}
-        >
-          {action === 'decline' ? 'Declining…' : 'Decline'}
-        </button>
+        {ANSWERS.map(({ answer, label, busyLabel, className }) => (
+          <button
+            key={answer}
+            type="button"
+            className={className}
+            disabled={disabled}
+            aria-label={`${action === answer ? busyLabel : label} invitation to ${name}`}
+            onClick={() => onAnswer(invitation, answer)}
+          >
+            {action === answer ? `${busyLabel}…` : label}
+          </button>
+        ))}
       </div>
     </li>
   );

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { ApiError, describeFailure } from '../api/api.client';
 import { acceptInvitation, declineInvitation, type ReceivedInvitation } from '../api/invitations.client';
+import { FailureAlert, LoadingStatus } from '../page-states';
 import { useDocumentTitle } from '../routing/document-title';
 import { readAccessToken, storeAccessToken } from '../session/access-token.store';
 import { redirectToLogin } from '../session/sign-in-redirect';
@@ -67,12 +68,7 @@ export function InvitationsPage() {
       <p role="status" className="live">
         {answering.kind === 'done' && !busy ? answering.message : ''}
       </p>
-      {answering.kind === 'failed' ? (
-        <div role="alert" className="status status--error">
-          <p className="status__summary">{answering.summary}</p>
-          <p className="status__detail">{answering.message}</p>
-        </div>
-      ) : null}
+      {answering.kind === 'failed' ? <FailureAlert summary={answering.summary} message={answering.message} /> : null}
       <InvitationsBody state={state} answering={answering} onAnswer={(invitation, choice) => void answer(invitation, choice)} onRetry={reload} />
     </section>
   );
@@ -91,21 +87,9 @@ function InvitationsBody({
 }) {
   switch (state.kind) {
     case 'loading':
-      return (
-        <p role="status" className="muted">
-          Loading your invitations…
-        </p>
-      );
+      return <LoadingStatus>Loading your invitations…</LoadingStatus>;
     case 'error':
-      return (
-        <div role="alert" className="status status--error">
-          <p className="status__summary">Your invitations could not be loaded.</p>
-          <p className="status__detail">{state.message}</p>
-          <button type="button" className="button" onClick={onRetry}>
-            Try again
-          </button>
-        </div>
-      );
+      return <FailureAlert summary="Your invitations could not be loaded." message={state.message} onRetry={onRetry} />;
     case 'ready':
       if (state.invitations.length === 0) {
         return (

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { acceptInvitation, addMember, createOrganization, invite, signUp } from '../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase } from '../../testing/test-backend.js';
@@ -16,6 +17,19 @@ async function twoReplicas() {
   const a = await createTestBackend(database(), options);
   const b = await createTestBackend(database(), options);
   return { a, b, prefix, close: async () => Promise.all([a.close(), b.close()]) };
+}
+
+/**
+ * Asks replica B again until `settled` (20 ms apart, 100 times at most). B receives the announcement on its own
+ * connection; its cache TTL is 60 s, so a change within this window can only come from the announcement.
+ */
+async function untilSettled(ask: () => supertest.Test, settled: (res: supertest.Response) => boolean): Promise<supertest.Response> {
+  let res = await ask();
+  for (let i = 0; i < 100 && !settled(res); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    res = await ask();
+  }
+  return res;
 }
 
 describe.skipIf(!redisUrl)('several replicas on Redis', () => {
@@ -50,13 +64,7 @@ describe.skipIf(!redisUrl)('several replicas on Redis', () => {
       await listener.subscribe(USER_CHANGED_CHANNEL, (userId) => userId === manager.userId && announce());
       expect((await a.api.put(`/api/v1/organizations/${orgId}/members/${manager.userId}`).set(owner.auth).send({ role: 'ORG_MEMBER' })).status).toBe(200);
       await announced;
-      // B receives the same message on its own connection; give it a bounded moment (its cache TTL is 60 s,
-      // so a refusal within this window can only come from the announcement).
-      let refused = await b.api.get(path).set(manager.auth);
-      for (let i = 0; i < 100 && refused.status === 200; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        refused = await b.api.get(path).set(manager.auth);
-      }
+      const refused = await untilSettled(() => b.api.get(path).set(manager.auth), (res) => res.status !== 200);
       expect(refused.status).toBe(401);
       expect(refused.body.error.reason).toBe('credential_invalid');
     } finally {
@@ -82,11 +90,7 @@ describe.skipIf(!redisUrl)('several replicas on Redis', () => {
       await acceptInvitation(a.api, person, invitationId);
       await announced;
       // The fresh token names the new authorization version: B accepts it only once its cache was dropped.
-      let admitted = await b.api.get(path).set(person.auth);
-      for (let i = 0; i < 100 && admitted.status !== 200; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        admitted = await b.api.get(path).set(person.auth);
-      }
+      const admitted = await untilSettled(() => b.api.get(path).set(person.auth), (res) => res.status === 200);
       expect(admitted.status).toBe(200);
     } finally {
       await listener.close();

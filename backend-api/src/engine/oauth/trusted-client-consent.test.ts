@@ -9,6 +9,7 @@ import {
   handshake,
   listToolNames,
   MCP_BACKEND_OPTIONS,
+  MEMBER_TOOLS,
   MCP_PATH,
   organizationApiKey,
   policyDenied,
@@ -24,7 +25,6 @@ import { mcpProbesApplication } from '../mcp/mcp-probes.fixtures.js';
 import type { ExecutionContextCreator } from '../resources/execution-context-creator.service.js';
 
 const database = useTestDatabase();
-const MEMBER_TOOLS = ['todos__complete', 'todos__create', 'todos__list', 'todos__read', 'todos__search', 'todos__update'];
 
 /** Runs the authorization code flow with a client for a person who is not prompted; returns the Bearer header value. */
 async function promptlessToken(t: TestBackend, person: TestUser, clientId: string): Promise<string> {
