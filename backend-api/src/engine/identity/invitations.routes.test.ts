@@ -156,6 +156,9 @@ describe('invitations', () => {
     const byManager = await t.api.post(`/api/v1/organizations/${organizationId}/invitations`).set(manager.auth).send({ email: `x-${randomUUID()}@example.test`, role: 'ORG_MEMBER' });
     expect(byManager.status).toBe(403);
     expect(byManager.body.error.reason).toBe('role_refused');
+    // Authorization comes before the request is read: a malformed one is refused the same way.
+    expect((await t.api.post(`/api/v1/organizations/${organizationId}/invitations`).set(manager.auth).send({})).status).toBe(403);
+    expect((await t.api.post(`/api/v1/organizations/${organizationId}/invitations`).set(admin.auth).send({})).status).toBe(400);
     const outsider = await signUp(t.api, 'outsider');
     expect((await t.api.post(`/api/v1/organizations/${organizationId}/invitations`).set(outsider.auth).send({ email: outsider.email, role: 'ORG_MEMBER' })).status).toBe(404);
   });

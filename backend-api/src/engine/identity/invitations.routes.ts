@@ -40,6 +40,7 @@ export function createInvitationsRouter(options: InvitationsRouterOptions): Rout
 
   const invite = async (req: Request, res: Response) => {
     const { userId, role } = await caller(res, param(req, 'organizationId'));
+    options.invitations.assertMayInvite(role);
     const request = parseContract(CreateInvitationRequestSchema, req.body ?? {});
     sendData(res, 201, await options.invitations.invite(param(req, 'organizationId'), { userId, role }, request.email, request.role));
   };

@@ -36,13 +36,14 @@ export interface AcceptedInvitation {
   authorizationVersion: number;
 }
 
-/** The role an organization role must hold to invite (it grants at most its own role). */
-export const INVITER_ROLE = CORE_ORG_ROLES.ORG_ADMIN;
+/** The organization role an inviter must hold (they grant at most their own role). */
+const INVITER_ROLE = CORE_ORG_ROLES.ORG_ADMIN;
 /** Sent invitations listed per organization, newest first. */
 const SENT_LIST_LIMIT = 500;
 const COLUMNS = 'i.id, i.organization_id, i.email_normalized, i.role, i.status, i.invited_by_user_id, i.decided_by_user_id, i.created_at, i.expires_at, i.decided_at';
 
 const noSuchInvitation = () => new FrameworkError('NOT_FOUND', 'No such invitation.');
+const roleRefused = () => new FrameworkError('FORBIDDEN', 'You are not allowed to perform this operation.', { reason: 'role_refused' });
 const notOpen = () => new FrameworkError('CONFLICT', 'This invitation is no longer open: it was answered, revoked or has expired.');
 
 /**
@@ -62,9 +63,14 @@ export class InvitationsService {
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
   ) {}
 
-  /** Invites `email` with `role`; `inviterRole` is the inviter's role in the organization. */
+  /** Refuses a caller whose role in the organization may not invite at all (checked before the request is read). */
+  assertMayInvite(inviterRole: string | undefined): void {
+    if (!this.mayInvite(inviterRole)) throw roleRefused();
+  }
+
+  /** Invites `email` with `role`; `inviter.role` is the inviter's role in the organization. */
   async invite(organizationId: string, inviter: { userId: string; role: string | undefined }, email: string, role: string): Promise<SentInvitation> {
-    this.assertMayGrant(inviter.role, role);
+    if (!this.mayGrant(inviter.role, role)) throw roleRefused();
     const normalized = normalizeEmail(email);
     const now = this.clock.now();
     const row = await this.db.transaction(async (tx) => {
@@ -166,13 +172,13 @@ export class InvitationsService {
     return { _id: invitationId, status: 'declined' };
   }
 
-  /** Refuses a role the inviter may not grant: inviting needs {@link INVITER_ROLE}, and nobody grants above their own role. */
-  private assertMayGrant(inviterRole: string | undefined, role: string): void {
-    if (!this.mayGrant(inviterRole, role)) throw new FrameworkError('FORBIDDEN', 'You are not allowed to perform this operation.', { reason: 'role_refused' });
+  private mayInvite(inviterRole: string | undefined): inviterRole is string {
+    return inviterRole !== undefined && this.roles.satisfies([inviterRole], [INVITER_ROLE]);
   }
 
+  /** Whether this role may grant `role`: inviting needs {@link INVITER_ROLE}, and nobody grants above their own role. */
   private mayGrant(inviterRole: string | undefined, role: string): boolean {
-    return inviterRole !== undefined && this.roles.satisfies([inviterRole], [INVITER_ROLE]) && this.roles.isWithin(role, [inviterRole]);
+    return this.mayInvite(inviterRole) && this.roles.isWithin(role, [inviterRole]);
   }
 
   // Another account's invitation is answered exactly like an unknown one.
