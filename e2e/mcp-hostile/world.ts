@@ -1,4 +1,4 @@
-import { addMember, createOrganization, logIn, signUp, uniqueMarker } from '../support/fixtures.js';
+import { addMember, createOrganization, signUp, uniqueMarker } from '../support/fixtures.js';
 import type { HttpClient } from '../support/http-client.js';
 import { createOrganizationApiKey, createPublicOAuthClient, delegatedToken, protectedResourceOf } from '../support/mcp-credentials.js';
 import { MCP_PATH, SUPPORT_PATH, type McpTenant, type McpWorld } from './scenario-context.js';
@@ -25,9 +25,8 @@ export async function provisionWorld(client: HttpClient): Promise<McpWorld> {
   const a = await tenant(client, 'A', audiences);
   const b = await tenant(client, 'B', audiences);
   const member = await signUp(client, 'mcp-member-a');
+  // Accepting the invitation revokes the member's outstanding tokens; addMember keeps the fresh one.
   await addMember(client, a.admin, a.organizationId, member, 'ORG_MEMBER');
-  // A membership change revokes the person's outstanding tokens: sign in again before consenting.
-  await logIn(client, member);
   const oauthClient = await createPublicOAuthClient(client, a.admin, a.organizationId, 'e2e assistant of a member');
   const memberToken = await delegatedToken(client, member, oauthClient, audiences.mcp, 'delegated /mcp token of member of A');
   return { mcpAudience: audiences.mcp, supportAudience: audiences.support, a, b, memberA: { user: member, mcpToken: memberToken } };

@@ -67,10 +67,20 @@ export async function createOrganization(client: HttpClient, owner: ScenarioUser
   return organization._id;
 }
 
-/** Adds `member` to the organization with `role`, as its admin. */
+/**
+ * Makes `member` a member with `role`: the admin invites the member's email, then the member accepts. Accepting
+ * revokes the member's outstanding tokens, so `member.token` is replaced by the fresh one the answer carries.
+ */
 export async function addMember(client: HttpClient, admin: ScenarioUser, organizationId: string, member: ScenarioUser, role: OrgRole): Promise<void> {
-  const res = await client.post(`/api/v1/organizations/${organizationId}/members`, { email: member.email, role }, { token: admin.token });
-  expectStatus(res, 201, `add member as ${role}`);
+  const invited = await client.post(`/api/v1/organizations/${organizationId}/invitations`, { email: member.email, role }, { token: admin.token });
+  expectStatus(invited, 201, `invite member as ${role}`);
+  const invitation = recordOf(invited);
+  if (!invitation) throw new FixtureError('invite member: no invitation id in the answer');
+  const accepted = await client.post(`/api/v1/invitations/${invitation._id}/accept`, {}, { token: member.token });
+  expectStatus(accepted, 200, 'accept invitation');
+  const token = dataObject(accepted)['accessToken'];
+  if (typeof token !== 'string') throw new FixtureError('accept invitation: no token in the answer');
+  member.token = new BearerToken(token);
 }
 
 /** Changes a member's role, as the organization's admin (the member's outstanding tokens stop working). */

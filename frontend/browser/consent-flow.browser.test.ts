@@ -51,7 +51,7 @@ async function expectUsableLayout(page: Page): Promise<void> {
   expect(await smallTapTargets(page)).toEqual([]);
 }
 
-describe.skipIf(!CHROMIUM_AVAILABLE)('consent flow in Chromium (built app, stub backend)', () => {
+describe.skipIf(!CHROMIUM_AVAILABLE)('consent flow and invitations in Chromium (built app, stub backend)', () => {
   let outDir: string;
   let backend: StubBackend;
 
@@ -139,6 +139,25 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('consent flow in Chromium (built app, stub 
       // Withdrawn: the next request asks again.
       await page.goto(`${backend.url}${AUTHORIZE_PATH}`);
       await page.getByRole('button', { name: 'Approve' }).waitFor();
+
+      // Invitations, reached from the main navigation: accept one (the session's token is replaced), decline the other.
+      await page.goto(`${backend.url}/account/consents`);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Invitations' }).click();
+      await page.waitForURL((url) => url.pathname === '/account/invitations');
+      const engines = page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name: 'Analytical Engines' }) });
+      await engines.waitFor();
+      expect(await engines.getByText('Grace').isVisible()).toBe(true);
+      await expectUsableLayout(page);
+      await page.screenshot({ path: join(SCREENSHOTS, `invitations-${width}.png`), fullPage: true });
+      const tokenBefore = await page.evaluate(() => sessionStorage.getItem('wildo.accessToken'));
+      await engines.getByRole('button', { name: 'Accept invitation to Analytical Engines' }).click();
+      await page.getByRole('status').filter({ hasText: 'You joined Analytical Engines as Member.' }).waitFor();
+      expect(await page.evaluate(() => sessionStorage.getItem('wildo.accessToken'))).not.toBe(tokenBefore);
+      await page.getByRole('button', { name: 'Decline invitation to Difference Ltd' }).click();
+      await page.getByText('No open invitations.').waitFor();
+      await page.getByRole('status').filter({ hasText: 'You declined the invitation to Difference Ltd.' }).waitFor();
+      expect([...backend.invitations.values()].map((i) => i.status)).toEqual(['accepted', 'declined']);
+      await expectUsableLayout(page);
 
       expect(pageErrors).toEqual([]);
     } finally {

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
-import { OAuthAuthorizeRequestSchema, OAuthConsentDecisionRequestSchema, type OAuthAuthorizeRequest } from '@wildo/shared-lib';
+import { OAuthAuthorizeRequestSchema, OAuthConsentDecisionRequestSchema, type OAuthAuthorizeRequest, type ReceivedInvitation } from '@wildo/shared-lib';
 
 /** The one account of the stub. */
 export const STUB_USER = { _id: 'user-ada', email: 'ada@example.com', displayName: 'Ada', password: 'a long passphrase' };
@@ -32,12 +32,24 @@ export interface StubGrant {
   updatedAt: string;
 }
 
+/** An invitation addressed to the stub's account, and what became of it. */
+export interface StubInvitation extends ReceivedInvitation {
+  status: 'pending' | 'accepted' | 'declined';
+}
+
+/** The invitations every reset starts with (both addressed to {@link STUB_USER}). */
+export const STUB_INVITATIONS: readonly ReceivedInvitation[] = [
+  { _id: 'inv-engines', organizationId: 'org-engines', organizationName: 'Analytical Engines', role: 'ORG_MEMBER', invitedBy: 'Grace', createdAt: '2030-11-05T10:00:00.000Z', expiresAt: '2030-11-19T10:00:00.000Z' },
+  { _id: 'inv-difference', organizationId: 'org-difference', organizationName: 'Difference Ltd', role: 'ORG_MANAGER', invitedBy: null, createdAt: '2030-11-06T10:00:00.000Z', expiresAt: '2030-11-20T10:00:00.000Z' },
+];
+
 /** A running stub: the built app plus the API contract in memory. */
 export interface StubBackend {
   url: string;
   /** Every decision body received, in order. */
   decisions: unknown[];
   grants: Map<string, StubGrant>;
+  invitations: Map<string, StubInvitation>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -92,8 +104,8 @@ function withQuery(base: string, params: Record<string, string | undefined>): st
 
 /**
  * Starts a `node:http` server on an ephemeral port that serves the built app from `staticDir` (with
- * the single-page fallback) and implements the login, authorize, decision and consent-grant contract
- * in memory. Requests are checked with the shared Zod contracts, so a page that sends an unknown
+ * the single-page fallback) and implements the login, authorize, decision, consent-grant and invitation
+ * contract in memory. Requests are checked with the shared Zod contracts, so a page that sends an unknown
  * field fails here as it would against the real backend.
  */
 export async function startStubBackend(staticDir: string): Promise<StubBackend> {
@@ -102,6 +114,12 @@ export async function startStubBackend(staticDir: string): Promise<StubBackend> 
   const consentRequests = new Map<string, { userId: string; request: OAuthAuthorizeRequest; scopes: string[] }>();
   const grants = new Map<string, StubGrant>();
   const decisions: unknown[] = [];
+  const invitations = new Map<string, StubInvitation>();
+  const seedInvitations = () => {
+    invitations.clear();
+    for (const invitation of STUB_INVITATIONS) invitations.set(invitation._id, { ...invitation, status: 'pending' });
+  };
+  seedInvitations();
 
   const userOf = (req: IncomingMessage): string => {
     const match = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
@@ -203,7 +221,32 @@ export async function startStubBackend(staticDir: string): Promise<StubBackend> 
       grants.delete(grant._id);
       return sendJson(res, 200, { data: { _id: grant._id, deleted: true } });
     }
+    if (route === 'GET /api/v1/invitations') {
+      userOf(req);
+      const data = [...invitations.values()].filter((i) => i.status === 'pending').map(({ status: _status, ...invitation }) => invitation);
+      return sendJson(res, 200, { data });
+    }
+    const answer = /^POST \/api\/v1\/invitations\/([^/]+)\/(accept|decline)$/.exec(route);
+    if (answer) return answerInvitation(req, res, decodeURIComponent(answer[1]!), answer[2] as 'accept' | 'decline');
     throw new HttpFailure(404, 'NOT_FOUND', 'No such route.');
+  }
+
+  /** Accepting replaces the caller's session, as the real backend's authorization-version bump does. */
+  function answerInvitation(req: IncomingMessage, res: ServerResponse, invitationId: string, choice: 'accept' | 'decline'): void {
+    const userId = userOf(req);
+    const invitation = invitations.get(invitationId);
+    if (!invitation) throw new HttpFailure(404, 'NOT_FOUND', 'No such invitation.');
+    if (invitation.status !== 'pending') throw new HttpFailure(409, 'CONFLICT', 'This invitation is no longer open: it was answered, revoked or has expired.');
+    if (choice === 'decline') {
+      invitation.status = 'declined';
+      return sendJson(res, 200, { data: { _id: invitation._id, status: 'declined' } });
+    }
+    invitation.status = 'accepted';
+    for (const [token, owner] of sessions) if (owner === userId) sessions.delete(token);
+    const accessToken = id();
+    sessions.set(accessToken, userId);
+    const organization = { _id: invitation.organizationId, name: invitation.organizationName, role: invitation.role, createdAt: invitation.createdAt };
+    return sendJson(res, 200, { data: { organization, accessToken, tokenType: 'Bearer', expiresIn: 900 } });
   }
 
   async function serveApp(res: ServerResponse, path: string): Promise<void> {
@@ -235,11 +278,13 @@ export async function startStubBackend(staticDir: string): Promise<StubBackend> 
     url: `http://127.0.0.1:${port}`,
     decisions,
     grants,
+    invitations,
     reset() {
       sessions.clear();
       consentRequests.clear();
       grants.clear();
       decisions.length = 0;
+      seedInvitations();
     },
     close: () =>
       new Promise<void>((done, fail) => {

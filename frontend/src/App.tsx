@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { ConsentsPage } from './account/consents.page';
+import { InvitationsPage } from './account/invitations.page';
 import { AppHeader } from './app-header';
 import { AssistantOrganizationPickerPage } from './assistant/organization-picker.page';
 import { TodoAssistantPage } from './assistant/todo-assistant.page';
@@ -26,6 +27,8 @@ function RouteView({ pathname, search }: { pathname: string; search: string }) {
       return <ConsentPage key={search} search={search} />;
     case '/account/consents':
       return <ConsentsPage />;
+    case '/account/invitations':
+      return <InvitationsPage />;
     case '/assistant':
       return <AssistantOrganizationPickerPage />;
     default:

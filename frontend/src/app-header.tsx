@@ -6,6 +6,7 @@ import { clearAccessToken, useIsSignedIn } from './session/access-token.store';
 const NAV_ITEMS = [
   { to: '/', label: 'Status' },
   { to: '/account/consents', label: 'Remembered consents' },
+  { to: '/account/invitations', label: 'Invitations' },
   { to: '/assistant', label: 'Assistant' },
 ] as const;
 

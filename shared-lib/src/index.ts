@@ -80,6 +80,14 @@ export {
   type CodingAgent_RunTaskOutput,
 } from './agents/coding-agent.schema.js';
 export {
+  InvitationStatusSchema,
+  ReceivedInvitationSchema,
+  SentInvitationSchema,
+  type InvitationStatus,
+  type ReceivedInvitation,
+  type SentInvitation,
+} from './auth/index.js';
+export {
   OAuthAuthorizeRequestSchema,
   OAuthAuthorizeResponseSchema,
   OAuthConsentDecisionRequestSchema,

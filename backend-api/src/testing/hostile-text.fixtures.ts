@@ -7,7 +7,7 @@ import type { McpToolCatalogue } from '../engine/mcp/tool-catalogue.service.js';
 import type { CompiledOperation } from '../engine/resources/compiled-resource.types.js';
 import type { ResourcesRegistry } from '../engine/resources/resources-registry.service.js';
 import { STORABLE_TEXT_EXPECTATION } from '../engine/resources/schema/index.js';
-import { TEST_PASSWORD, type TestUser } from './identity.fixtures.js';
+import { signUpAppAdmin, type TestUser } from './identity.fixtures.js';
 import { organizationApiKey } from './mcp.fixtures.js';
 import type { TestBackend } from './test-backend.js';
 import { minimalValueFor, textPathsOf, type TextPath } from './zod-text-targets.js';
@@ -82,14 +82,9 @@ export interface HostileWorld {
   registry: ResourcesRegistry;
 }
 
-/** The email the world's admin signs up with (pass it as `identity.bootstrapAdminEmails`). */
-export const HOSTILE_ADMIN_EMAIL = 'hostile-admin@example.test';
-
-/** Signs the admin up, creates the organization, its key, and one record of every resource that has a REST create. */
+/** Signs an application admin up, creates the organization, its key, and one record of every resource that has a REST create. */
 export async function buildHostileWorld(t: TestBackend): Promise<HostileWorld> {
-  const signup = await t.api.post('/api/v1/auth/signup').send({ email: HOSTILE_ADMIN_EMAIL, password: TEST_PASSWORD });
-  expect(signup.status, signup.text).toBe(201);
-  const admin: TestUser = { userId: signup.body.data.user._id, email: HOSTILE_ADMIN_EMAIL, token: signup.body.data.accessToken, auth: { Authorization: `Bearer ${signup.body.data.accessToken as string}` } };
+  const admin = await signUpAppAdmin(t, 'hostile-admin');
   const org = await t.api.post('/api/v1/organizations').set(admin.auth).send({ name: 'Hostile text' });
   expect(org.status, org.text).toBe(201);
   const organizationId = org.body.data._id as string;

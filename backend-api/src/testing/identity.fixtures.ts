@@ -33,10 +33,32 @@ export async function createOrganization(api: supertest.Agent, owner: TestUser, 
   return res.body.data._id as string;
 }
 
-/** Adds `member` to an organization with `role`, as its admin. */
-export async function addMember(api: supertest.Agent, admin: TestUser, organizationId: string, member: TestUser, role: string): Promise<void> {
-  const res = await api.post(`/api/v1/organizations/${organizationId}/members`).set(admin.auth).send({ email: member.email, role });
+/** Replaces a test user's token (after a change of their authorization version revoked the old one). */
+export function useToken(user: TestUser, token: string): void {
+  user.token = token;
+  user.auth = { Authorization: `Bearer ${token}` };
+}
+
+/** Invites `email` to an organization with `role`, as its admin; returns the invitation id. */
+export async function invite(api: supertest.Agent, admin: TestUser, organizationId: string, email: string, role: string): Promise<string> {
+  const res = await api.post(`/api/v1/organizations/${organizationId}/invitations`).set(admin.auth).send({ email, role });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data._id as string;
+}
+
+/** Accepts an invitation as `person`, whose token is replaced by the fresh one the answer carries. */
+export async function acceptInvitation(api: supertest.Agent, person: TestUser, invitationId: string): Promise<void> {
+  const res = await api.post(`/api/v1/invitations/${invitationId}/accept`).set(person.auth);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  useToken(person, res.body.data.accessToken as string);
+}
+
+/**
+ * Makes `member` a member with `role`: the admin invites, then the member accepts. Accepting changes the member's
+ * authorization version, so `member.token`/`member.auth` are replaced by the fresh token (earlier copies stop working).
+ */
+export async function addMember(api: supertest.Agent, admin: TestUser, organizationId: string, member: TestUser, role: string): Promise<void> {
+  await acceptInvitation(api, member, await invite(api, admin, organizationId, member.email, role));
 }
 
 /**

@@ -2,7 +2,7 @@ import type supertest from 'supertest';
 import { expect, vi } from 'vitest';
 import { SAAS_SERVICE_TYPES } from '../engine/container/saas-service-types.tokens.js';
 import type { WildoBackendOptions } from '../engine/container/wildo-backend.js';
-import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from '../engine/mcp/mcp-protocol.js';
+import { GOVERNANCE_META, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from '../engine/mcp/mcp-protocol.js';
 import type { ServicesRegistryHandler } from '../engine/resources/services-registry-handler.service.js';
 import type { TestUser } from './identity.fixtures.js';
 import { delegateTo, MCP_AUDIENCE, registerPublicClient } from './oauth.fixtures.js';
@@ -18,6 +18,9 @@ export const MCP_SUPPORT_PATH = '/api/v1/mcp/support';
 export const HANDSHAKE_VERSION = '2025-11-25';
 /** The stateless revision. */
 export const STATELESS_VERSION = '2026-07-28';
+
+/** The reference application's tools an ORG_MEMBER is offered on the default endpoint (sorted). */
+export const MEMBER_TOOLS: readonly string[] = ['todos__complete', 'todos__create', 'todos__list', 'todos__read', 'todos__search', 'todos__update'];
 
 /** Backend options that let tests register OAuth clients (to obtain delegated tokens). */
 export const MCP_BACKEND_OPTIONS: Partial<WildoBackendOptions> = {
@@ -64,6 +67,19 @@ export interface ToolResult {
   structuredContent?: Record<string, unknown>;
   isError: boolean;
   _meta?: Record<string, unknown>;
+}
+
+/** The governed policy refusal of a result (`dev.wildo/policy_denied`). */
+export function policyDenied(result: ToolResult): { error: string; tool: string; reason: string } | undefined {
+  expect(result.isError, JSON.stringify(result)).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  return result._meta?.[GOVERNANCE_META.POLICY_DENIED] as { error: string; tool: string; reason: string } | undefined;
+}
+
+/** The governed tool error of a result (`dev.wildo/tool_error`). */
+export function toolError(result: ToolResult): { error: string; tool: string } | undefined {
+  expect(result.isError, JSON.stringify(result)).toBe(true);
+  return result._meta?.[GOVERNANCE_META.TOOL_ERROR] as { error: string; tool: string } | undefined;
 }
 
 /** Calls a tool (handshake era) and returns its result; fails the test on a JSON-RPC error. */

@@ -40,6 +40,26 @@ export function authorizationRequest(clientId: string, challenge: string, overri
   };
 }
 
+/** Creates a trusted public client of an organization (it may skip the consent prompt for the organization's members). */
+export async function createTrustedClient(api: supertest.Agent, admin: TestUser, organizationId: string): Promise<string> {
+  const res = await api.post(`/api/v1/organizations/${organizationId}/oauth-clients`).set(admin.auth).send({
+    clientName: 'Internal tool',
+    grantTypes: ['authorization_code'],
+    redirectUris: [REDIRECT_URI],
+    tokenEndpointAuthMethod: 'none',
+    trusted: true,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data._id as string;
+}
+
+/** The consent page's first call: `redirect` (prompt skipped, with a code) or `consent` (the person must decide). */
+export async function startAuthorization(api: supertest.Agent, person: TestUser, request: Record<string, string>): Promise<{ kind: 'redirect' | 'consent'; redirect_to?: string; consent_token?: string }> {
+  const res = await api.post('/api/v1/oauth/authorize').set(person.auth).send(request);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
 /** Runs the consent page's calls: authorize, then approve (or deny); returns the final redirect URL. */
 export async function consent(
   api: supertest.Agent,

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { ApiError, describeFailure } from '../api/api.client';
 import { withdrawConsentGrant, type ConsentGrantRecord } from '../api/consent-grants.client';
+import { FailureAlert, LoadingStatus } from '../page-states';
 import { useDocumentTitle } from '../routing/document-title';
 import { readAccessToken } from '../session/access-token.store';
 import { redirectToLogin } from '../session/sign-in-redirect';
@@ -52,12 +53,7 @@ export function ConsentsPage() {
       <p role="status" className="live">
         {withdrawal.kind === 'done' && !busy ? `Consent for ${withdrawal.clientName} withdrawn.` : ''}
       </p>
-      {withdrawal.kind === 'failed' ? (
-        <div role="alert" className="status status--error">
-          <p className="status__summary">The consent was not withdrawn.</p>
-          <p className="status__detail">{withdrawal.message}</p>
-        </div>
-      ) : null}
+      {withdrawal.kind === 'failed' ? <FailureAlert summary="The consent was not withdrawn." message={withdrawal.message} /> : null}
       <GrantsBody state={state} withdrawal={withdrawal} onWithdraw={(grant) => void withdraw(grant)} onRetry={reload} onLoadMore={loadMore} />
     </section>
   );
@@ -78,21 +74,9 @@ function GrantsBody({
 }) {
   switch (state.kind) {
     case 'loading':
-      return (
-        <p role="status" className="muted">
-          Loading your remembered consents…
-        </p>
-      );
+      return <LoadingStatus>Loading your remembered consents…</LoadingStatus>;
     case 'error':
-      return (
-        <div role="alert" className="status status--error">
-          <p className="status__summary">Your remembered consents could not be loaded.</p>
-          <p className="status__detail">{state.message}</p>
-          <button type="button" className="button" onClick={onRetry}>
-            Try again
-          </button>
-        </div>
-      );
+      return <FailureAlert summary="Your remembered consents could not be loaded." message={state.message} onRetry={onRetry} />;
     case 'ready':
       if (state.grants.length === 0) {
         return (

@@ -1,8 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, describeFailure, isAbortError } from '../api/api.client';
 import { listConsentGrants, type ConsentGrantRecord } from '../api/consent-grants.client';
-import { readAccessToken } from '../session/access-token.store';
-import { redirectToLogin } from '../session/sign-in-redirect';
+import { loadSignedIn } from '../session/signed-in-load';
 
 /** The remembered-consents list as the page shows it. */
 export type ConsentGrantsState =
@@ -16,30 +14,18 @@ export function useConsentGrants(): { state: ConsentGrantsState; reload: () => v
   const [request, setRequest] = useState<{ attempt: number; cursor?: string }>({ attempt: 0 });
 
   useEffect(() => {
-    const accessToken = readAccessToken();
-    if (!accessToken) {
-      redirectToLogin();
-      return;
-    }
-    const controller = new AbortController();
     setState((current) => (current.kind === 'ready' ? { ...current, refreshing: true } : { kind: 'loading' }));
-    listConsentGrants(accessToken, { cursor: request.cursor, signal: controller.signal }).then(
-      (page) => {
-        if (controller.signal.aborted) return;
+    return loadSignedIn(
+      (accessToken, signal) => listConsentGrants(accessToken, { cursor: request.cursor, signal }),
+      (page) =>
         setState((current) => ({
           kind: 'ready',
           grants: request.cursor && current.kind === 'ready' ? [...current.grants, ...page.grants] : page.grants,
           nextCursor: page.nextCursor,
           refreshing: false,
-        }));
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted || isAbortError(error)) return;
-        if (error instanceof ApiError && error.isUnauthenticated) redirectToLogin({ tokenRefused: true });
-        else setState({ kind: 'error', message: describeFailure(error) });
-      },
+        })),
+      (message) => setState({ kind: 'error', message }),
     );
-    return () => controller.abort();
   }, [request]);
 
   const reload = useCallback(() => setRequest((current) => ({ attempt: current.attempt + 1 })), []);

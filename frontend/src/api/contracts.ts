@@ -1,4 +1,4 @@
-import type { OAuthAuthorizeResponse, OAuthConsentGrant } from '@wildo/shared-lib';
+import type { OAuthAuthorizeResponse, OAuthConsentGrant, ReceivedInvitation } from '@wildo/shared-lib';
 import * as z from 'zod/mini';
 
 // Validators for what the backend answers. The contracts live in @wildo/shared-lib; its package root
@@ -57,6 +57,29 @@ const ConsentGrantRecordSchema: z.ZodMiniType<ConsentGrantRecord> = z.object({
 
 /** `GET /api/v1/oauth-consent-grants` success body. */
 export const ConsentGrantListSchema = z.object({ data: z.array(ConsentGrantRecordSchema), nextCursor: z.nullish(z.string()) });
+
+const ReceivedInvitationSchema: z.ZodMiniType<ReceivedInvitation> = z.object({
+  _id: nonEmpty(),
+  organizationId: nonEmpty(),
+  organizationName: z.string(),
+  role: z.string(),
+  invitedBy: z.nullable(z.string()),
+  createdAt: z.iso.datetime({ offset: true }),
+  expiresAt: z.iso.datetime({ offset: true }),
+});
+
+/** `GET /api/v1/invitations` success body: the signed-in person's open invitations. */
+export const ReceivedInvitationListSchema = z.object({ data: z.array(ReceivedInvitationSchema) });
+
+/** `POST /api/v1/invitations/:id/accept` success body: the organization joined and a fresh access token. */
+export const AcceptInvitationResponseSchema = z.object({
+  data: z.object({
+    organization: z.object({ _id: nonEmpty(), name: z.string(), role: z.string() }),
+    accessToken: nonEmpty(),
+    tokenType: z.literal('Bearer'),
+    expiresIn: z.number(),
+  }),
+});
 
 /** Any JSON body (for calls whose answer the page does not read). */
 export const AnyBodySchema = z.unknown();

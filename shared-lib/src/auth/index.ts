@@ -1,4 +1,12 @@
 export {
+  InvitationStatusSchema,
+  ReceivedInvitationSchema,
+  SentInvitationSchema,
+  type InvitationStatus,
+  type ReceivedInvitation,
+  type SentInvitation,
+} from './invitations.schema.js';
+export {
   OAuthAuthorizeRequestSchema,
   OAuthAuthorizeResponseSchema,
   OAuthConsentDecisionRequestSchema,

@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { AccessTokenService } from '../identity/access-token.service.js';
 import { Authenticator, BearerAccessTokenStrategy } from '../identity/authenticator.service.js';
+import { InvitationsService } from '../identity/invitations.service.js';
 import { OrganizationsService } from '../identity/organizations.service.js';
 import { PasswordHasher } from '../identity/password-hasher.service.js';
 import { SigningKeyService } from '../identity/signing-keys.service.js';
@@ -34,6 +35,7 @@ export const engineContainerModule = new ContainerModule(({ bind }) => {
   bind(T.StepUpService).to(StepUpService).inSingletonScope();
   bind(T.UsersService).to(UsersService).inSingletonScope();
   bind(T.OrganizationsService).to(OrganizationsService).inSingletonScope();
+  bind(T.InvitationsService).to(InvitationsService).inSingletonScope();
   bind(T.AuthenticationStrategies).to(BearerAccessTokenStrategy).inSingletonScope();
   bind(T.Authenticator).to(Authenticator).inSingletonScope();
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { addMember, createOrganization, signUp } from '../../testing/identity.fixtures.js';
+import { acceptInvitation, addMember, createOrganization, invite, signUp } from '../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase } from '../../testing/test-backend.js';
 import { RedisCoordination } from '../coordination/index.js';
 import { USER_CHANGED_CHANNEL } from '../identity/sql-principal-directory.service.js';
@@ -16,6 +17,19 @@ async function twoReplicas() {
   const a = await createTestBackend(database(), options);
   const b = await createTestBackend(database(), options);
   return { a, b, prefix, close: async () => Promise.all([a.close(), b.close()]) };
+}
+
+/**
+ * Asks replica B again until `settled` (20 ms apart, 100 times at most). B receives the announcement on its own
+ * connection; its cache TTL is 60 s, so a change within this window can only come from the announcement.
+ */
+async function untilSettled(ask: () => supertest.Test, settled: (res: supertest.Response) => boolean): Promise<supertest.Response> {
+  let res = await ask();
+  for (let i = 0; i < 100 && !settled(res); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    res = await ask();
+  }
+  return res;
 }
 
 describe.skipIf(!redisUrl)('several replicas on Redis', () => {
@@ -50,15 +64,34 @@ describe.skipIf(!redisUrl)('several replicas on Redis', () => {
       await listener.subscribe(USER_CHANGED_CHANNEL, (userId) => userId === manager.userId && announce());
       expect((await a.api.put(`/api/v1/organizations/${orgId}/members/${manager.userId}`).set(owner.auth).send({ role: 'ORG_MEMBER' })).status).toBe(200);
       await announced;
-      // B receives the same message on its own connection; give it a bounded moment (its cache TTL is 60 s,
-      // so a refusal within this window can only come from the announcement).
-      let refused = await b.api.get(path).set(manager.auth);
-      for (let i = 0; i < 100 && refused.status === 200; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        refused = await b.api.get(path).set(manager.auth);
-      }
+      const refused = await untilSettled(() => b.api.get(path).set(manager.auth), (res) => res.status !== 200);
       expect(refused.status).toBe(401);
       expect(refused.body.error.reason).toBe('credential_invalid');
+    } finally {
+      await listener.close();
+      await close();
+    }
+  });
+
+  it('let a person who accepted an invitation on one replica in on every replica as soon as it is announced', async () => {
+    const { a, b, prefix, close } = await twoReplicas();
+    const listener = new RedisCoordination({ url: redisUrl as string, keyPrefix: prefix, logger: createSilentLogger() });
+    try {
+      const owner = await signUp(a.api);
+      const person = await signUp(a.api);
+      const orgId = await createOrganization(a.api, owner);
+      const invitationId = await invite(a.api, owner, orgId, person.email, 'ORG_MEMBER');
+      const path = `/api/v1/organizations/${orgId}/todos`;
+      // Replica B caches the person without the membership.
+      expect((await b.api.get(path).set(person.auth)).status).toBe(404);
+      let announce!: () => void;
+      const announced = new Promise<void>((resolve) => (announce = resolve));
+      await listener.subscribe(USER_CHANGED_CHANNEL, (userId) => userId === person.userId && announce());
+      await acceptInvitation(a.api, person, invitationId);
+      await announced;
+      // The fresh token names the new authorization version: B accepts it only once its cache was dropped.
+      const admitted = await untilSettled(() => b.api.get(path).set(person.auth), (res) => res.status === 200);
+      expect(admitted.status).toBe(200);
     } finally {
       await listener.close();
       await close();

@@ -31,6 +31,7 @@ export const SAAS_SERVICE_TYPES = {
   AccessTokenService: Symbol.for('wildo.AccessTokenService'),
   UsersService: Symbol.for('wildo.UsersService'),
   OrganizationsService: Symbol.for('wildo.OrganizationsService'),
+  InvitationsService: Symbol.for('wildo.InvitationsService'),
   PrincipalDirectory: Symbol.for('wildo.PrincipalDirectory'),
   StepUpService: Symbol.for('wildo.StepUpService'),
   // Credentials and OAuth

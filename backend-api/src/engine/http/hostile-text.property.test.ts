@@ -8,7 +8,6 @@ import {
   expectNotEchoed,
   expectUnstorableRefusal,
   holdsUnstorableText,
-  HOSTILE_ADMIN_EMAIL,
   hostileText,
   storableText,
   sendBody,
@@ -48,7 +47,6 @@ const postgresUrl = postgresTestUrl();
 async function openBackend(db: SqlDatabase): Promise<TestBackend> {
   return createTestBackend(db, {
     ...MCP_BACKEND_OPTIONS,
-    identity: { bootstrapAdminEmails: [HOSTILE_ADMIN_EMAIL] },
     // Every probe comes from one address and one person: the throttles are not under test here. Sign-ups are
     // charged per address, so each probe names its own (trusted) forwarded address.
     http: { burst: { points: 1_000_000, durationMs: 10_000 }, trustProxy: true },

@@ -7,6 +7,8 @@ import { createAuthRouter, createJwksRouter } from '../identity/auth.routes.js';
 import type { Authenticator } from '../identity/authenticator.service.js';
 import type { IdentitySettings } from '../identity/identity-settings.js';
 import { LoginThrottle } from '../identity/login-throttle.js';
+import { createInvitationsRouter } from '../identity/invitations.routes.js';
+import type { InvitationsService } from '../identity/invitations.service.js';
 import { createOrganizationsRouter } from '../identity/organizations.routes.js';
 import type { OrganizationsService } from '../identity/organizations.service.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
@@ -142,6 +144,16 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
     createOrganizationsRouter({
       organizations: get<OrganizationsService>(SAAS_SERVICE_TYPES.OrganizationsService),
       users: get<UsersService>(SAAS_SERVICE_TYPES.UsersService),
+      directory: get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory),
+      roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
+      tokens: get<AccessTokenService>(SAAS_SERVICE_TYPES.AccessTokenService),
+    }),
+  );
+  api.use(
+    createInvitationsRouter({
+      invitations: get<InvitationsService>(SAAS_SERVICE_TYPES.InvitationsService),
+      organizations: get<OrganizationsService>(SAAS_SERVICE_TYPES.OrganizationsService),
+      tokens: get<AccessTokenService>(SAAS_SERVICE_TYPES.AccessTokenService),
       directory: get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory),
       roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
     }),

@@ -49,6 +49,8 @@ export interface DelegatedAccessTokenRequest {
   clientId: string;
   audience: string;
   scopes: readonly string[];
+  /** The only organization the token acts in (claim `org`): set when the person was not prompted for consent. */
+  organizationRestriction?: string;
 }
 
 /** The claim set every kind of access token shares, and the kind-specific part. */
@@ -101,7 +103,10 @@ export class AccessTokenService {
     });
   }
 
-  /** Signs a token a person delegated to a client for one MCP/A2A endpoint; lifetime capped, no refresh. */
+  /**
+   * Signs a token a person delegated to a client for one MCP/A2A endpoint; lifetime capped, no refresh. With
+   * `organizationRestriction` it carries `org` and acts in that organization only.
+   */
   issueDelegatedAccessToken(request: DelegatedAccessTokenRequest): Promise<IssuedAccessToken> {
     const minutes = Math.min(this.settings.accessTokenLifetimeMinutes, MAX_DELEGATED_TOKEN_MINUTES);
     return this.sign('delegated', request.userId, request.audience, minutes, {
@@ -109,6 +114,7 @@ export class AccessTokenService {
       azp: request.clientId,
       client_id: request.clientId,
       scope: request.scopes.join(' '),
+      ...(request.organizationRestriction !== undefined ? { org: request.organizationRestriction } : {}),
     });
   }
 
@@ -197,6 +203,8 @@ export class AccessTokenService {
         if (typeof payload.av !== 'number' || !Number.isInteger(payload.av)) throw invalidToken();
         const delegated = payload.wildo_kind === 'delegated';
         if (delegated && typeof payload.azp !== 'string') throw invalidToken();
+        // Only delegated tokens are ever restricted; a restriction that cannot be read is not dropped.
+        if (payload.org !== undefined && (!delegated || typeof payload.org !== 'string')) throw invalidToken();
         return {
           kind: 'user',
           userId: sub,
@@ -207,6 +215,7 @@ export class AccessTokenService {
             audience,
             ...(delegated ? { authorizedParty: payload.azp as string } : {}),
           },
+          ...(typeof payload.org === 'string' ? { organizationRestriction: payload.org } : {}),
         };
       }
       case 'machine':

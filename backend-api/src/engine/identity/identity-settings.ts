@@ -9,6 +9,8 @@ export interface IdentitySettings {
   accessTokenLifetimeMinutes: number;
   /** Failure budgets of password sign-in (defaults in {@link DEFAULT_LOGIN_THROTTLE}). */
   loginThrottle: LoginThrottlePolicy;
+  /** How long an invitation to an organization can be accepted (default 14 days). */
+  invitationLifetimeDays: number;
 }
 
 /** Settings for a backend reachable at `publicUrl`. */
@@ -19,6 +21,7 @@ export function identitySettingsFor(publicUrl: string, overrides: Partial<Identi
     apiAudience: `${issuer}/api/v1`,
     accessTokenLifetimeMinutes: 15,
     loginThrottle: DEFAULT_LOGIN_THROTTLE,
+    invitationLifetimeDays: 14,
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import type { SqlMigration } from '../persistence/sql-database.js';
 
-/** Tables of users, organizations, memberships and signing keys. */
+/** Tables of users, organizations, memberships, invitations, step-up proofs and signing keys. */
 export const IDENTITY_MIGRATIONS: readonly SqlMigration[] = [
   {
     id: '0001_identity',
@@ -53,6 +53,26 @@ CREATE TABLE wildo_reauth_proofs (
   used_at timestamptz
 );
 CREATE INDEX wildo_reauth_proofs_by_expiry ON wildo_reauth_proofs (expires_at);
+`,
+  },
+  {
+    id: '0003_organization_invitations',
+    sql: `
+CREATE TABLE wildo_invitations (
+  id text PRIMARY KEY,
+  organization_id text NOT NULL REFERENCES wildo_organizations(id) ON DELETE CASCADE,
+  email_normalized text NOT NULL,
+  role text NOT NULL,
+  status text NOT NULL,
+  invited_by_user_id text REFERENCES wildo_users(id) ON DELETE SET NULL,
+  decided_by_user_id text REFERENCES wildo_users(id) ON DELETE SET NULL,
+  created_at timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL,
+  decided_at timestamptz
+);
+CREATE UNIQUE INDEX wildo_invitations_one_pending ON wildo_invitations (organization_id, email_normalized) WHERE status = 'pending';
+CREATE INDEX wildo_invitations_by_email ON wildo_invitations (email_normalized) WHERE status = 'pending';
+CREATE INDEX wildo_invitations_by_organization ON wildo_invitations (organization_id, created_at);
 `,
   },
 ];

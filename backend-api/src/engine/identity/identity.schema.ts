@@ -32,8 +32,11 @@ export const CreateOrganizationRequestSchema = z.strictObject({
 
 const orgRole = z.enum(['ORG_ADMIN', 'ORG_MANAGER', 'ORG_MEMBER']);
 
-/** `POST /api/v1/organizations/:organizationId/members`: adds an existing user by email. */
-export const AddMemberRequestSchema = z.strictObject({ email, role: orgRole });
+/**
+ * `POST /api/v1/organizations/:organizationId/invitations` (and its older name `.../members`): invites an email
+ * with a role; the person it belongs to accepts or declines.
+ */
+export const CreateInvitationRequestSchema = z.strictObject({ email, role: orgRole });
 
 /** `PUT /api/v1/organizations/:organizationId/members/:userId`. */
 export const ChangeMemberRoleRequestSchema = z.strictObject({ role: orgRole });

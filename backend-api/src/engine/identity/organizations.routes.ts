@@ -1,16 +1,12 @@
 import { CORE_APP_ROLES, CORE_ORG_ROLES } from '@wildo/shared-lib';
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 import { FrameworkError } from '../errors/index.js';
-import { param, requirePrincipal, sendData } from '../http/http-state.js';
+import { param, sendData } from '../http/http-state.js';
 import { parseContract } from '../resources/operation-input.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
-import { readUserSnapshot } from './authenticator.service.js';
-import {
-  AddMemberRequestSchema,
-  ChangeMemberRoleRequestSchema,
-  CreateOrganizationRequestSchema,
-  SetApplicationRolesRequestSchema,
-} from './identity.schema.js';
+import type { AccessTokenService } from './access-token.service.js';
+import { ChangeMemberRoleRequestSchema, CreateOrganizationRequestSchema, SetApplicationRolesRequestSchema } from './identity.schema.js';
+import { createCallerResolver, isWellFormedId } from './organization-caller.js';
 import type { OrganizationsService } from './organizations.service.js';
 import type { PrincipalDirectory } from './principal-directory.js';
 import type { UsersService } from './users.service.js';
@@ -21,33 +17,18 @@ export interface OrganizationsRouterOptions {
   users: UsersService;
   directory: PrincipalDirectory;
   roles: RoleHierarchyResolver;
+  tokens: AccessTokenService;
 }
-
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Organizations and memberships: `POST/GET /organizations`, `GET /organizations/:organizationId`,
- * `GET/POST /organizations/:organizationId/members`, `PUT/DELETE .../members/:userId`, and
- * `PUT /users/:userId/app-roles` for application administrators. Outsiders get not-found.
+ * `GET /organizations/:organizationId/members`, `PUT/DELETE .../members/:userId` (a member leaves with
+ * `DELETE .../members/me` or their own id; the last ORG_ADMIN cannot), and `PUT /users/:userId/app-roles` for
+ * application administrators. Outsiders get not-found. Joining is by invitation (`invitations.routes.ts`).
  */
 export function createOrganizationsRouter(options: OrganizationsRouterOptions): Router {
   const router = Router();
-
-  // The caller's user id and, for an organization path, their role there (not-found for non-members).
-  const caller = async (res: Response, organizationId?: string) => {
-    const principal = requirePrincipal(res);
-    if (principal.kind !== 'user') throw new FrameworkError('FORBIDDEN', 'This endpoint is for signed-in users.', { reason: 'principal_not_allowed' });
-    const snapshot = await readUserSnapshot(options.directory, principal.userId);
-    if (organizationId === undefined) return { userId: principal.userId, role: undefined, appRoles: snapshot?.appRoles ?? [] };
-    const role = ID.test(organizationId) ? snapshot?.memberships.get(organizationId) : undefined;
-    if (!role) throw new FrameworkError('NOT_FOUND', 'No such organization.');
-    return { userId: principal.userId, role, appRoles: snapshot?.appRoles ?? [] };
-  };
-  const requireRole = (held: string | undefined, required: string) => {
-    if (!held || !options.roles.satisfies([held], [required])) {
-      throw new FrameworkError('FORBIDDEN', 'You are not allowed to perform this operation.', { reason: 'role_refused' });
-    }
-  };
+  const { caller, requireRole } = createCallerResolver(options.directory, options.roles);
 
   router.post('/organizations', async (req, res) => {
     const { userId } = await caller(res);
@@ -72,13 +53,6 @@ export function createOrganizationsRouter(options: OrganizationsRouterOptions): 
     sendData(res, 200, await options.organizations.listMembers(param(req, 'organizationId')));
   });
 
-  router.post('/organizations/:organizationId/members', async (req, res) => {
-    const { role } = await caller(res, param(req, 'organizationId'));
-    requireRole(role, CORE_ORG_ROLES.ORG_ADMIN);
-    const request = parseContract(AddMemberRequestSchema, req.body ?? {});
-    sendData(res, 201, await options.organizations.addMember(param(req, 'organizationId'), request.email, request.role));
-  });
-
   router.put('/organizations/:organizationId/members/:userId', async (req, res) => {
     const { role } = await caller(res, param(req, 'organizationId'));
     requireRole(role, CORE_ORG_ROLES.ORG_ADMIN);
@@ -86,11 +60,15 @@ export function createOrganizationsRouter(options: OrganizationsRouterOptions): 
     sendData(res, 200, await options.organizations.changeRole(param(req, 'organizationId'), param(req, 'userId'), request.role));
   });
 
+  // An admin removes anyone; a member removes themself (`me` or their own id): leaving needs no admin.
   router.delete('/organizations/:organizationId/members/:userId', async (req, res) => {
-    const { role } = await caller(res, param(req, 'organizationId'));
-    requireRole(role, CORE_ORG_ROLES.ORG_ADMIN);
-    await options.organizations.removeMember(param(req, 'organizationId'), param(req, 'userId'));
-    sendData(res, 200, { userId: param(req, 'userId'), removed: true });
+    const { userId, role } = await caller(res, param(req, 'organizationId'));
+    const target = param(req, 'userId') === 'me' ? userId : param(req, 'userId');
+    if (target !== userId) requireRole(role, CORE_ORG_ROLES.ORG_ADMIN);
+    const version = await options.organizations.removeMember(param(req, 'organizationId'), target);
+    // Leaving changed the caller's authorization version: their token stopped working, so they get a fresh one.
+    const session = target === userId ? await options.tokens.issueUserAccessToken({ id: userId, authorizationVersion: version }) : {};
+    sendData(res, 200, { userId: target, removed: true, ...session });
   });
 
   router.put('/users/:userId/app-roles', async (req, res) => {
@@ -99,7 +77,7 @@ export function createOrganizationsRouter(options: OrganizationsRouterOptions): 
       throw new FrameworkError('FORBIDDEN', 'You are not allowed to perform this operation.', { reason: 'role_refused' });
     }
     const request = parseContract(SetApplicationRolesRequestSchema, req.body ?? {});
-    if (!ID.test(param(req, 'userId'))) throw new FrameworkError('NOT_FOUND', 'No such user.');
+    if (!isWellFormedId(param(req, 'userId'))) throw new FrameworkError('NOT_FOUND', 'No such user.');
     sendData(res, 200, await options.users.setApplicationRoles(param(req, 'userId'), request.roles));
   });
 

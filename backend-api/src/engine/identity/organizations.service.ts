@@ -4,10 +4,10 @@ import { inject, injectable } from 'inversify';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
-import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
+import type { SqlDatabase } from '../persistence/sql-database.js';
 import type { PublicMember, PublicOrganization } from './identity.schema.js';
+import { assertAnotherAdmin, bumpAuthorizationVersion, insertMembership, lockOrganization, membershipRoleOf } from './membership-statements.js';
 import type { PrincipalDirectory } from './principal-directory.js';
-import type { UsersService } from './users.service.js';
 
 interface OrgRow {
   id: string;
@@ -26,14 +26,14 @@ interface MemberRow {
 
 /**
  * Organizations (tenants) and memberships. Creating an organization makes its creator ORG_ADMIN in the same
- * transaction; changing or removing a membership bumps the member's authorization version, so their
- * outstanding tokens stop working. An organization always keeps at least one ORG_ADMIN.
+ * transaction; anyone else joins by accepting an invitation (`InvitationsService`). Changing or ending a
+ * membership bumps the member's authorization version, so their outstanding tokens stop working. An
+ * organization always keeps at least one ORG_ADMIN.
  */
 @injectable()
 export class OrganizationsService {
   constructor(
     @inject(SAAS_SERVICE_TYPES.Database) private readonly db: SqlDatabase,
-    @inject(SAAS_SERVICE_TYPES.UsersService) private readonly users: UsersService,
     @inject(SAAS_SERVICE_TYPES.PrincipalDirectory) private readonly directory: PrincipalDirectory,
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
   ) {}
@@ -44,7 +44,7 @@ export class OrganizationsService {
     const now = this.clock.now();
     await this.db.transaction(async (tx) => {
       await tx.query('INSERT INTO wildo_organizations (id, name, created_by_user_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)', [id, name, userId, now]);
-      await tx.query('INSERT INTO wildo_memberships (organization_id, user_id, role, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)', [id, userId, CORE_ORG_ROLES.ORG_ADMIN, now]);
+      await insertMembership(tx, id, userId, CORE_ORG_ROLES.ORG_ADMIN, now);
     });
     await this.directory.invalidate(userId);
     return { _id: id, name, role: CORE_ORG_ROLES.ORG_ADMIN, createdAt: now.toISOString() };
@@ -80,70 +80,39 @@ export class OrganizationsService {
     return rows.map(toMember);
   }
 
-  /** Adds an existing account to an organization. */
-  async addMember(organizationId: string, email: string, role: string): Promise<PublicMember> {
-    const userId = await this.users.findIdByEmail(email);
-    if (!userId) throw new FrameworkError('NOT_FOUND', 'No account with this email.');
-    const now = this.clock.now();
-    const { affectedRows } = await this.db.query(
-      `INSERT INTO wildo_memberships (organization_id, user_id, role, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
-       ON CONFLICT (organization_id, user_id) DO NOTHING`,
-      [organizationId, userId, role, now],
-    );
-    if (affectedRows === 0) throw new FrameworkError('CONFLICT', 'This account is already a member.');
-    await this.directory.invalidate(userId);
-    return this.memberOrThrow(organizationId, userId);
-  }
-
   /** Changes a member's role (never leaving the organization without an ORG_ADMIN). */
   async changeRole(organizationId: string, userId: string, role: string): Promise<PublicMember> {
     await this.db.transaction(async (tx) => {
-      await this.lockMembers(tx, organizationId);
-      const current = await this.roleOf(tx, organizationId, userId);
+      await lockOrganization(tx, organizationId);
+      const current = await membershipRoleOf(tx, organizationId, userId);
       if (!current) throw new FrameworkError('NOT_FOUND', 'No such member.');
       if (current === role) return;
-      if (current === CORE_ORG_ROLES.ORG_ADMIN) await this.assertAnotherAdmin(tx, organizationId, userId);
-      await tx.query('UPDATE wildo_memberships SET role = $3, updated_at = $4 WHERE organization_id = $1 AND user_id = $2', [organizationId, userId, role, this.clock.now()]);
-      await this.bumpAuthorization(tx, userId);
+      if (current === CORE_ORG_ROLES.ORG_ADMIN) await assertAnotherAdmin(tx, organizationId, userId);
+      const now = this.clock.now();
+      await tx.query('UPDATE wildo_memberships SET role = $3, updated_at = $4 WHERE organization_id = $1 AND user_id = $2', [organizationId, userId, role, now]);
+      await bumpAuthorizationVersion(tx, userId, now);
     });
     await this.directory.invalidate(userId);
     return this.memberOrThrow(organizationId, userId);
   }
 
-  /** Removes a member (never the last ORG_ADMIN). */
-  async removeMember(organizationId: string, userId: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await this.lockMembers(tx, organizationId);
-      const current = await this.roleOf(tx, organizationId, userId);
+  /**
+   * Ends a membership: an admin removing a member, or a member leaving (never the last ORG_ADMIN). Returns the
+   * person's new authorization version: their outstanding tokens, delegated ones included, stop working.
+   */
+  async removeMember(organizationId: string, userId: string): Promise<number> {
+    const version = await this.db.transaction(async (tx) => {
+      await lockOrganization(tx, organizationId);
+      const current = await membershipRoleOf(tx, organizationId, userId);
       if (!current) throw new FrameworkError('NOT_FOUND', 'No such member.');
-      if (current === CORE_ORG_ROLES.ORG_ADMIN) await this.assertAnotherAdmin(tx, organizationId, userId);
+      if (current === CORE_ORG_ROLES.ORG_ADMIN) await assertAnotherAdmin(tx, organizationId, userId);
       await tx.query('DELETE FROM wildo_memberships WHERE organization_id = $1 AND user_id = $2', [organizationId, userId]);
-      await this.bumpAuthorization(tx, userId);
+      return bumpAuthorizationVersion(tx, userId, this.clock.now());
     });
     await this.directory.invalidate(userId);
+    return version;
   }
 
-  // Serializes membership changes of one organization so two demotions cannot both pass the last-admin check.
-  private async lockMembers(tx: SqlExecutor, organizationId: string): Promise<void> {
-    await tx.query('SELECT id FROM wildo_organizations WHERE id = $1 FOR UPDATE', [organizationId]);
-  }
-
-  private async roleOf(tx: SqlExecutor, organizationId: string, userId: string): Promise<string | undefined> {
-    const { rows } = await tx.query<{ role: string }>('SELECT role FROM wildo_memberships WHERE organization_id = $1 AND user_id = $2', [organizationId, userId]);
-    return rows[0]?.role;
-  }
-
-  private async assertAnotherAdmin(tx: SqlExecutor, organizationId: string, userId: string): Promise<void> {
-    const { rows } = await tx.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM wildo_memberships WHERE organization_id = $1 AND role = $2 AND user_id <> $3',
-      [organizationId, CORE_ORG_ROLES.ORG_ADMIN, userId],
-    );
-    if ((rows[0]?.n ?? 0) === 0) throw new FrameworkError('CONFLICT', 'An organization needs at least one ORG_ADMIN.');
-  }
-
-  private async bumpAuthorization(tx: SqlExecutor, userId: string): Promise<void> {
-    await tx.query('UPDATE wildo_users SET authorization_version = authorization_version + 1, updated_at = $2 WHERE id = $1', [userId, this.clock.now()]);
-  }
 
   private async memberOrThrow(organizationId: string, userId: string): Promise<PublicMember> {
     const { rows } = await this.db.query<MemberRow>(

@@ -17,6 +17,12 @@ export interface UserPrincipal {
   userId: string;
   authorizationVersion: number;
   credential: CredentialInfo;
+  /**
+   * Set on a delegated token issued without a prompt (a trusted client of this organization skipped consent):
+   * the token acts in this organization only; the person's other organizations answer not-found and
+   * application- or user-scoped operations are refused.
+   */
+  organizationRestriction?: string;
 }
 
 /** An API key or OAuth client acting as itself; its roles are a snapshot taken at issuance. */

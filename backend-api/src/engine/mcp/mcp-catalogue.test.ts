@@ -7,6 +7,7 @@ import {
   handshake,
   listToolNames,
   MCP_BACKEND_OPTIONS,
+  MEMBER_TOOLS,
   MCP_HOST,
   MCP_PATH,
   MCP_SUPPORT_PATH,
@@ -20,7 +21,6 @@ import { RPC_ERRORS } from './mcp-protocol.js';
 
 const database = useTestDatabase();
 
-const MEMBER_TOOLS = ['todos__complete', 'todos__create', 'todos__list', 'todos__read', 'todos__search', 'todos__update'];
 
 async function organization(t: TestBackend) {
   const owner = await signUp(t.api, 'owner');

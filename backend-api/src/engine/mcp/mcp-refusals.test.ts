@@ -9,8 +9,10 @@ import {
   MCP_PATH,
   MCP_SUPPORT_PATH,
   organizationApiKey,
+  policyDenied,
   rpc,
   spyOnServices,
+  toolError,
   type ToolResult,
 } from '../../testing/mcp.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
@@ -23,19 +25,6 @@ import { GOVERNANCE_META, RPC_ERRORS } from './mcp-protocol.js';
 
 const database = useTestDatabase();
 const METADATA = 'http://localhost:4241/.well-known/oauth-protected-resource/api/v1/mcp';
-
-/** The governed policy refusal of a result (`dev.wildo/policy_denied`). */
-function policyDenied(result: ToolResult) {
-  expect(result.isError, JSON.stringify(result)).toBe(true);
-  expect(result.structuredContent).toBeUndefined();
-  return result._meta?.[GOVERNANCE_META.POLICY_DENIED] as { error: string; tool: string; reason: string } | undefined;
-}
-
-/** The governed tool error of a result (`dev.wildo/tool_error`). */
-function toolError(result: ToolResult) {
-  expect(result.isError, JSON.stringify(result)).toBe(true);
-  return result._meta?.[GOVERNANCE_META.TOOL_ERROR] as { error: string; tool: string } | undefined;
-}
 
 /** A person owning an organization, with a delegated token for the default endpoint. */
 async function owner(t: TestBackend, label = 'owner') {

@@ -1,6 +1,7 @@
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import { FrameworkError, toFrameworkError } from '../errors/index.js';
 import { readUserSnapshot } from '../identity/authenticator.service.js';
+import { reachableMemberships } from '../identity/organization-restriction.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
 import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
 import type { Logger } from '../logging/index.js';
@@ -109,7 +110,7 @@ export class McpToolCallService {
     return successResult(structured, withheld);
   }
 
-  /** The organization a call acts in: the argument, the machine's own, or the person's only membership. */
+  /** The organization a call acts in: the argument, the machine's own, or the only membership the person's credential reaches. */
   private async organizationOf(principal: AuthenticatedPrincipal, requested: unknown): Promise<string> {
     if (requested !== undefined) {
       if (typeof requested !== 'string' || requested.length === 0) throw inputInvalid('organizationId', 'string');
@@ -120,7 +121,7 @@ export class McpToolCallService {
       throw inputInvalid('organizationId', 'required');
     }
     const snapshot = await readUserSnapshot(this.directory, principal.userId);
-    const memberships = [...(snapshot?.memberships.keys() ?? [])];
+    const memberships = snapshot ? [...reachableMemberships(principal, snapshot).keys()] : [];
     if (memberships.length === 1) return memberships[0] as string;
     throw inputInvalid('organizationId', 'the id of one of your organizations');
   }

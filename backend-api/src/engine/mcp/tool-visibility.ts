@@ -1,11 +1,13 @@
 import { ExecutionContext_ExecutionType, ResourcePrimaryScope } from '@wildo/shared-lib';
+import { reachableMemberships, reachesBeyondOrganizations } from '../identity/organization-restriction.js';
 import type { AuthenticatedPrincipal, UserSnapshot } from '../identity/principal.types.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
 import type { McpToolEntry } from './tool-catalogue.service.js';
 
 /**
- * Whether a caller could use a tool somewhere: a person through any of their organizations (or their
- * application roles), a machine within its own scope. The catalogue lists these; calling still authorizes.
+ * Whether a caller could use a tool somewhere: a person through any of the organizations their credential
+ * reaches (or their application roles, unless it is restricted to one organization), a machine within its own
+ * scope. The catalogue lists these; calling still authorizes.
  */
 export function isToolVisible(entry: McpToolEntry, principal: AuthenticatedPrincipal, snapshot: UserSnapshot | null, roles: RoleHierarchyResolver): boolean {
   const operation = entry.resource?.operation;
@@ -19,8 +21,8 @@ export function isToolVisible(entry: McpToolEntry, principal: AuthenticatedPrinc
   }
   if (!snapshot) return false;
   if (operation.scope === ResourcePrimaryScope.ORGANIZATIONS) {
-    for (const role of snapshot.memberships.values()) if (roles.satisfies([role], operation.roles)) return true;
+    for (const role of reachableMemberships(principal, snapshot).values()) if (roles.satisfies([role], operation.roles)) return true;
     return false;
   }
-  return roles.satisfies(snapshot.appRoles, operation.roles);
+  return reachesBeyondOrganizations(principal) && roles.satisfies(snapshot.appRoles, operation.roles);
 }

@@ -17,6 +17,8 @@ export interface AuthorizationGrant {
   resource: string;
   scopes: string[];
   nonce?: string;
+  /** Set when the person was not prompted (trusted client): the token will act in this organization only. */
+  organizationRestriction?: string;
 }
 
 /** What the token request presents with the code. */

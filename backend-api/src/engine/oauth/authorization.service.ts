@@ -23,8 +23,9 @@ function notReturnable(path: 'client_id' | 'redirect_uri', message: string, expe
 /**
  * The authorization endpoint's logic, called by the consent page with the signed-in person: validate the
  * request (client, exact redirect, PKCE S256, delegatable `resource`, identity scopes), then either skip the
- * prompt (trusted client within its organization, or a covering remembered consent) or create a single-use
- * consent request; the decision call finishes it. Responses carry RFC 9207 `iss`.
+ * prompt (a covering remembered consent; or a trusted client for an accepted member of its organization, whose
+ * token then acts in that organization only) or create a single-use consent request; the decision call
+ * finishes it. Responses carry RFC 9207 `iss`.
  */
 @injectable()
 export class AuthorizationService {
@@ -56,9 +57,8 @@ export class AuthorizationService {
       if (error instanceof OAuthError) return { kind: 'redirect', redirect_to: this.errorRedirect(request.redirect_uri, request.state, error) };
       throw error;
     }
-    if (await this.consentSkipped(person.userId, client, pending)) {
-      return { kind: 'redirect', redirect_to: await this.approve(person, pending) };
-    }
+    const skipped = await this.promptSkipped(person.userId, client, pending);
+    if (skipped) return { kind: 'redirect', redirect_to: await this.approve(person, pending, skipped.organizationRestriction) };
     const { token, expiresIn } = await this.consentRequests.create(person.userId, pending);
     return {
       kind: 'consent',
@@ -104,21 +104,30 @@ export class AuthorizationService {
     };
   }
 
-  /** A trusted registered client skips the prompt for members of its own organization; otherwise only a covering remembered consent does. */
-  private async consentSkipped(userId: string, client: OAuthClientView, pending: PendingAuthorization): Promise<boolean> {
-    if (client.trusted && client.organizationId) {
-      try {
-        const snapshot = await this.directory.getUser(userId);
-        if (snapshot?.memberships.has(client.organizationId)) return true;
-      } catch (error) {
-        // An unreadable membership forces the prompt rather than skipping it.
-        this.logger.warn('membership unreadable during authorization; prompting', { error: String(error) });
-      }
-    }
-    return this.consentGrants.hasCoveringConsentGrant(userId, client.clientId, pending.resource, pending.scopes);
+  /**
+   * Whether the prompt is skipped, and on which terms; null means prompt. A covering remembered consent (given at a
+   * prompt) skips it with the person's full authority. A trusted client of an organization skips it for people who
+   * accepted membership there (the directory holds accepted memberships only), and its token then acts in that
+   * organization only: reaching the person's other organizations needs their consent.
+   */
+  private async promptSkipped(userId: string, client: OAuthClientView, pending: PendingAuthorization): Promise<{ organizationRestriction?: string } | null> {
+    if (await this.consentGrants.hasCoveringConsentGrant(userId, client.clientId, pending.resource, pending.scopes)) return {};
+    if (client.trusted && client.organizationId && (await this.isMember(userId, client.organizationId))) return { organizationRestriction: client.organizationId };
+    return null;
   }
 
-  private async approve(person: UserPrincipal, pending: PendingAuthorization): Promise<string> {
+  private async isMember(userId: string, organizationId: string): Promise<boolean> {
+    try {
+      const snapshot = await this.directory.getUser(userId);
+      return snapshot?.status === 'active' && snapshot.memberships.has(organizationId);
+    } catch (error) {
+      // An unreadable membership forces the prompt rather than skipping it.
+      this.logger.warn('membership unreadable during authorization; prompting', { error: String(error) });
+      return false;
+    }
+  }
+
+  private async approve(person: UserPrincipal, pending: PendingAuthorization, organizationRestriction?: string): Promise<string> {
     const code = await this.codes.issue({
       clientId: pending.clientId,
       userId: person.userId,
@@ -128,6 +137,7 @@ export class AuthorizationService {
       resource: pending.resource,
       scopes: pending.scopes,
       ...(pending.nonce !== undefined ? { nonce: pending.nonce } : {}),
+      ...(organizationRestriction !== undefined ? { organizationRestriction } : {}),
     });
     return this.redirect(pending.redirectUri, { code, ...(pending.state !== undefined ? { state: pending.state } : {}) });
   }

@@ -7,6 +7,7 @@ import {
   API_AUDIENCE,
   authorizationRequest,
   consent,
+  createTrustedClient,
   exchangeCode,
   MCP_AUDIENCE,
   MCP_SUPPORT_AUDIENCE,
@@ -234,15 +235,7 @@ describe('trusted organization clients', () => {
     const admin = await signUp(t.api);
     const outsider = await signUp(t.api);
     const orgId = await createOrganization(t.api, admin);
-    const created = await t.api.post(`/api/v1/organizations/${orgId}/oauth-clients`).set(admin.auth).send({
-      clientName: 'Internal tool',
-      grantTypes: ['authorization_code'],
-      redirectUris: [REDIRECT_URI],
-      tokenEndpointAuthMethod: 'none',
-      trusted: true,
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const clientId = created.body.data._id as string;
+    const clientId = await createTrustedClient(t.api, admin, orgId);
     const forMember = await t.api.post('/api/v1/oauth/authorize').set(admin.auth).send(authorizationRequest(clientId, pkcePair().challenge));
     expect(forMember.body.data.kind).toBe('redirect');
     const forOutsider = await t.api.post('/api/v1/oauth/authorize').set(outsider.auth).send(authorizationRequest(clientId, pkcePair().challenge));

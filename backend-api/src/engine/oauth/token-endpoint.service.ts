@@ -55,7 +55,8 @@ function parseBasic(header: string): { clientId: string; secret: string } {
  * `POST /api/v1/oauth/token`: client_credentials (a signed snapshot of the client's roles and scope for a
  * known audience, at the configured lifetime: no requested lifetime) and authorization_code (PKCE S256, exact
  * redirect, single-use code, `resource` bound at authorization and equal if echoed, delegatable audiences only;
- * a delegated token carries the person, their authorization version and `azp`; capped lifetime; no refresh).
+ * a delegated token carries the person, their authorization version and `azp`, plus `org` when no prompt was
+ * shown; capped lifetime; no refresh).
  */
 @injectable()
 export class TokenEndpointService {
@@ -130,12 +131,17 @@ export class TokenEndpointService {
     if (!person || person.status !== 'active' || person.authorizationVersion !== grant.authorizationVersion) {
       throw new InvalidGrantError('The person’s authorization changed since the code was issued; authorize again.');
     }
+    // A prompt was skipped only because of this membership: without it there is nothing to delegate.
+    if (grant.organizationRestriction !== undefined && !person.memberships.has(grant.organizationRestriction)) {
+      throw new InvalidGrantError('The person’s authorization changed since the code was issued; authorize again.');
+    }
     const issued = await this.tokens.issueDelegatedAccessToken({
       userId: grant.userId,
       authorizationVersion: grant.authorizationVersion,
       clientId: client.clientId,
       audience: grant.resource,
       scopes: grant.scopes,
+      ...(grant.organizationRestriction !== undefined ? { organizationRestriction: grant.organizationRestriction } : {}),
     });
     const response: TokenResponse = { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn, scope: grant.scopes.join(' ') };
     if (grant.scopes.includes('openid')) response.id_token = await this.idToken(grant.userId, client.clientId, grant.scopes, grant.nonce);

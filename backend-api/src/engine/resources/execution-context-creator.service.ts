@@ -4,6 +4,7 @@ import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
 import { assertUserUsable, readUserSnapshot } from '../identity/authenticator.service.js';
+import { reachableMemberships, reachesBeyondOrganizations, restrictedToOrganization } from '../identity/organization-restriction.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
 import type { AuthenticatedPrincipal, MachinePrincipal, UserPrincipal } from '../identity/principal.types.js';
 import type { TenantScope } from '../persistence/resource-store.js';
@@ -27,7 +28,9 @@ const notFound = () => new FrameworkError('NOT_FOUND', 'The record was not found
 /**
  * Builds the {@link ExecutionContext} of one call from a verified principal and the addressed operation:
  * the tenant, and the principal's roles there. A principal outside the addressed organization gets
- * not-found (the organization's existence is not revealed); an unreadable directory fails closed.
+ * not-found (the organization's existence is not revealed); so does a person whose token is restricted to
+ * another organization, and such a token is refused application- and user-scoped operations. An unreadable
+ * directory fails closed.
  */
 @injectable()
 export class ExecutionContextCreator {
@@ -74,11 +77,13 @@ export class ExecutionContextCreator {
     const base = { executionType: ExecutionContext_ExecutionType.USER, initiatorIds: { userId: principal.userId } };
     if (scope === ResourcePrimaryScope.ORGANIZATIONS) {
       const organizationId = ids.organizationId;
-      const role = organizationId ? snapshot.memberships.get(organizationId) : undefined;
+      // A token restricted to one organization reaches no other: those answer not-found like any non-membership.
+      const role = organizationId ? reachableMemberships(principal, snapshot).get(organizationId) : undefined;
       if (!organizationId || !role) throw notFound();
       const tenant: TenantScope = { kind: 'organization', organizationId };
       return { ...base, initiatorIds: { ...base.initiatorIds, organizationId }, roles: [role], tenant };
     }
+    if (!reachesBeyondOrganizations(principal)) throw restrictedToOrganization();
     const tenant: TenantScope = scope === ResourcePrimaryScope.USER ? { kind: 'user', userId: principal.userId } : { kind: 'application' };
     return { ...base, roles: snapshot.appRoles, tenant };
   }

@@ -17,9 +17,9 @@ export function defaultSingular(type: string): string {
 }
 
 /** Top-level URL segments the engine serves itself; resources cannot take them. */
-export const RESERVED_TOP_SEGMENTS = new Set(['auth', 'organizations', 'health', 'oauth', 'mcp', 'a2a', 'users', 'files', 'flows-actors']);
+export const RESERVED_TOP_SEGMENTS = new Set(['auth', 'organizations', 'health', 'oauth', 'mcp', 'a2a', 'users', 'files', 'flows-actors', 'invitations']);
 /** Segments below `/organizations/:organizationId` the engine serves itself. */
-export const RESERVED_ORG_SEGMENTS = new Set(['members', 'flows-actors']);
+export const RESERVED_ORG_SEGMENTS = new Set(['members', 'invitations', 'flows-actors']);
 
 /** Collection path below `/api/v1` for a scope and segment. */
 export function collectionPath(scope: ResourcePrimaryScope, segment: string): string {

@@ -123,9 +123,13 @@ function newRun(
   };
 }
 
-/** The credential kind a conversation is bound to: the first-party app and a delegated client do not share one. */
+/**
+ * The credential kind a conversation is bound to: the first-party app and a delegated client do not share one, nor
+ * does a client's token restricted to one organization share its unrestricted tokens' conversations.
+ */
 function credentialKeyOf(principal: AuthenticatedPrincipal): string {
-  return `${principal.credential.type}:${principal.credential.authorizedParty ?? ''}`;
+  const restriction = principal.kind === 'user' && principal.organizationRestriction !== undefined ? `@${principal.organizationRestriction}` : '';
+  return `${principal.credential.type}:${principal.credential.authorizedParty ?? ''}${restriction}`;
 }
 
 /** Calls of the last assistant message that have no result yet, in the model's order. */
