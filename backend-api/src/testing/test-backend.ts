@@ -1,35 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import supertest from 'supertest';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { BackendApplicationDefinition } from '../engine/container/backend-domain-module.js';
 import { createWildoBackend, type WildoBackend, type WildoBackendOptions } from '../engine/container/wildo-backend.js';
 import { createSilentLogger } from '../engine/logging/index.js';
-import { createPgliteDatabase } from '../engine/persistence/pglite-database.js';
 import type { SqlDatabase } from '../engine/persistence/sql-database.js';
 import { referenceApplication } from '../modules/index.js';
 import { readGeneratedRuntime } from './generated-runtime.js';
 
+export { openTestSchema, useTestDatabase } from './test-database.js';
+
 /** A fixed primary secret for tests (never used outside them). */
 export const TEST_PRIMARY_SECRET = 'test-primary-secret-0123456789-abcdefghijklmnop';
-
-/**
- * Registers an in-memory PGlite database for the current test file (opened before, closed after all tests).
- * Tests share it and isolate themselves with fresh users and organizations.
- */
-export function useTestDatabase(): () => SqlDatabase {
-  let database: SqlDatabase | undefined;
-  beforeAll(async () => {
-    database = await createPgliteDatabase();
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
-  return () => {
-    if (!database) throw new Error('useTestDatabase(): the database is opened in beforeAll');
-    return database;
-  };
-}
 
 /** A backend for one test, with a supertest client bound to its app. */
 export interface TestBackend {

@@ -10,6 +10,7 @@ import type { SqlDatabase } from '../../persistence/sql-database.js';
 import { runMigrations } from '../../persistence/sql-migrations.js';
 import { BUDGET_STORE_RETRY_AFTER_SECONDS, SqlTokenBudgetService } from './sql-token-budget.service.js';
 import { ManualClock } from '../../../testing/manual-clock.js';
+import { openTestSchema } from '../../../testing/test-database.js';
 import { BUDGET_TEST_PRODUCTS } from './token-budget.contract.js';
 import { TOKEN_BUDGET_MIGRATIONS } from './token-budget.migrations.js';
 import { tokenBudgetContainerModule, tokenBudgetsModule } from './token-budget.module.js';
@@ -67,7 +68,7 @@ describe('SqlTokenBudgetService fails closed', () => {
 describe('token budget wiring', () => {
   let database: SqlDatabase;
   beforeAll(async () => {
-    database = await createPgliteDatabase();
+    database = await openTestSchema();
     await runMigrations(database, tokenBudgetsModule.migrations ?? [], createSilentLogger());
   });
   afterAll(() => database.close());
