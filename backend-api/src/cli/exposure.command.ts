@@ -114,12 +114,13 @@ function locateApplication(options: ExposureOptions): { file: string; shown: str
 }
 
 /**
- * Evaluates the file with jiti, like the configuration loader (no caches, no cache files). `tryNative` lets
+ * Evaluates the file with jiti (no module cache: every run reads the files as they are now). `tryNative` lets
  * `bin/wildo.mjs` (tsx's loader) evaluate it natively, sharing the engine modules the CLI already loaded;
- * where that fails (Vitest, plain Node) jiti compiles it itself.
+ * where that fails (Vitest, plain Node) jiti transpiles the application and the engine, keeping the output in
+ * its file cache, keyed by each file's content, so a later run transpiles only what changed.
  */
 async function importModule(file: string, shown: string, base: string): Promise<Record<string, unknown>> {
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false, tryNative: true });
+  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: true, interopDefault: false, tryNative: true });
   try {
     const loaded = await jiti.import(file);
     return typeof loaded === 'object' && loaded !== null ? (loaded as Record<string, unknown>) : {};

@@ -7,18 +7,14 @@ import { openApplicationDatabase } from '../engine/container/application-databas
 import { createSilentLogger } from '../engine/logging/index.js';
 import { createPostgresDatabase } from '../engine/persistence/postgres-database.js';
 import { createPostgresTestSchema, postgresTestUrl } from '../engine/persistence/postgres-test-schema.js';
-import { signUp, TEST_PASSWORD, type TestUser } from '../testing/identity.fixtures.js';
+import { signInAgain, signUp, type TestUser } from '../testing/identity.fixtures.js';
 import { createTestBackend, type TestBackend } from '../testing/test-backend.js';
 import { createCapturedOutput } from './cli.output.js';
 import { changeApplicationRole } from './users.command.js';
 import { runWildoCli } from './wildo.cli.js';
 
 /** Signs `user` in again: a token issued after a role change carries the new authorization version. */
-async function signIn(t: TestBackend, user: TestUser): Promise<{ Authorization: string }> {
-  const res = await t.api.post('/api/v1/auth/login').send({ email: user.email, password: TEST_PASSWORD });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { Authorization: `Bearer ${res.body.data.accessToken as string}` };
-}
+const signIn = async (t: TestBackend, user: TestUser) => (await signInAgain(t.api, user)).auth;
 
 const setRoles = (t: TestBackend, auth: { Authorization: string }, target: TestUser) =>
   t.api.put(`/api/v1/users/${target.userId}/app-roles`).set(auth).send({ roles: ['APP_USER'] });

@@ -4,7 +4,7 @@ import type { TurnEvent } from '../engine/agents/conversations/turn-events.js';
 import type { WildoBackendOptions } from '../engine/container/wildo-backend.js';
 import type { SqlDatabase } from '../engine/persistence/sql-database.js';
 export { ManualClock } from './manual-clock.js';
-import { createOrganization, signUp, TEST_PASSWORD, type TestUser } from './identity.fixtures.js';
+import { createOrganization, signUp, type TestUser } from './identity.fixtures.js';
 import { AnthropicStub } from './llm-stubs/index.js';
 import { createTestBackend, type TestBackend } from './test-backend.js';
 
@@ -78,14 +78,6 @@ export async function assistantOrganization(api: supertest.Agent, label: string)
   const owner = await signUp(api, label);
   const orgId = await createOrganization(api, owner);
   return { owner, orgId, turns: `/api/v1/organizations/${orgId}/flows-actors/systems/todo-assistant/turns` };
-}
-
-/** Signs a test user in again (after a fake clock moved past their token's lifetime). */
-export async function signInAgain(api: supertest.Agent, user: TestUser): Promise<TestUser> {
-  const res = await api.post('/api/v1/auth/login').send({ email: user.email, password: TEST_PASSWORD });
-  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
-  const token = res.body.data.accessToken as string;
-  return { ...user, token, auth: { Authorization: `Bearer ${token}` } };
 }
 
 /** The todo assistant of one describe block: its backend, the model stub it calls, and its owner's organization. */

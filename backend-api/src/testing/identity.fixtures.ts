@@ -69,8 +69,13 @@ export async function signUpAppAdmin(t: { api: supertest.Agent; backend: WildoBa
   const user = await signUp(t.api, label);
   const users = t.backend.container.get<UsersService>(SAAS_SERVICE_TYPES.UsersService);
   expect((await users.changeApplicationRole(user.email, CORE_APP_ROLES.APP_ADMIN, 'grant')).changed).toBe(true);
-  const res = await t.api.post('/api/v1/auth/login').send({ email: user.email, password: TEST_PASSWORD });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return signInAgain(t.api, user);
+}
+
+/** Signs a test user in again: a new token (after a clock moved past the old one's lifetime, a role change, a new issuer). */
+export async function signInAgain(api: supertest.Agent, user: TestUser): Promise<TestUser> {
+  const res = await api.post('/api/v1/auth/login').send({ email: user.email, password: TEST_PASSWORD });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
   const token = res.body.data.accessToken as string;
   return { ...user, token, auth: { Authorization: `Bearer ${token}` } };
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAgain } from '../../testing/agents.fixtures.js';
-import { acceptInvitation, addMember, createOrganization, invite, signUp, TEST_PASSWORD, type TestUser } from '../../testing/identity.fixtures.js';
+import { acceptInvitation, addMember, createOrganization, invite, signInAgain, signUp, TEST_PASSWORD, type TestUser } from '../../testing/identity.fixtures.js';
 import { ManualClock } from '../../testing/manual-clock.js';
 import { callTool, delegatedToken, MCP_BACKEND_OPTIONS, MCP_PATH, toolError } from '../../testing/mcp.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';

@@ -5,19 +5,21 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_DIRECTORY_LOCK_FILE } from './data-directory-lock.js';
 import { DataDirectoryLockedError } from './data-directory-lock.errors.js';
+import { openTestSchema } from '../../testing/test-database.js';
 import { createPgliteDatabase } from './pglite-database.js';
 import { describeSqlDatabaseContract, HARNESS_TIMEOUT_MS } from './sql-database.contract.js';
 import type { SqlDatabase } from './sql-database.js';
 
+// In memory: the test worker's PGlite (opened by createPgliteDatabase), in a schema of this file's own.
 describeSqlDatabaseContract('PGlite in memory', async () => {
-  const database = await createPgliteDatabase();
+  const database = await openTestSchema();
   return { database, openReplica: async () => database, close: () => database.close() };
 });
 
 describe('createPgliteDatabase', () => {
   let database: SqlDatabase | undefined;
   beforeAll(async () => {
-    database = await createPgliteDatabase();
+    database = await openTestSchema();
   }, HARNESS_TIMEOUT_MS);
   afterAll(async () => {
     await database?.close();

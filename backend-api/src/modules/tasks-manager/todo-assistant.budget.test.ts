@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SAAS_SERVICE_TYPES, type TokenBudgetAdministration } from '../../engine/index.js';
-import { assistantOrganization, eventsOf, ManualClock, postStream, signInAgain, useAssistantBackend } from '../../testing/agents.fixtures.js';
-import type { TestUser } from '../../testing/identity.fixtures.js';
+import { assistantOrganization, eventsOf, ManualClock, postStream, useAssistantBackend } from '../../testing/agents.fixtures.js';
+import { signInAgain, type TestUser } from '../../testing/identity.fixtures.js';
 import { textReply } from '../../testing/llm-stubs/index.js';
 import { useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 

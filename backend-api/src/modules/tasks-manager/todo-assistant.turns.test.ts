@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_LIFETIME_MS, type PendingApproval } from '../../engine/index.js';
-import { eventsOf, ManualClock, postStream, signInAgain, useAssistantBackend } from '../../testing/agents.fixtures.js';
-import { addMember, signUp, type TestUser } from '../../testing/identity.fixtures.js';
+import { eventsOf, ManualClock, postStream, useAssistantBackend } from '../../testing/agents.fixtures.js';
+import { addMember, signInAgain, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { textReply, toolCallsReply } from '../../testing/llm-stubs/index.js';
 import { organizationApiKey } from '../../testing/mcp.fixtures.js';
 import { useTestDatabase, type TestBackend } from '../../testing/test-backend.js';

@@ -11,11 +11,13 @@ import { DataDirectoryLockedError } from './engine/persistence/data-directory-lo
 import type { DataDirectoryLockRecord } from './engine/persistence/data-directory-lock.schema.js';
 import { openSqlDatabase } from './engine/persistence/open-sql-database.js';
 import { referenceApplication } from './modules/index.js';
-import { spawnBackendProcess, stopBackendProcess, type SpawnedBackend } from './testing/backend-process.js';
+import { freePort, spawnBackendProcess, stopBackendProcess, type SpawnedBackend } from './testing/backend-process.js';
 import { readGeneratedRuntime } from './testing/generated-runtime.js';
-import { createOrganization, signUp, type TestUser } from './testing/identity.fixtures.js';
+import { createOrganization, signInAgain, signUp, type TestUser } from './testing/identity.fixtures.js';
 
-// Real processes, as an operator starts them: one first backend, one refused second, one restart after SIGKILL.
+// Real processes (`tsx src/main.ts`, as `npm start` runs it), as an operator starts them: a first backend on a
+// free port, a refused second one on the same data directory, a restart after SIGKILL with WILDO_PUBLIC_URL set.
+// A start costs seconds of CPU, so the file shares them: each `it` checks one behaviour of the current process.
 const PROCESS_TIMEOUT_MS = 180_000;
 
 let dataDir: string;
@@ -28,9 +30,24 @@ let todos: string;
 /** Every todo a backend acknowledged (201), by id, with its title. */
 const acknowledged = new Map<string, string>();
 
-async function startBackend(): Promise<void> {
-  backend = spawnBackendProcess({ WILDO_DATA_DIR: dataDir, PORT: '0' });
+let port: number;
+const OVERRIDDEN_PUBLIC_URL = 'https://todos.example.test';
+
+async function startBackend(env: Record<string, string> = {}): Promise<void> {
+  port = await freePort();
+  backend = spawnBackendProcess({ WILDO_DATA_DIR: dataDir, PORT: String(port), ...env });
   api = supertest.agent(await backend.listening);
+}
+
+/** The line the current backend logged when it started listening. */
+function listeningLine(): Record<string, unknown> {
+  return backend.logLines.find((line) => line.msg === 'wildo backend listening') ?? {};
+}
+
+async function getJson(path: string): Promise<Record<string, unknown>> {
+  const res = await api.get(path);
+  expect(res.status, path).toBe(200);
+  return res.body as Record<string, unknown>;
 }
 
 async function createTodo(title: string): Promise<void> {
@@ -58,7 +75,17 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-describe('one backend per data directory (real processes)', () => {
+describe('the backend process (real processes)', () => {
+  it('follows PORT in development: the issuer and the MCP resource metadata name the port it listens on', async () => {
+    const expected = `http://localhost:${port}`;
+    expect(listeningLine()).toMatchObject({ url: `http://127.0.0.1:${port}`, publicUrl: expected });
+    const metadata = await getJson('/.well-known/oauth-authorization-server');
+    expect(metadata.issuer).toBe(expected);
+    expect(metadata.authorization_endpoint).toMatch(new RegExp(`^${expected}/`));
+    expect(metadata.token_endpoint).toMatch(new RegExp(`^${expected}/`));
+    expect(await getJson('/.well-known/oauth-protected-resource/api/v1/mcp')).toMatchObject({ resource: `${expected}/api/v1/mcp`, authorization_servers: [expected] });
+  });
+
   it('refuses a second backend with one line naming the first, which keeps serving', async () => {
     const first = await lockRecord();
     const url = await backend.listening;
@@ -115,8 +142,11 @@ describe('one backend per data directory (real processes)', () => {
     // SIGKILL leaves the lock behind; the next start finds its process gone and takes it over.
     expect((await lockRecord()).pid).toBe(killedPid);
 
-    await startBackend();
+    await startBackend({ WILDO_PUBLIC_URL: `${OVERRIDDEN_PUBLIC_URL}/` });
     expect((await lockRecord()).pid).toBe(backend.pid);
+    // Another issuer now: the old token is refused, a new sign-in is not (the account survived too).
+    expect((await api.get(todos).set(user.auth)).status).toBe(401);
+    user = await signInAgain(api, user);
     const missing: string[] = [];
     for (const [id, title] of acknowledged) {
       const res = await api.get(`${todos}/${id}`).set(user.auth);
@@ -124,6 +154,15 @@ describe('one backend per data directory (real processes)', () => {
     }
     expect(missing).toEqual([]);
   }, PROCESS_TIMEOUT_MS);
+
+  it('uses WILDO_PUBLIC_URL over the configuration and the port (the restarted backend)', async () => {
+    expect(listeningLine()).toMatchObject({ publicUrl: OVERRIDDEN_PUBLIC_URL });
+    expect(await getJson('/.well-known/oauth-authorization-server')).toMatchObject({ issuer: OVERRIDDEN_PUBLIC_URL });
+    expect(await getJson('/.well-known/oauth-protected-resource/api/v1/mcp')).toMatchObject({
+      resource: `${OVERRIDDEN_PUBLIC_URL}/api/v1/mcp`,
+      authorization_servers: [OVERRIDDEN_PUBLIC_URL],
+    });
+  });
 
   it('releases the lock when stopped normally (SIGTERM)', async () => {
     const exit = await stopBackendProcess(backend);
