@@ -7,5 +7,7 @@ export default defineConfig({
     // One test runs the whole scenario over HTTP (a few hundred requests, argon2 sign-ups, a 2 MB body).
     testTimeout: 180_000,
     hookTimeout: 60_000,
+    // The scenarios import the same engine: one module graph per worker, not one per file.
+    isolate: false,
   },
 });

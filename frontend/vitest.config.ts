@@ -9,5 +9,8 @@ export default defineConfig({
     // Equivalent of `src/**/*.test.tsx?`: in a glob `?` means one character, not "optional".
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test-support/setup.ts'],
+    // The setup file resets what tests change (DOM, stubbed globals, mocks, storage) after each test, so the
+    // files of a worker share one jsdom and their imports.
+    isolate: false,
   },
 });

@@ -1,3 +1,4 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { include: ['src/**/*.test.ts'] } });
+// Pure functions and schemas: nothing global to isolate, so files of a worker share their imports.
+export default defineConfig({ test: { include: ['src/**/*.test.ts'], isolate: false } });

@@ -42,7 +42,7 @@ function once<T>(run: () => Promise<T>): () => Promise<T> {
 }
 
 const humanRun = once(() => exposure(path.join(repositoryRoot, 'backend-api', 'src')));
-const jsonRuns = once(async () => [await exposure(repositoryRoot, '--json'), await exposure(repositoryRoot, '--json')] as const);
+const jsonRun = once(() => exposure(repositoryRoot, '--json'));
 
 describe('wildo exposure on the reference application', () => {
   it(
@@ -72,18 +72,19 @@ describe('wildo exposure on the reference application', () => {
   it(
     'prints the same canonical JSON on every run',
     async () => {
-      const [first, second] = await jsonRuns();
-      expect(first).toMatchObject({ exitCode: 0, stderr: '' });
-      expect(second.stdout).toBe(first.stdout);
-      expect(first.stdout).toBe(toCanonicalJson(JSON.parse(first.stdout)));
+      const run = await jsonRun();
+      expect(run).toMatchObject({ exitCode: 0, stderr: '' });
+      expect(run.stdout).toBe(toCanonicalJson(JSON.parse(run.stdout)));
+      // The CLI loaded its own copy of the application (jiti); this file imported another: byte for byte the same.
+      expect(run.stdout.trimEnd()).toBe(toCanonicalJson(buildExposureReport(referenceApplication)).trimEnd());
     },
-    LOADS_ENGINE * 2,
+    LOADS_ENGINE,
   );
 
   it(
     'puts in the JSON the report the engine builds, and no values',
     async () => {
-      const [{ stdout }] = await jsonRuns();
+      const { stdout } = await jsonRun();
       expect(JSON.parse(stdout)).toEqual(JSON.parse(toCanonicalJson(buildExposureReport(referenceApplication))));
       expect(stdout).not.toMatch(/"(default|enum|const|examples|description)":/);
     },

@@ -6,36 +6,12 @@ import { WildoConfigError } from '../engine/config/index.js';
 import { toCanonicalJson } from '../engine/config/canonical-json.js';
 import { DeclarationValidationError } from '../engine/resources/resources.errors.js';
 import type { CliOutput } from './cli.output.js';
+import { APPLICATION_EXPORT, APPLICATION_MODULE_FILE } from './command-help.js';
 import { renderExposureReport } from './exposure.render.js';
 import { resolveProjectRoot, type ProjectRootOptions } from './project-root.js';
 
-/** Where `wildo exposure` finds the application, relative to the project root. */
-export const APPLICATION_MODULE_FILE = 'backend-api/src/modules/index.ts';
-/** The export preferred in that file. */
-export const APPLICATION_EXPORT = 'referenceApplication';
+export { APPLICATION_EXPORT, APPLICATION_MODULE_FILE, EXPOSURE_HELP } from './command-help.js';
 
-/** The part of `wildo exposure --help` that documents the convention, the statuses and the exit codes. */
-export const EXPOSURE_HELP = [
-  '',
-  'Finding the application:',
-  `  <root>/${APPLICATION_MODULE_FILE} is loaded with jiti; <root> is the nearest`,
-  '  directory upward holding wildo.saas.config.ts, or --root. Its export',
-  `  "${APPLICATION_EXPORT}" is reported, else the first export (alphabetically) shaped`,
-  '  like a BackendApplicationDefinition ({ name, modules: [...] }, as',
-  '  defineBackendApplication returns). --app and --export override the file and the',
-  '  export. The engine modules (credentials, OAuth) are added as the backend adds them.',
-  '',
-  'Statuses:',
-  '  exposed      listed and callable on the catalogues named',
-  '  unlisted     experimental: callable by name, not listed',
-  '  blocked      retired: kept only so a call by name is refused',
-  '  not exposed  with the reason (mcp.exposed not set, not the default variant,',
-  '               internal, unimplemented, malformed name, argument clash, schema',
-  '               without a JSON Schema form, name taken, unknown instance)',
-  '',
-  'Exit codes: 0 the report was printed; 1 the application could not be found,',
-  'loaded or validated.',
-].join('\n');
 
 const COMMAND = 'wildo exposure';
 const MAX_REASON_LINES = 6;

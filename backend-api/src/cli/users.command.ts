@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { CORE_APP_ROLES, type CoreAppRole } from '@wildo/shared-lib';
+import type { CoreAppRole } from '@wildo/shared-lib';
 import { embeddedDatabaseDir, openApplicationDatabase } from '../engine/container/application-database.js';
 import { systemClock } from '../engine/container/clock.js';
 import { createCoordination } from '../engine/coordination/index.js';
@@ -15,28 +15,11 @@ import { runMigrations } from '../engine/persistence/sql-migrations.js';
 import { BackendEnvironmentSchema } from '../environment.schema.js';
 import { storeOptionsFromEnvironment, type StoreOptions } from '../server-options.js';
 import type { CliOutput } from './cli.output.js';
+import { APPLICATION_ROLES, type RoleChangeKind } from './command-help.js';
 import { resolveProjectRoot, type ProjectRootOptions } from './project-root.js';
 
-/** The application roles an operator can grant or revoke. */
-export const APPLICATION_ROLES: readonly CoreAppRole[] = Object.values(CORE_APP_ROLES);
+export { APPLICATION_ROLES, USERS_ROLE_HELP, type RoleChangeKind } from './command-help.js';
 
-/** The part of `wildo users <change>-role --help` that says where the command looks and what it changes. */
-export const USERS_ROLE_HELP = [
-  '',
-  'Where the accounts are: the database the backend uses, from the same environment',
-  '  (DATABASE_URL, else the embedded database under WILDO_DATA_DIR, default',
-  '  <root>/.wildo-saas/data). With REDIS_URL set, running replicas are told to drop',
-  '  their cached copy of the account at once.',
-  '',
-  'A change bumps the account\'s authorization version: its outstanding tokens stop',
-  'working and the person signs in again to use the new role.',
-  '',
-  'Exit codes: 0 the role was changed (or already as asked); 1 unknown role, unknown',
-  'account, or the database could not be opened.',
-].join('\n');
-
-/** A grant or a revoke of one application role. */
-export type RoleChangeKind = 'grant' | 'revoke';
 
 /** What to change, and where the application's state lives. */
 export interface ApplicationRoleChangeOptions {

@@ -1,8 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { createCapturedOutput, type CliOutput } from './cli.output.js';
+import { APPLICATION_EXPORT, APPLICATION_MODULE_FILE, APPLICATION_ROLES, EXPOSURE_HELP, USERS_ROLE_HELP, type RoleChangeKind } from './command-help.js';
 import { runConfigSync } from './config-sync.command.js';
-import { APPLICATION_EXPORT, APPLICATION_MODULE_FILE, EXPOSURE_HELP, runExposure } from './exposure.command.js';
-import { APPLICATION_ROLES, runUsersRoleCommand, USERS_ROLE_HELP, type RoleChangeKind } from './users.command.js';
 
 /** What one CLI run produced: its exit code and everything it wrote to each stream. */
 export interface CliResult {
@@ -56,6 +55,8 @@ export function createWildoProgram(
       EXPOSURE_HELP,
     )
     .action(async (options: { json: boolean; root?: string; app?: string; export?: string }) => {
+      // Loaded when run: the other commands do not pay for the engine's import.
+      const { runExposure } = await import('./exposure.command.js');
       setExitCode(
         await runExposure(
           {
@@ -89,6 +90,7 @@ function addUsersCommands(program: Command, output: CliOutput, cwd: string, setE
       .option('--root <dir>', 'the project root, for the default data directory; default: search upward')
       .addHelpText('after', USERS_ROLE_HELP)
       .action(async (options: { email: string; role: string; root?: string }) => {
+        const { runUsersRoleCommand } = await import('./users.command.js');
         setExitCode(await runUsersRoleCommand({ cwd, env, change, email: options.email, role: options.role, ...(options.root ? { root: options.root } : {}) }, output));
       });
   }

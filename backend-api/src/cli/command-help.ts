@@ -1,0 +1,53 @@
+import { CORE_APP_ROLES, type CoreAppRole } from '@wildo/shared-lib';
+
+// What the command tree shows before any command runs (names, defaults, help text). Kept apart from the
+// commands themselves, which the CLI imports only when one of them runs: `config sync` need not load the engine.
+
+/** Where `wildo exposure` finds the application, relative to the project root. */
+export const APPLICATION_MODULE_FILE = 'backend-api/src/modules/index.ts';
+/** The export preferred in that file. */
+export const APPLICATION_EXPORT = 'referenceApplication';
+
+/** The part of `wildo exposure --help` that documents the convention, the statuses and the exit codes. */
+export const EXPOSURE_HELP = [
+  '',
+  'Finding the application:',
+  `  <root>/${APPLICATION_MODULE_FILE} is loaded with jiti; <root> is the nearest`,
+  '  directory upward holding wildo.saas.config.ts, or --root. Its export',
+  `  "${APPLICATION_EXPORT}" is reported, else the first export (alphabetically) shaped`,
+  '  like a BackendApplicationDefinition ({ name, modules: [...] }, as',
+  '  defineBackendApplication returns). --app and --export override the file and the',
+  '  export. The engine modules (credentials, OAuth) are added as the backend adds them.',
+  '',
+  'Statuses:',
+  '  exposed      listed and callable on the catalogues named',
+  '  unlisted     experimental: callable by name, not listed',
+  '  blocked      retired: kept only so a call by name is refused',
+  '  not exposed  with the reason (mcp.exposed not set, not the default variant,',
+  '               internal, unimplemented, malformed name, argument clash, schema',
+  '               without a JSON Schema form, name taken, unknown instance)',
+  '',
+  'Exit codes: 0 the report was printed; 1 the application could not be found,',
+  'loaded or validated.',
+].join('\n');
+
+/** The application roles an operator can grant or revoke. */
+export const APPLICATION_ROLES: readonly CoreAppRole[] = Object.values(CORE_APP_ROLES);
+
+/** The part of `wildo users <change>-role --help` that says where the command looks and what it changes. */
+export const USERS_ROLE_HELP = [
+  '',
+  'Where the accounts are: the database the backend uses, from the same environment',
+  '  (DATABASE_URL, else the embedded database under WILDO_DATA_DIR, default',
+  '  <root>/.wildo-saas/data). With REDIS_URL set, running replicas are told to drop',
+  '  their cached copy of the account at once.',
+  '',
+  'A change bumps the account\'s authorization version: its outstanding tokens stop',
+  'working and the person signs in again to use the new role.',
+  '',
+  'Exit codes: 0 the role was changed (or already as asked); 1 unknown role, unknown',
+  'account, or the database could not be opened.',
+].join('\n');
+
+/** A grant or a revoke of one application role. */
+export type RoleChangeKind = 'grant' | 'revoke';
