@@ -25,8 +25,8 @@ doing the same SQL read, on PGlite (in memory) and, when DATABASE_URL is set, on
                      run \`pnpm -s bench:rest --json\` so pnpm does not echo the command there too)
   --duration <s>     seconds per measured round (default 5)
   --connections <n>  concurrent keep-alive connections (default 10)
-  --rounds <n>       measured rounds per server, framework and bare alternating (default 2)
-  --warmup <s>       seconds of unmeasured load per server first (default 2)
+  --rounds <n>       measured rounds per server, framework and bare alternating (default 3)
+  --warmup <s>       seconds of unmeasured load per server first (default 4)
   --cpu-prof <dir>   write a V8 CPU profile of each server child into <dir>`;
 
 function positive(name: string, raw: string | undefined, fallback: number, integer: boolean): number {
@@ -59,8 +59,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | null {
     json: values.json,
     durationSeconds: positive('duration', values.duration, 5, false),
     connections: positive('connections', values.connections, 10, true),
-    rounds: positive('rounds', values.rounds, 2, true),
-    warmupSeconds: positive('warmup', values.warmup, 2, false),
+    rounds: positive('rounds', values.rounds, 3, true),
+    warmupSeconds: positive('warmup', values.warmup, 4, false),
     ...(values['cpu-prof'] === undefined ? {} : { cpuProfDir: values['cpu-prof'] }),
   };
 }

@@ -37,8 +37,14 @@ export interface BenchServerCpuUsage {
   system: number;
 }
 
+/** A CPU profile of the window between `profile-start` and `profile-stop`, written where the runner asked. */
+export interface BenchServerProfileWritten {
+  type: 'profile-written';
+  path: string;
+}
+
 /** Every message a server child sends. */
-export type BenchServerMessage = BenchServerReady | BenchServerFailed | BenchServerCpuUsage;
+export type BenchServerMessage = BenchServerReady | BenchServerFailed | BenchServerCpuUsage | BenchServerProfileWritten;
 
 /** The runner's request that the child release everything and exit. */
 export interface BenchServerStop {
@@ -50,19 +56,30 @@ export interface BenchServerCpuQuery {
   type: 'cpu-usage';
 }
 
+/** The runner starts sampling the child's CPU (V8 profiler), to profile one measured window only. */
+export interface BenchServerProfileStart {
+  type: 'profile-start';
+}
+
+/** The runner stops sampling; the child writes the `.cpuprofile` to `path` and answers `profile-written`. */
+export interface BenchServerProfileStop {
+  type: 'profile-stop';
+  path: string;
+}
+
 /** Every message the runner sends. */
-export type BenchRunnerMessage = BenchServerStop | BenchServerCpuQuery;
+export type BenchRunnerMessage = BenchServerStop | BenchServerCpuQuery | BenchServerProfileStart | BenchServerProfileStop;
 
 const typeOf = (value: unknown) => (value as { type?: unknown } | null)?.type;
 
 /** Whether an IPC payload is a {@link BenchServerMessage}. */
 export function isBenchServerMessage(value: unknown): value is BenchServerMessage {
   const type = typeOf(value);
-  return type === 'ready' || type === 'failed' || type === 'cpu-usage';
+  return type === 'ready' || type === 'failed' || type === 'cpu-usage' || type === 'profile-written';
 }
 
 /** Whether an IPC payload is a {@link BenchRunnerMessage}. */
 export function isBenchRunnerMessage(value: unknown): value is BenchRunnerMessage {
   const type = typeOf(value);
-  return type === 'stop' || type === 'cpu-usage';
+  return type === 'stop' || type === 'cpu-usage' || type === 'profile-start' || type === 'profile-stop';
 }

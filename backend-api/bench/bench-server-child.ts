@@ -1,4 +1,6 @@
+import { writeFile } from 'node:fs/promises';
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { createSilentLogger, createWildoBackend, type WildoBackend } from '../src/engine/index.js';
 import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '../src/engine/persistence/index.js';
@@ -26,6 +28,32 @@ export interface BenchServerChildOptions<TReady> {
 function openDatabase(target: BenchTarget): Promise<SqlDatabase> {
   if (target.backend === 'pglite') return createPgliteDatabase();
   return createPostgresDatabase({ connectionString: target.connectionString, searchPath: target.schema });
+}
+
+/** Samples this process's CPU between `start` and `stopInto` through the inspector (only the measured window). */
+class CpuProfiler {
+  private started: Promise<Session> | undefined;
+
+  start(): void {
+    this.started = (async () => {
+      const session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      // 100 µs: fine enough to see per-request costs of a few microseconds over thousands of requests.
+      await session.post('Profiler.setSamplingInterval', { interval: 100 });
+      await session.post('Profiler.start');
+      return session;
+    })();
+  }
+
+  async stopInto(path: string): Promise<void> {
+    if (!this.started) throw new Error('profile-stop before profile-start');
+    const session = await this.started;
+    this.started = undefined;
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    await writeFile(path, JSON.stringify(profile));
+  }
 }
 
 function listen(server: Server): Promise<string> {
@@ -65,9 +93,12 @@ export async function runBenchServerChild<TReady extends object>(options: BenchS
         process.exit(code);
       }
     })());
+  const profiler = new CpuProfiler();
   process.on('message', (message) => {
     if (!isBenchRunnerMessage(message)) return;
     if (message.type === 'stop') return void stop(0);
+    if (message.type === 'profile-start') return profiler.start();
+    if (message.type === 'profile-stop') return void profiler.stopInto(message.path).then(() => send({ type: 'profile-written', path: message.path }));
     const { user, system } = process.cpuUsage();
     send({ type: 'cpu-usage', user, system });
   });

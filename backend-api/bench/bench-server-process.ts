@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { isBenchServerMessage, type BenchRunnerMessage, type BenchServerReady, type BenchTarget } from './bench-protocol.js';
+import { isBenchServerMessage, type BenchRunnerMessage, type BenchServerMessage, type BenchServerReady, type BenchTarget } from './bench-protocol.js';
 import type { BenchSchema } from './bench-postgres-schema.js';
 
 /** A running server child (see `bench-server.ts`); `TReady` is what its script reports once it listens. */
@@ -8,6 +8,10 @@ export interface BenchServerProcess<TReady extends { type: 'ready' } = BenchServ
   readonly ready: TReady;
   /** The child's CPU time so far (user + system, microseconds): its work, whatever else the machine runs. */
   cpuMicros(): Promise<number>;
+  /** Starts sampling the child's CPU; {@link stopProfile} writes what was sampled since. */
+  startProfile(): void;
+  /** Stops sampling and has the child write the `.cpuprofile` to `path`. */
+  stopProfile(path: string): Promise<void>;
   /** Asks the child to release everything and exit; kills it if it has not within a few seconds. */
   stop(): Promise<void>;
 }
@@ -80,13 +84,17 @@ function awaitReady<TReady>(child: ChildProcess): Promise<TReady> {
   });
 }
 
-/** Asks the child for its CPU time; queries are sequential (one per round edge), so the next answer is ours. */
-function queryCpu(child: ChildProcess): Promise<number> {
+/** Sends `message` and waits for the child's answer of type `answer`; requests are sequential, so the next such answer is ours. */
+function ask<TAnswer extends BenchServerMessage['type']>(
+  child: ChildProcess,
+  message: BenchRunnerMessage,
+  answer: TAnswer,
+): Promise<Extract<BenchServerMessage, { type: TAnswer }>> {
   return new Promise((resolve, reject) => {
-    const onMessage = (message: unknown) => {
-      if (!isBenchServerMessage(message) || message.type !== 'cpu-usage') return;
+    const onMessage = (reply: unknown) => {
+      if (!isBenchServerMessage(reply) || reply.type !== answer) return;
       settle();
-      resolve(message.user + message.system);
+      resolve(reply as Extract<BenchServerMessage, { type: TAnswer }>);
     };
     const onExit = () => {
       settle();
@@ -98,7 +106,7 @@ function queryCpu(child: ChildProcess): Promise<number> {
     }
     child.on('message', onMessage);
     child.on('exit', onExit);
-    child.send({ type: 'cpu-usage' } satisfies BenchRunnerMessage);
+    child.send(message);
   });
 }
 
@@ -118,7 +126,16 @@ export async function startBenchServer<TReady extends { type: 'ready' } = BenchS
   children.add(child);
   try {
     const ready = await awaitReady<TReady>(child);
-    return { ready, cpuMicros: () => queryCpu(child), stop: () => stopChild(child) };
+    return {
+      ready,
+      cpuMicros: async () => {
+        const usage = await ask(child, { type: 'cpu-usage' }, 'cpu-usage');
+        return usage.user + usage.system;
+      },
+      startProfile: () => child.send({ type: 'profile-start' } satisfies BenchRunnerMessage),
+      stopProfile: async (path) => void (await ask(child, { type: 'profile-stop', path }, 'profile-written')),
+      stop: () => stopChild(child),
+    };
   } catch (error) {
     await stopChild(child);
     throw error;

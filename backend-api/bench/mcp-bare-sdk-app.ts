@@ -3,6 +3,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import express, { type Express } from 'express';
 import type { SqlDatabase } from '../src/engine/persistence/index.js';
 import { TODO_BY_ID } from './bare-app.js';
+import { mountBareJsonToolCall } from './mcp-bare-json-app.js';
 import { MCP_BENCH_TOOL } from './mcp-bench-protocol.js';
 
 /** The tool as the bare server lists it. */
@@ -22,9 +23,10 @@ const TODO_READ_TOOL = {
  * v2 low-level `Server` per request through `createMcpHandler`, JSON responses, served by Express 5 through
  * `@modelcontextprotocol/node`), with one tool doing the framework's SQL read of one todo on the same database
  * and returning it as structured content plus its text rendering, like ours. No authentication, authorization,
- * rate limiting, input contract or projection: the work the ratio prices.
+ * rate limiting, input contract or projection: the work the ratio prices. The same app also serves the plain
+ * Express JSON anchor at `jsonPath` (see `mcp-bare-json-app.ts`).
  */
-export function createBareSdkMcpApp(database: SqlDatabase, path: string): Express {
+export function createBareSdkMcpApp(database: SqlDatabase, path: string, jsonPath: string): Express {
   const factory = () => {
     const server = new Server({ name: 'bare-sdk-bench', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
     server.setRequestHandler('tools/list', async () => ({ tools: [TODO_READ_TOOL] }));
@@ -44,5 +46,6 @@ export function createBareSdkMcpApp(database: SqlDatabase, path: string): Expres
   app.disable('x-powered-by');
   app.use(express.json({ limit: 1024 * 1024 }));
   app.post(path, (req, res) => void node(req, res, req.body));
+  mountBareJsonToolCall(app, database, jsonPath);
   return app;
 }

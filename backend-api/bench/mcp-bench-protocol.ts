@@ -16,6 +16,8 @@ export interface McpBenchServerReady {
   frameworkUrl: string;
   /** The bare SDK server's endpoint (same path). */
   bareUrl: string;
+  /** The plain Express JSON handler answering the same request, on the bare server's port. */
+  bareJsonUrl: string;
   todoId: string;
   organizationId: string;
   /** `Authorization` values: a person's delegated token for the endpoint (`Bearer ...`) and an organization API key. */

@@ -6,6 +6,9 @@ import { MCP_BENCH_REVISION, MCP_BENCH_TOOL } from './mcp-bench-protocol.js';
 /** The share of the bare SDK server's throughput ours must keep (issue target). */
 export const MCP_TARGET_RATIO = 0.8;
 
+/** The share of the plain Express JSON handler's throughput ours must keep (issue target). */
+export const MCP_JSON_TARGET_RATIO = 0.7;
+
 /** One server's rounds and their medians. */
 export interface McpSideSummary {
   requestsPerSecond: number;
@@ -15,19 +18,29 @@ export interface McpSideSummary {
   rounds: RoundResult[];
 }
 
+/** Ours against one anchor on one database. */
+export interface McpComparison {
+  /** Median requests/s of ours over the anchor's. */
+  ratio: number;
+  /** Each round's ratio (ours round i over the anchor's round i): their spread shows the noise. */
+  roundRatios: number[];
+  /** The anchor's CPU per request over ours (median per side): the ratio a CPU-bound server would show on a core of its own. */
+  cpuRatio: number;
+  targetRatio: number;
+  meetsTarget: boolean;
+}
+
 /** The comparison on one database. */
 export interface McpTargetResult {
   backend: 'pglite' | 'postgres';
   label: string;
   ours: McpSideSummary;
   bareSdk: McpSideSummary;
-  /** Median requests/s of ours over median requests/s of the bare SDK server. */
-  ratio: number;
-  /** Each round's ratio (ours round i over bare round i): their spread shows the noise. */
-  roundRatios: number[];
-  /** Bare CPU per request over ours (median per side): the ratio a CPU-bound server would show on a core of its own. */
-  cpuRatio: number;
-  meetsTarget: boolean;
+  bareJson: McpSideSummary;
+  /** Ours against the bare SDK server (target {@link MCP_TARGET_RATIO}). */
+  versusSdk: McpComparison;
+  /** Ours against the plain Express JSON handler (target {@link MCP_JSON_TARGET_RATIO}). */
+  versusJson: McpComparison;
 }
 
 /** Everything one run measured, as `--json` prints it. */
@@ -36,7 +49,7 @@ export interface McpBenchReport {
   tool: string;
   revision: string;
   credential: 'delegated token' | 'API key';
-  targetRatio: number;
+  targetRatios: { bareSdk: number; bareJson: number };
   settings: { durationSeconds: number; connections: number; pipelining: 1; rounds: number; warmupSeconds: number };
   machine: { node: string; cpus: number; cpuModel: string };
   results: McpTargetResult[];
@@ -59,20 +72,34 @@ function summarizeByMedian(rounds: RoundResult[]): McpSideSummary {
   };
 }
 
-/** Compares our rounds with the bare SDK server's on one database. */
-export function compareMcp(backend: McpTargetResult['backend'], label: string, ours: RoundResult[], bareSdk: RoundResult[]): McpTargetResult {
-  const oursSummary = summarizeByMedian(ours);
-  const bareSummary = summarizeByMedian(bareSdk);
-  const ratio = oursSummary.requestsPerSecond / bareSummary.requestsPerSecond;
+function compareWith(ours: McpSideSummary, anchor: McpSideSummary, targetRatio: number): McpComparison {
+  const ratio = ours.requestsPerSecond / anchor.requestsPerSecond;
+  return {
+    ratio,
+    roundRatios: ours.rounds.map((round, i) => round.requestsPerSecond / (anchor.rounds[i]?.requestsPerSecond ?? Number.NaN)),
+    cpuRatio: anchor.serverCpuMicrosPerRequest / ours.serverCpuMicrosPerRequest,
+    targetRatio,
+    meetsTarget: ratio >= targetRatio,
+  };
+}
+
+/** Compares our rounds with both anchors' on one database. */
+export function compareMcp(
+  backend: McpTargetResult['backend'],
+  label: string,
+  rounds: { ours: RoundResult[]; bareSdk: RoundResult[]; bareJson: RoundResult[] },
+): McpTargetResult {
+  const ours = summarizeByMedian(rounds.ours);
+  const bareSdk = summarizeByMedian(rounds.bareSdk);
+  const bareJson = summarizeByMedian(rounds.bareJson);
   return {
     backend,
     label,
-    ours: oursSummary,
-    bareSdk: bareSummary,
-    ratio,
-    roundRatios: ours.map((round, i) => round.requestsPerSecond / (bareSdk[i]?.requestsPerSecond ?? Number.NaN)),
-    cpuRatio: bareSummary.serverCpuMicrosPerRequest / oursSummary.serverCpuMicrosPerRequest,
-    meetsTarget: ratio >= MCP_TARGET_RATIO,
+    ours,
+    bareSdk,
+    bareJson,
+    versusSdk: compareWith(ours, bareSdk, MCP_TARGET_RATIO),
+    versusJson: compareWith(ours, bareJson, MCP_JSON_TARGET_RATIO),
   };
 }
 
@@ -83,7 +110,7 @@ export function buildMcpReport(options: BenchOptions, credential: McpBenchReport
     tool: MCP_BENCH_TOOL,
     revision: MCP_BENCH_REVISION,
     credential,
-    targetRatio: MCP_TARGET_RATIO,
+    targetRatios: { bareSdk: MCP_TARGET_RATIO, bareJson: MCP_JSON_TARGET_RATIO },
     settings: { durationSeconds: options.durationSeconds, connections: options.connections, pipelining: 1, rounds: options.rounds, warmupSeconds: options.warmupSeconds },
     machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown' },
     results,
@@ -102,14 +129,20 @@ export function formatMcpResult(result: McpTargetResult, report: McpBenchReport)
   const rows: [string, McpSideSummary][] = [
     [`ours (/api/v1/mcp, ${report.credential})`, result.ours],
     ['bare SDK server (server 2.4.0 + node 2.1.2)', result.bareSdk],
+    ['bare Express JSON handler', result.bareJson],
+  ];
+  const cpuNote = result.backend === 'postgres' ? 'PostgreSQL server not counted' : 'PGlite included';
+  const comparison = (anchor: string, versus: McpComparison) => [
+    `${name(`ours / ${anchor}`)}${cell(percent(versus.ratio))}   (rounds: ${versus.roundRatios.map(percent).join(', ')})`,
+    `${name(`${anchor} / ours CPU`)}${cell(percent(versus.cpuRatio))}   (server process CPU per request; ${cpuNote})`,
+    `${versus.meetsTarget ? 'PASS ' : 'BELOW'} target: ours keeps ${percent(versus.ratio)} of the ${anchor}'s throughput (target ${percent(versus.targetRatio)})`,
   ];
   return [
-    `tools/call ${report.tool} at ${report.revision} (stateless) on ${result.label}: ${settings.connections} connections, ${settings.rounds} × ${settings.durationSeconds} s rounds per side, alternating; medians over rounds`,
+    `tools/call ${report.tool} at ${report.revision} (stateless) on ${result.label}: ${settings.connections} connections, ${settings.rounds} × ${settings.durationSeconds} s rounds per side, rotating; medians over rounds`,
     `${name('')}${cell('req/s')}${cell('p50 ms')}${cell('p99 ms')}${cell('CPU µs/req')}`,
     ...rows.map(([label, side]) => `${name(label)}${cell(integer(side.requestsPerSecond))}${cell(millis(side.p50Ms))}${cell(millis(side.p99Ms))}${cell(integer(side.serverCpuMicrosPerRequest))}`),
-    `${name('ours / bare SDK')}${cell(percent(result.ratio))}   (rounds: ${result.roundRatios.map(percent).join(', ')})`,
-    `${name('bare SDK / ours CPU')}${cell(percent(result.cpuRatio))}   (server process CPU per request; ${result.backend === 'postgres' ? 'PostgreSQL server not counted' : 'PGlite included'})`,
-    `${result.meetsTarget ? 'PASS ' : 'BELOW'} target: ours keeps ${percent(result.ratio)} of the bare SDK server's throughput (target ${percent(MCP_TARGET_RATIO)})`,
+    ...comparison('bare SDK server', result.versusSdk),
+    ...comparison('bare JSON handler', result.versusJson),
   ].join('\n');
 }
 

@@ -12,28 +12,30 @@ import { buildMcpReport, compareMcp, formatMcpReport, type McpBenchReport, type 
  * valid credential (authentication, audience, execution context, authorization, rate-limit policy and burst
  * throttle, input contract, store, projection) against a minimal stateless server built directly on the official
  * SDK serving the same tool with the same SQL read on the same database, at the same revision (2026-07-28,
- * stateless), measured alternately in one run; medians, their ratio and the verdict against the 80% target.
+ * stateless), and against a plain Express JSON handler answering the same request with the same read, measured
+ * in rotation in one run; medians, both ratios and the verdicts against the 80% (SDK) and 70% (JSON) targets.
  */
 
 const USAGE = `Usage: pnpm bench:mcp [--json] [--api-key] [--duration <s>] [--connections <n>] [--rounds <n>] [--warmup <s>] [--cpu-prof <dir>]
 
 Measures tools/call ${MCP_BENCH_TOOL} at ${MCP_BENCH_REVISION} through our /api/v1/mcp (a person's delegated token, or
 with --api-key an organization API key) against a minimal stateless server on @modelcontextprotocol/server 2.4.0 +
-@modelcontextprotocol/node 2.1.2 doing the same SQL read, on PGlite and, when DATABASE_URL is set, on PostgreSQL.
+@modelcontextprotocol/node 2.1.2 doing the same SQL read, and against a plain Express JSON handler answering the same
+request with the same read, on PGlite and, when DATABASE_URL is set, on PostgreSQL.
 
   --json             print the results as one JSON object on stdout (progress goes to stderr)
   --api-key          authenticate with an organization API key instead of a delegated token
   --duration <s>     seconds per measured round (default 5)
   --connections <n>  concurrent keep-alive connections (default 10)
-  --rounds <n>       measured rounds per server, alternating (default 3; the medians are reported)
-  --warmup <s>       seconds of unmeasured load per server first (default 2)
+  --rounds <n>       measured rounds per server, rotating (default 3; the medians are reported)
+  --warmup <s>       seconds of unmeasured load per server first (default 4)
   --cpu-prof <dir>   write a V8 CPU profile of each server child into <dir>`;
 
 const SERVER_SCRIPT = new URL('./mcp-bench-server.ts', import.meta.url).pathname;
 const progress = (message: string) => process.stderr.write(`${message}\n`);
 const { schemas, release: releaseAll } = benchRunResources(progress);
 
-/** The same JSON-RPC request to both servers (credential included; the bare one ignores it). */
+/** The same JSON-RPC request to every server (credential included; the bare ones ignore it). */
 function toolCall(label: string, url: string, ready: McpBenchServerReady, authorization: string): LoadRequest {
   const body = {
     jsonrpc: '2.0',
@@ -87,24 +89,30 @@ async function benchTarget(label: string, target: BenchTarget, options: BenchOpt
   try {
     const { ready } = server;
     const authorization = useApiKey ? ready.credentials.apiKey : ready.credentials.token;
-    const ours = toolCall('ours', ready.frameworkUrl, ready, authorization);
-    const bare = toolCall('bare SDK', ready.bareUrl, ready, authorization);
-    for (const side of [ours, bare]) await assertAnswersTool(side, ready.todoId);
+    const sides = {
+      ours: toolCall('ours', ready.frameworkUrl, ready, authorization),
+      bareSdk: toolCall('bare SDK', ready.bareUrl, ready, authorization),
+      bareJson: toolCall('bare JSON', ready.bareJsonUrl, ready, authorization),
+    };
+    const order = Object.keys(sides) as (keyof typeof sides)[];
+    for (const key of order) await assertAnswersTool(sides[key], ready.todoId);
 
     progress(`${label}: warming up (${options.warmupSeconds} s each)…`);
-    for (const side of [ours, bare]) await runLoad(side, { connections: options.connections, durationSeconds: options.warmupSeconds });
-    const rounds = { ours: [] as RoundResult[], bare: [] as RoundResult[] };
+    for (const key of order) await runLoad(sides[key], { connections: options.connections, durationSeconds: options.warmupSeconds });
+    const rounds = { ours: [] as RoundResult[], bareSdk: [] as RoundResult[], bareJson: [] as RoundResult[] };
     for (let round = 1; round <= options.rounds; round++) {
-      // Alternate which side goes first, so neither always follows the other's garbage.
-      for (const side of round % 2 === 1 ? [ours, bare] : [bare, ours]) {
+      // Rotate which side goes first, so none always follows another's garbage.
+      const shift = (round - 1) % order.length;
+      for (const key of [...order.slice(shift), ...order.slice(0, shift)]) {
+        const side = sides[key];
         const result = await measureRound(server, side, { connections: options.connections, durationSeconds: options.durationSeconds });
-        rounds[side === ours ? 'ours' : 'bare'].push(result);
-        progress(`${label}: round ${round}/${options.rounds} ${side.label.padEnd(8)} ${Math.round(result.requestsPerSecond)} req/s, ${Math.round(result.serverCpuMicrosPerRequest)} µs CPU/req`);
+        rounds[key].push(result);
+        progress(`${label}: round ${round}/${options.rounds} ${side.label.padEnd(9)} ${Math.round(result.requestsPerSecond)} req/s, ${Math.round(result.serverCpuMicrosPerRequest)} µs CPU/req`);
       }
     }
     // Still answering the todo (no credential expired, no throttle kicked in) after the load.
-    for (const side of [ours, bare]) await assertAnswersTool(side, ready.todoId);
-    return compareMcp(target.backend, label, rounds.ours, rounds.bare);
+    for (const key of order) await assertAnswersTool(sides[key], ready.todoId);
+    return compareMcp(target.backend, label, rounds);
   } finally {
     await server.stop();
   }
@@ -120,7 +128,7 @@ function parseArgs(argv: readonly string[]): { options: BenchOptions; useApiKey:
     throw new Error(`${(error instanceof Error ? error.message : String(error)).split('\n')[0]}\n\n${USAGE}`);
   }
   if (!options) return null;
-  return { options: { ...options, rounds: rest.includes('--rounds') ? options.rounds : 3 }, useApiKey: argv.includes('--api-key') };
+  return { options, useApiKey: argv.includes('--api-key') };
 }
 
 async function main(): Promise<void> {

@@ -2,6 +2,14 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../logging/index.js';
 import { httpState } from './http-state.js';
 
+/** The matched route pattern, under the API's mount point when it was matched there; never the raw URL. */
+export function routeOf(req: Request, engineRoute: string | undefined, apiPrefix: string): string {
+  const pattern = engineRoute ?? (req.route?.path ? String(req.route.path) : undefined);
+  if (pattern === undefined) return '(unmatched)';
+  // Routers restore baseUrl before 'finish' fires, so the API's mount point is added back here.
+  return `${req.originalUrl.startsWith(`${apiPrefix}/`) ? apiPrefix : ''}${pattern}`;
+}
+
 /**
  * One log line per finished request: method, the matched route pattern (never the raw URL, which may carry
  * hostile text), status, duration, request id and the principal's id. Secrets never reach it.
@@ -15,8 +23,7 @@ export function accessLogMiddleware(logger: Logger, apiPrefix: string) {
       logger.info('request', {
         requestId: state.requestId,
         method: req.method,
-        // Routers restore baseUrl before 'finish' fires, so the API's mount point is added back here.
-        route: req.route?.path ? `${req.originalUrl.startsWith(`${apiPrefix}/`) ? apiPrefix : ''}${String(req.route.path)}` : '(unmatched)',
+        route: routeOf(req, state.route, apiPrefix),
         status: res.statusCode,
         durationMs: Number(process.hrtime.bigint() - started) / 1e6,
         ...(principal ? { principal: principal.kind === 'user' ? `user:${principal.userId}` : `client:${principal.clientId}` } : {}),

@@ -14,8 +14,9 @@ export function authenticationMiddleware(authenticator: Authenticator) {
 }
 
 /** The bucket of the blanket throttle: users alone, organization machines share their organization's. */
-export function burstKeyOf(principal: AuthenticatedPrincipal | null, ip: string | undefined): string {
-  if (!principal) return `ip:${ip ?? 'unknown'}`;
+export function burstKeyOf(principal: AuthenticatedPrincipal | null, ip: () => string | undefined): string {
+  // The client address is resolved only for anonymous callers (trust-proxy parsing costs on every request).
+  if (!principal) return `ip:${ip() ?? 'unknown'}`;
   if (principal.kind === 'user') return `user:${principal.userId}`;
   return principal.organizationId ? `org:${principal.organizationId}` : `client:${principal.clientId}`;
 }
@@ -26,7 +27,7 @@ export function burstKeyOf(principal: AuthenticatedPrincipal | null, ip: string 
  */
 export function burstThrottleMiddleware(rateLimits: RateLimitService, policy: CounterPolicy) {
   return async function throttle(req: Request, res: Response, next: NextFunction): Promise<void> {
-    const decision = await rateLimits.chargeBurst(burstKeyOf(httpState(res).principal, req.ip), policy);
+    const decision = await rateLimits.chargeBurst(burstKeyOf(httpState(res).principal, () => req.ip), policy);
     if (decision && !decision.allowed) return next(rateLimited(decision));
     next();
   };

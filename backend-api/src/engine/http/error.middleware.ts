@@ -42,7 +42,7 @@ export function errorMiddleware(logger: Logger) {
     const framework = fromBodyParser(error) ?? toFrameworkError(error);
     const { requestId } = httpState(res);
     if (framework.code === 'INTERNAL') {
-      logger.error('request failed', { requestId, method: req.method, route: req.route?.path, error: describe(framework.cause ?? error), details: framework.details });
+      logger.error('request failed', { requestId, method: req.method, route: httpState(res).route ?? req.route?.path, error: describe(framework.cause ?? error), details: framework.details });
     } else if (framework.status >= 500) {
       logger.warn('request refused', { requestId, code: framework.code, error: describe(framework.cause) });
     }

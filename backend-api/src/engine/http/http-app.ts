@@ -44,6 +44,7 @@ import { createHealthRouter } from './health.routes.js';
 import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { requestContextMiddleware } from './request-context.middleware.js';
 import { createResourceRouter } from './resource.routes.js';
+import { onlyUnder } from './route-prefix.js';
 import { storableUrlMiddleware } from './storable-url.middleware.js';
 
 /** Where the REST API is mounted. */
@@ -86,37 +87,45 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
   app.use(requestContextMiddleware);
   app.use(accessLogMiddleware(logger, API_PREFIX));
   app.use(storableUrlMiddleware);
-  app.use(createJwksRouter(get<SigningKeyService>(SAAS_SERVICE_TYPES.SigningKeyService)));
-  app.use(createDiscoveryRouter(oauthSettings));
   const resourceServers = get<ResourceServerInstancesRegistryBackendService>(SAAS_SERVICE_TYPES.ResourceServerInstancesRegistry);
-  app.use(createProtectedResourceMetadataRouter(resourceServers, oauthSettings.issuer));
+  app.use(
+    onlyUnder('/.well-known/', [
+      createJwksRouter(get<SigningKeyService>(SAAS_SERVICE_TYPES.SigningKeyService)),
+      createDiscoveryRouter(oauthSettings),
+      createProtectedResourceMetadataRouter(resourceServers, oauthSettings.issuer),
+    ]),
+  );
   const api = express.Router();
-  api.use(createHealthRouter(get<SqlDatabase>(SAAS_SERVICE_TYPES.Database)));
+  api.use(onlyUnder('/health', [createHealthRouter(get<SqlDatabase>(SAAS_SERVICE_TYPES.Database))]));
   // MCP, token and registration endpoints authenticate their callers themselves and parse their own bodies.
   const catalogue = get<McpToolCatalogue>(SAAS_SERVICE_TYPES.McpToolCatalogue);
   const directory = get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory);
   api.use(
-    createMcpRouter({
-      catalogue,
-      calls: new McpToolCallService(catalogue, get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher), directory, logger),
-      authenticator: get<ResourceServerAuthenticator>(SAAS_SERVICE_TYPES.ResourceServerAuthenticator),
-      resourceServers,
-      directory,
-      roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
-      rateLimits,
-      burst: settings.burst,
-      logger,
-      issuer: oauthSettings.issuer,
-    }),
+    onlyUnder('/mcp', [
+      createMcpRouter({
+        catalogue,
+        calls: new McpToolCallService(catalogue, get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher), directory, logger),
+        authenticator: get<ResourceServerAuthenticator>(SAAS_SERVICE_TYPES.ResourceServerAuthenticator),
+        resourceServers,
+        directory,
+        roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
+        rateLimits,
+        burst: settings.burst,
+        logger,
+        issuer: oauthSettings.issuer,
+      }),
+    ]),
   );
   api.use(
-    createTokenAndRegistrationRouter({
-      tokens: get<TokenEndpointService>(SAAS_SERVICE_TYPES.TokenEndpointService),
-      registration: container.get(RegistrationService),
-      settings: oauthSettings,
-      rateLimits,
-      logger,
-    }),
+    onlyUnder('/oauth/', [
+      createTokenAndRegistrationRouter({
+        tokens: get<TokenEndpointService>(SAAS_SERVICE_TYPES.TokenEndpointService),
+        registration: container.get(RegistrationService),
+        settings: oauthSettings,
+        rateLimits,
+        logger,
+      }),
+    ]),
   );
   api.use(jsonBodyMiddleware(settings.bodyLimitBytes));
   api.use(authenticationMiddleware(get<Authenticator>(SAAS_SERVICE_TYPES.Authenticator)));

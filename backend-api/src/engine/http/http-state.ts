@@ -6,6 +6,8 @@ import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
 export interface HttpState {
   requestId: string;
   principal: AuthenticatedPrincipal | null;
+  /** The route pattern that served the request, when the engine matched it without an Express route. */
+  route?: string;
 }
 
 /** The engine's state of this exchange (set by the first middleware). */
@@ -28,5 +30,6 @@ export function param(req: Request, name: string): string {
 
 /** Sends the success envelope `{ data }` (plus `nextCursor` for pages). */
 export function sendData(res: Response, status: number, data: unknown, nextCursor?: string | null): void {
-  res.status(status).json(nextCursor === undefined ? { data } : { data, nextCursor });
+  res.statusCode = status;
+  res.json(nextCursor === undefined ? { data } : { data, nextCursor });
 }

@@ -25,6 +25,16 @@ export function assertUserUsable(snapshot: UserSnapshot | null, principal: UserP
   return snapshot;
 }
 
+/**
+ * Checks a user principal against the directory (see {@link assertUserUsable}): synchronously when the directory
+ * has the user cached, which is nearly every request, else after reading it.
+ */
+export function checkUserUsable(directory: PrincipalDirectory, principal: UserPrincipal): UserSnapshot | Promise<UserSnapshot> {
+  const cached = directory.peekUser?.(principal.userId);
+  if (cached !== undefined) return assertUserUsable(cached, principal);
+  return readUserSnapshot(directory, principal.userId).then((snapshot) => assertUserUsable(snapshot, principal));
+}
+
 /** Reads a user for authorization; an unreadable directory refuses (fail closed). */
 export async function readUserSnapshot(directory: PrincipalDirectory, userId: string): Promise<UserSnapshot | null> {
   try {
@@ -58,7 +68,10 @@ export class BearerAccessTokenStrategy implements AuthenticationStrategy {
   async authenticate(authorization: string): Promise<AuthenticatedPrincipal> {
     const principal = await this.tokens.verifyAccessToken(authorization.slice(7).trim());
     // Machine tokens are signed snapshots: no lookup (the guide's contract); people are checked per request.
-    if (principal.kind === 'user') assertUserUsable(await readUserSnapshot(this.directory, principal.userId), principal);
+    if (principal.kind === 'user') {
+      const usable = checkUserUsable(this.directory, principal);
+      if (usable instanceof Promise) await usable;
+    }
     return principal;
   }
 }

@@ -6,6 +6,11 @@ import type { UserSnapshot } from './principal.types.js';
  */
 export interface PrincipalDirectory {
   getUser(userId: string): Promise<UserSnapshot | null>;
+  /**
+   * The same answer when it is cached and fresh, synchronously; `undefined` when it would need a read. Lets the
+   * per-request checks skip an asynchronous hop on the common path; implementations without a cache omit it.
+   */
+  peekUser?(userId: string): UserSnapshot | null | undefined;
   /** Drops cached state for a user here and on every other replica. */
   invalidate(userId: string): Promise<void>;
 }

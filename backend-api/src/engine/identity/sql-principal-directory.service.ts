@@ -49,6 +49,11 @@ export class SqlPrincipalDirectory implements PrincipalDirectory {
     return this.invalidation.stop();
   }
 
+  peekUser(userId: string): UserSnapshot | null | undefined {
+    const hit = this.cache.get(userId);
+    return hit && this.clock.now().getTime() - hit.loadedAt < PRINCIPAL_CACHE_TTL_MS ? hit.snapshot : undefined;
+  }
+
   async getUser(userId: string): Promise<UserSnapshot | null> {
     const now = this.clock.now().getTime();
     const hit = this.cache.get(userId);

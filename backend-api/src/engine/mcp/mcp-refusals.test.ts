@@ -37,6 +37,8 @@ async function owner(t: TestBackend, label = 'owner') {
 function breakDirectoryAfter(t: TestBackend, failFrom: number, failure: (snapshot: UserSnapshot | null) => Promise<UserSnapshot | null>) {
   const directory = t.backend.container.get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory);
   const read = directory.getUser.bind(directory);
+  // Every check reads the directory, as when its cache has just expired (a cached answer would skip getUser).
+  vi.spyOn(directory as Required<PrincipalDirectory>, 'peekUser').mockReturnValue(undefined);
   let reads = 0;
   // The directory is a singleton already injected everywhere (authenticator, context creator, MCP router), so
   // the running instance is wrapped rather than rebound in the container.

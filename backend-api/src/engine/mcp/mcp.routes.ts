@@ -105,7 +105,7 @@ export function createMcpRouter(options: McpRouterOptions): Router {
     const metadata = `${new URL(options.issuer).origin}/.well-known/oauth-protected-resource${new URL(audience).pathname}`;
     const principal = await authenticate(req, res, message, audience, metadata);
     if (!principal) return;
-    const burst = await options.rateLimits.chargeBurst(burstKeyOf(principal, req.ip), options.burst);
+    const burst = await options.rateLimits.chargeBurst(burstKeyOf(principal, () => req.ip), options.burst);
     if (message.method === 'tools/list') {
       if (burst && !burst.allowed) return void res.status(429).json(rpcError(message.id, { code: RPC_ERRORS.SERVER_ERROR, message: 'Too many requests; slow down.' }));
       const snapshot = principal.kind === 'user' ? await readUserSnapshot(options.directory, principal.userId) : null;

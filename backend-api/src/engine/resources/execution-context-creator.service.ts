@@ -3,7 +3,7 @@ import { inject, injectable } from 'inversify';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
-import { assertUserUsable, readUserSnapshot } from '../identity/authenticator.service.js';
+import { checkUserUsable } from '../identity/authenticator.service.js';
 import { reachableMemberships, reachesBeyondOrganizations, restrictedToOrganization } from '../identity/organization-restriction.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
 import type { AuthenticatedPrincipal, MachinePrincipal, UserPrincipal } from '../identity/principal.types.js';
@@ -22,6 +22,9 @@ export interface ContextMeta {
   surface: DispatchSurface;
   requestId: string;
 }
+
+/** Who calls, with which roles, in which tenant: the part of a context that depends on the principal. */
+type ScopedCaller = Pick<ExecutionContext, 'executionType' | 'initiatorIds' | 'tenant'> & { roles: readonly string[] };
 
 const notFound = () => new FrameworkError('NOT_FOUND', 'The record was not found.');
 
@@ -47,13 +50,13 @@ export class ExecutionContextCreator {
     contextIds: ContextIds,
     meta: ContextMeta,
   ): Promise<ExecutionContext> {
-    const resolved =
-      principal.kind === 'user'
-        ? await this.forUser(principal, operation.scope, contextIds)
-        : this.forMachine(principal, operation.scope, contextIds);
+    // Every call builds one: the context is assembled in place (no intermediate objects), on the hot path.
+    const scoped = principal.kind === 'user' ? await this.forUser(principal, operation.scope, contextIds) : this.forMachine(principal, operation.scope, contextIds);
     return {
-      ...resolved,
-      initiatorRoles: this.roles.expand(resolved.roles),
+      executionType: scoped.executionType,
+      initiatorIds: scoped.initiatorIds,
+      initiatorRoles: this.roles.expand(scoped.roles),
+      tenant: scoped.tenant,
       surface: meta.surface,
       requestId: meta.requestId,
       callTimestamp: this.clock.now().toISOString(),
@@ -71,24 +74,24 @@ export class ExecutionContextCreator {
     return this.buildContext(auth, operation, contextIds, { surface: 'tool', requestId });
   }
 
-  private async forUser(principal: UserPrincipal, scope: ResourcePrimaryScope, ids: ContextIds) {
+  private async forUser(principal: UserPrincipal, scope: ResourcePrimaryScope, ids: ContextIds): Promise<ScopedCaller> {
     // Re-checked here, not only at authentication: a conversation may outlive a role change.
-    const snapshot = assertUserUsable(await readUserSnapshot(this.directory, principal.userId), principal);
-    const base = { executionType: ExecutionContext_ExecutionType.USER, initiatorIds: { userId: principal.userId } };
+    const usable = checkUserUsable(this.directory, principal);
+    const snapshot = usable instanceof Promise ? await usable : usable;
+    const userId = principal.userId;
     if (scope === ResourcePrimaryScope.ORGANIZATIONS) {
       const organizationId = ids.organizationId;
       // A token restricted to one organization reaches no other: those answer not-found like any non-membership.
       const role = organizationId ? reachableMemberships(principal, snapshot).get(organizationId) : undefined;
       if (!organizationId || !role) throw notFound();
-      const tenant: TenantScope = { kind: 'organization', organizationId };
-      return { ...base, initiatorIds: { ...base.initiatorIds, organizationId }, roles: [role], tenant };
+      return { executionType: ExecutionContext_ExecutionType.USER, initiatorIds: { userId, organizationId }, roles: [role], tenant: { kind: 'organization', organizationId } };
     }
     if (!reachesBeyondOrganizations(principal)) throw restrictedToOrganization();
-    const tenant: TenantScope = scope === ResourcePrimaryScope.USER ? { kind: 'user', userId: principal.userId } : { kind: 'application' };
-    return { ...base, roles: snapshot.appRoles, tenant };
+    const tenant: TenantScope = scope === ResourcePrimaryScope.USER ? { kind: 'user', userId } : { kind: 'application' };
+    return { executionType: ExecutionContext_ExecutionType.USER, initiatorIds: { userId }, roles: snapshot.appRoles, tenant };
   }
 
-  private forMachine(principal: MachinePrincipal, scope: ResourcePrimaryScope, ids: ContextIds) {
+  private forMachine(principal: MachinePrincipal, scope: ResourcePrimaryScope, ids: ContextIds): ScopedCaller {
     const base = { executionType: principal.executionType, roles: principal.roles };
     if (scope === ResourcePrimaryScope.ORGANIZATIONS) {
       // An organization machine reaches its own organization only; the other's records are simply not found.

@@ -17,6 +17,8 @@ export class RoleHierarchyResolver {
 
   /** The roles themselves plus every role they imply, without duplicates. */
   expand(roles: readonly string[]): string[] {
+    // One role (what a member holds in an organization): its chain is already without duplicates.
+    if (roles.length === 1) return [...(this.implied.get(roles[0] as string) ?? roles)];
     const out = new Set<string>();
     for (const role of roles) for (const implied of this.implied.get(role) ?? [role]) out.add(implied);
     return [...out];
