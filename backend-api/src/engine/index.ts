@@ -99,6 +99,7 @@ export {
   type AgentsRouterOptions,
   type AppliedDecision,
   type ApprovalDecision,
+  type CodingAgentInvocationOptions,
   type ConversationTranscript,
   type Execution,
   type ExecutionOwner,
