@@ -8,7 +8,7 @@ import { matchTodoAssistantPath } from './assistant/todo-assistant.view';
 import { LoginPage } from './auth/login.page';
 import { HealthPage } from './health/health.page';
 import { NotFoundPage } from './not-found.page';
-import { ConsentPage } from './oauth/consent.page';
+import { Auth_OAuthConsent } from './oauth/consent.page';
 import { useLocation } from './routing/navigation';
 
 /** The page for a path; a tiny switch is all the routing these few pages need. */
@@ -24,7 +24,7 @@ function RouteView({ pathname, search }: { pathname: string; search: string }) {
       return <LoginPage search={search} />;
     case '/oauth/authorize':
       // A new authorization request is a new page: no state carries over from the previous one.
-      return <ConsentPage key={search} search={search} />;
+      return <Auth_OAuthConsent key={search} search={search} />;
     case '/account/consents':
       return <ConsentsPage />;
     case '/account/invitations':

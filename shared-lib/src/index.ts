@@ -135,10 +135,14 @@ export {
   type TodoStatsResponse,
 } from './app/index.js';
 export {
+  ConsumableToken_ConsumptionMode,
   CORE_APP_ROLES,
   CORE_ORG_ROLES,
   CORE_ROLE_HIERARCHIES,
+  CoreConsumableTokenTypes,
   CoreResourceOperation,
+  durationToMilliseconds,
+  DurationUnit,
   EngineCapability,
   ExecutionContext_ExecutionType,
   RESOURCE_OPERATION_LIFECYCLES,
@@ -149,6 +153,7 @@ export {
   ResourceServerKind,
   type CoreAppRole,
   type CoreOrgRole,
+  type Duration,
   type ResourceOperationLifecycle,
   type ResourceServerInstance,
 } from './models/index.js';

@@ -49,6 +49,7 @@ export { generateApiKeyMaterial, type ApiKeyScope } from './credentials/api-key-
 export { buildApiKeyMintHandlers, type ApiKeyImplHandlers } from './credentials/api-keys.custom-impl.service.js';
 export {
   AccessTokenService,
+  type Jwt_MachineToken_CreationParameter,
   type MachineAccessTokenRequest,
   type MachineAccessTokenResponse,
 } from './identity/access-token.service.js';
@@ -98,6 +99,7 @@ export {
   type AgentsRouterOptions,
   type AppliedDecision,
   type ApprovalDecision,
+  type CodingAgentInvocationOptions,
   type ConversationTranscript,
   type Execution,
   type ExecutionOwner,

@@ -12,8 +12,18 @@ export async function submitAuthorizationRequest(
   return body.data;
 }
 
-/** `POST /api/v1/oauth/authorize/decision`: the person's answer; resolves to where the browser goes next. */
-export async function submitConsentDecision(decision: OAuthConsentDecisionRequest, accessToken: string): Promise<{ redirect_to: string }> {
-  const body = await requestJson('/api/v1/oauth/authorize/decision', { method: 'POST', body: decision, accessToken, schema: DecisionResponseSchema });
+/**
+ * `POST /api/v1/oauth/authorize/decision` (the guide's `oauthConsentDecision`): the person's answer to the
+ * consent request behind `consentToken`, which is single-use; resolves to where the browser goes next. Only
+ * an approval can be remembered.
+ */
+export async function oauthConsentDecision(
+  consentToken: string,
+  decision: OAuthConsentDecisionRequest['decision'],
+  remember: boolean,
+  accessToken: string,
+): Promise<{ redirect_to: string }> {
+  const request: OAuthConsentDecisionRequest = { consent_token: consentToken, decision, remember: decision === 'approve' && remember };
+  const body = await requestJson('/api/v1/oauth/authorize/decision', { method: 'POST', body: request, accessToken, schema: DecisionResponseSchema });
   return body.data;
 }

@@ -9,12 +9,11 @@ export const TODO_ASSISTANT_SYSTEM_REF = 'todo-assistant';
 export const TODO_ASSISTANT_VIEW_REF = 'todo-assistant-view';
 
 /** The view's definition as the host uses it (an organization-scoped, addressable conversation). */
-export const TODO_ASSISTANT_VIEW_ROUTE: Pick<FlowsActorsViewDefinition, 'ref' | 'systemRef' | 'isAddressable' | 'operationLike' | 'layoutPreset'> = {
+export const TODO_ASSISTANT_VIEW_ROUTE: Pick<FlowsActorsViewDefinition, 'ref' | 'systemRef' | 'isAddressable' | 'layoutPreset'> = {
   ref: TODO_ASSISTANT_VIEW_REF,
   systemRef: TODO_ASSISTANT_SYSTEM_REF,
   isAddressable: true,
-  operationLike: false,
-  layoutPreset: 'conversation',
+  layoutPreset: 'Default',
 };
 
 /** The path of the view in an organization. */

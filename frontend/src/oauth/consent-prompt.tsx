@@ -1,7 +1,7 @@
 import type { OAuthConsentPrompt } from '@wildo/shared-lib';
 import { useId, useRef, useState } from 'react';
 import { ApiError, describeFailure } from '../api/api.client';
-import { submitConsentDecision } from '../api/oauth-consent.client';
+import { oauthConsentDecision } from '../api/oauth-consent.client';
 import { leaveApp } from '../routing/navigation';
 import { readAccessToken } from '../session/access-token.store';
 import { redirectToLogin } from '../session/sign-in-redirect';
@@ -33,11 +33,8 @@ export function ConsentPrompt({ prompt, signedInAs }: { prompt: OAuthConsentProm
     setPhase({ kind: 'submitting', decision });
     setError(null);
     try {
-      const { redirect_to } = await submitConsentDecision(
-        // Only an approval can be remembered; a denial never stores anything.
-        { consent_token: prompt.consent_token, decision, remember: decision === 'approve' && remember },
-        accessToken,
-      );
+      // Only an approval can be remembered; a denial never stores anything.
+      const { redirect_to } = await oauthConsentDecision(prompt.consent_token, decision, decision === 'approve' && remember, accessToken);
       if (!isNavigableRedirect(redirect_to)) throw new ApiError('The server answered with an address this page will not open.', 200, 'BAD_RESPONSE');
       setPhase({ kind: 'leaving' });
       leaveApp(redirect_to);

@@ -3,8 +3,8 @@ import { useCurrentUser } from '../session/use-current-user';
 import { ConsentPrompt } from './consent-prompt';
 import { useAuthorizationPrompt } from './use-authorization-prompt';
 
-/** `/oauth/authorize?...`: the consent page an OAuth client sends the person to. */
-export function ConsentPage({ search }: { search: string }) {
+/** `/oauth/authorize?...`: the consent page an OAuth client sends the person to (the guide's `Auth_OAuthConsent`). */
+export function Auth_OAuthConsent({ search }: { search: string }) {
   const { state, retry } = useAuthorizationPrompt(search);
   const user = useCurrentUser();
   useDocumentTitle(state.kind === 'prompt' ? `Authorize ${state.prompt.client.client_name}` : 'Authorize an application');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CoreResourceOperation } from '../models/resource-operation.js';
 import { ResourcePrimaryScope } from '../models/resource-scope.js';
 
 // What the conversational routes of actor systems send to the browser: approval requests, the
@@ -90,8 +91,8 @@ export enum FrontendView_ScopeMode {
   APPLICATION = 'APPLICATION',
 }
 
-/** How the host lays a view out. */
-export type FlowsActorsView_LayoutPreset = 'conversation' | 'form' | 'panel';
+/** How the host lays a view out: `Default` is its standard arrangement (the conversation, approvals beside it). */
+export type FlowsActorsView_LayoutPreset = 'Default';
 
 /** A browser view onto an actor system: where it lives, what it talks to, and how it is laid out. */
 export interface FlowsActorsViewDefinition {
@@ -101,8 +102,11 @@ export interface FlowsActorsViewDefinition {
   scope: FrontendView_ScopeMode;
   /** True when the view has its own address (a route) rather than only being embedded. */
   isAddressable: boolean;
-  /** True for a one-shot form that runs like an operation; false for a conversation. */
-  operationLike: boolean;
+  /**
+   * The resource operation the view amounts to (READ for an assistant that reads and proposes). It describes
+   * the view; it authorizes nothing: every call the view makes is authorized on its own.
+   */
+  operationLike: CoreResourceOperation;
   /** The tenant the view works in: ORGANIZATIONS views are addressed under an organization. */
   primaryScope: ResourcePrimaryScope;
   /** The actor system the view talks to. */
@@ -115,8 +119,8 @@ export const TODO_ASSISTANT_VIEW: FlowsActorsViewDefinition = {
   ref: 'todo-assistant-view',
   scope: FrontendView_ScopeMode.APPLICATION,
   isAddressable: true,
-  operationLike: false,
+  operationLike: CoreResourceOperation.READ,
   primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
   systemRef: 'todo-assistant',
-  layoutPreset: 'conversation',
+  layoutPreset: 'Default',
 };

@@ -1,3 +1,5 @@
+export { ConsumableToken_ConsumptionMode, CoreConsumableTokenTypes } from './consumable-token.js';
+export { durationToMilliseconds, DurationUnit, type Duration } from './duration.js';
 export { EngineCapability } from './engine-capability.js';
 export { ExecutionContext_ExecutionType } from './execution-context.js';
 export {

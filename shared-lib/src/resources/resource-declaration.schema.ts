@@ -66,6 +66,11 @@ export const ResourceDeclarationSchema = z.strictObject({
       identifier,
       z.strictObject({
         target: z.enum(['collection', 'instance']),
+        httpMethods: z
+          .array(z.enum(['POST', 'PUT']))
+          .min(1)
+          .refine((methods) => new Set(methods).size === methods.length, 'each method once')
+          .optional(),
         requestSchema: zodObject,
         responseSchema: zodSchema,
         effect: z.enum(ResourceOperationEffect),

@@ -66,6 +66,8 @@ export interface ResourceOperationConfiguration {
 export interface ResourceCustomOperationDefinition {
   /** `collection`: `POST .../<plural>/<op>`; `instance`: `POST .../<plural>/:id/<op>`. */
   target: 'collection' | 'instance';
+  /** The methods its route answers, the first being the one documented (default `['POST']`). */
+  httpMethods?: readonly ('POST' | 'PUT')[];
   requestSchema: z.ZodObject;
   responseSchema: z.ZodType;
   effect: ResourceOperationEffect;

@@ -100,6 +100,21 @@ describe('AgentsBackendService.invokeAgent against the Anthropic stub', () => {
     expect(stub.requests.at(-1)!.body.tools).toBeUndefined();
   });
 
+  it('refuses the guide’s coding-agent options, naming them, before any provider call or charge', async () => {
+    const before = stub.requests.length;
+    const ask = invocation(TICKET_TRIAGE_AGENT_REF, { prompt: 'Say ok', schema: z.string() });
+    const coding = { workspaceRootPath: '/srv/workspace', isPermittedCodingLocation: () => true, codingSessionAbortSignal: new AbortController().signal };
+    const error = await agents.invokeAgent(ask, { traceId: 'coding' }, coding).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FrameworkError);
+    expect(error).toMatchObject({ code: 'NOT_IMPLEMENTED' });
+    expect((error as FrameworkError).message).toContain('(workspaceRootPath, isPermittedCodingLocation, codingSessionAbortSignal)');
+    expect(stub.requests.length).toBe(before);
+    // Positive control: the same call with the options it can honour (absent coding options included) answers.
+    stub.enqueue(structuredReply('ok'));
+    const accepted = await agents.invokeAgent(ask, { traceId: 'plain' }, { signal: new AbortController().signal, workspaceRootPath: undefined });
+    expect(accepted.output).toEqual({ object: 'ok' });
+  });
+
   it('refuses an unknown agent', async () => {
     await expect(agents.invokeAgent(invocation('no.such.agent', { prompt: 'x' }))).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });

@@ -20,11 +20,37 @@ import { renderSystemPrompt } from './prompt-spec.js';
 import { toAgentCallError } from './provider-failure.js';
 import { ProviderCallError, type LLMProviderAdapter, type ProviderFinishReason } from './providers/llm-provider.types.js';
 
-/** Options of one buffered invocation. */
-export interface InvokeAgentOptions {
+/**
+ * The guide's coding-agent options of `invokeAgent` (the trusted workspace, which locations a run may change,
+ * and how to cancel its session). Coding agents are not run by this version: a call carrying any of these is
+ * refused with NOT_IMPLEMENTED rather than run as an ordinary model call without them.
+ */
+export interface CodingAgentInvocationOptions {
+  /** The workspace the coding agent works in (absolute path). */
+  workspaceRootPath?: string;
+  /** Whether the run may change `location` (an absolute path, or one relative to the workspace). */
+  isPermittedCodingLocation?: (location: string) => boolean;
+  /** Aborts the coding session (the run parks or ends as cancelled). */
+  codingSessionAbortSignal?: AbortSignal;
+}
+
+/** Options of one buffered invocation (the third argument of `invokeAgent`). */
+export interface InvokeAgentOptions extends CodingAgentInvocationOptions {
   signal?: AbortSignal;
   /** Refuse the call when the initiator's monthly token allowance is used up (default: record only). */
   enforceBudget?: boolean;
+}
+
+const CODING_AGENT_OPTIONS = ['workspaceRootPath', 'isPermittedCodingLocation', 'codingSessionAbortSignal'] as const;
+
+/** Refuses options this version cannot honour, naming them, before anything runs or is charged. */
+function refuseCodingAgentOptions(options: InvokeAgentOptions): void {
+  const asked = CODING_AGENT_OPTIONS.filter((name) => options[name] !== undefined);
+  if (asked.length === 0) return;
+  throw new FrameworkError(
+    'NOT_IMPLEMENTED',
+    `invokeAgent was given coding-agent options (${asked.join(', ')}), but this version runs no coding agents yet; remove them or wait for coding-agent support.`,
+  );
 }
 
 /** What a buffered invocation returns: `output` in the operation's shape, and how the call went. */
@@ -77,6 +103,7 @@ export class AgentsBackendService {
     traceContext?: AgentCallTraceEmission['traceContext'],
     options: InvokeAgentOptions = {},
   ): Promise<AgentInvocationResult<TOutput>> {
+    refuseCodingAgentOptions(options);
     const agent = this.deps.registry.agent(invocation.agentRef);
     if (!agent) throw new FrameworkError('NOT_FOUND', `No agent "${invocation.agentRef}" is registered.`);
     if (agent.declaration.status !== FlowsActors_Agent_Status.ACTIVE) {

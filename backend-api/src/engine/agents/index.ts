@@ -1,5 +1,5 @@
 // The agents runtime: declarations' registry, buffered invocation, streaming turns with tools, approvals.
-export { AgentsBackendService, budgetTenantOfInitiator, type AgentInvocationResult, type InvokeAgentOptions } from './agents-backend.service.js';
+export { AgentsBackendService, budgetTenantOfInitiator, type AgentInvocationResult, type CodingAgentInvocationOptions, type InvokeAgentOptions } from './agents-backend.service.js';
 export { AgentsRegistry, isLanguageOperation, type AgentModelResolver, type ResolvedAgent } from './agents-registry.service.js';
 export { catalogueModelResolver } from './agent-model-resolver.js';
 export { agentsContainerModule, agentsModule } from './agents.module.js';

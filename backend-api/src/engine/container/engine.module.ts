@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { AccessTokenService } from '../identity/access-token.service.js';
 import { Authenticator, BearerAccessTokenStrategy } from '../identity/authenticator.service.js';
+import { ConsumableTokenService } from '../identity/consumable-tokens.service.js';
 import { InvitationsService } from '../identity/invitations.service.js';
 import { OrganizationsService } from '../identity/organizations.service.js';
 import { PasswordHasher } from '../identity/password-hasher.service.js';
@@ -32,6 +33,7 @@ export const engineContainerModule = new ContainerModule(({ bind }) => {
   bind(T.SigningKeyService).to(SigningKeyService).inSingletonScope();
   bind(T.AccessTokenService).to(AccessTokenService).inSingletonScope();
   bind(T.PrincipalDirectory).to(SqlPrincipalDirectory).inSingletonScope();
+  bind(T.ConsumableTokenService).to(ConsumableTokenService).inSingletonScope();
   bind(T.StepUpService).to(StepUpService).inSingletonScope();
   bind(T.UsersService).to(UsersService).inSingletonScope();
   bind(T.OrganizationsService).to(OrganizationsService).inSingletonScope();

@@ -34,6 +34,7 @@ export const SAAS_SERVICE_TYPES = {
   InvitationsService: Symbol.for('wildo.InvitationsService'),
   PrincipalDirectory: Symbol.for('wildo.PrincipalDirectory'),
   StepUpService: Symbol.for('wildo.StepUpService'),
+  ConsumableTokenService: Symbol.for('wildo.ConsumableTokenService'),
   // Credentials and OAuth
   CredentialSecrets: Symbol.for('wildo.CredentialSecrets'),
   CredentialDirectory: Symbol.for('wildo.CredentialDirectory'),

@@ -5,23 +5,30 @@ import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import {
   createResourceCustomServiceImplementation,
   type CustomOperationArgs,
+  type PostfixCoreHandler,
+  type PrefixCoreHandler,
   type RecordGuard,
   type ResourceCustomServiceImplementation,
   type ResourceRecord,
   type ServiceHandlerUtils,
 } from '../resources/custom-service.js';
+import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
+import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
 import { generateApiKeyMaterial, type ApiKeyScope } from './api-key-material.js';
 import type { CredentialDirectory } from './credential-directory.service.js';
 import type { CredentialSecrets } from './credential-secrets.service.js';
 import { Credentials_Operations } from './credentials.resource-types.js';
-import { oneTimeSecret } from './one-time-secret.js';
-import { credentialGuard, cutoffOf } from './roles-ceiling.js';
+import { announceDeletion, oneTimeSecret } from './one-time-secret.js';
+import { assertRequestedRolesWithinCallerCeiling, credentialGuard, cutoffOf } from './roles-ceiling.js';
 
 type ApiKeyInput = { name: string; roles: string[]; expiresAt?: string | null };
 type RotateInput = z.infer<typeof RotateCredentialRequestSchema>;
 
-/** The prefix/postfix handlers of an API key resource's CREATE (guide: `ApiKeyImplHandlers`). */
-export type ApiKeyImplHandlers = Pick<ResourceCustomServiceImplementation, 'prefixCoreOperations' | 'postfixCoreOperations'>;
+/** The core-operation handlers of an API key resource (guide: `ApiKeyImplHandlers`): one function each. */
+export interface ApiKeyImplHandlers {
+  prefixCoreOperations: PrefixCoreHandler;
+  postfixCoreOperations: PostfixCoreHandler;
+}
 
 function refuseExpiredAtCreation(input: ApiKeyInput, utils: ServiceHandlerUtils): void {
   if (input.expiresAt && new Date(input.expiresAt).getTime() <= utils.now().getTime()) {
@@ -29,23 +36,49 @@ function refuseExpiredAtCreation(input: ApiKeyInput, utils: ServiceHandlerUtils)
   }
 }
 
+/** The core operation a handler runs for (function-valued handlers run for every core operation). */
+function coreOperationAt(operationPath: string, utils: ServiceHandlerUtils): CoreResourceOperation | undefined {
+  return utils.resolve<ResourcesRegistry>(SAAS_SERVICE_TYPES.ResourcesRegistry).getOperationFromPath(operationPath).core;
+}
+
 /**
- * CREATE of an API key (the role ceiling is the resource's guard): key material is minted for the id the
- * record will get; only the hash is stored and the plaintext is attached to this one response.
+ * The API key handlers in the guide's form, `buildApiKeyMintHandlers(scope, roleHierarchyResolver)`. CREATE
+ * refuses requested roles above the caller's through the engine's role hierarchy, and through
+ * `roleHierarchyResolver` as well when one is given (it can narrow the ceiling, never widen it), then mints
+ * key material for the id the record will get: only the hash is stored, the plaintext is attached to this
+ * one response. DELETE announces the key's end to every replica; other operations pass through.
+ *
+ * @example
+ * // The engine's organization keys (the only keys the API key strategy looks up):
+ * createResourceCustomServiceImplementation(CREDENTIAL_RESOURCE_TYPES.ORGANIZATION_API_KEYS, { guard: credentialGuard(), ...buildApiKeyMintHandlers('ORGANIZATION') });
  */
-export function buildApiKeyMintHandlers(scope: ApiKeyScope): ApiKeyImplHandlers {
+export function buildApiKeyMintHandlers(scope: ApiKeyScope, roleHierarchyResolver?: RoleHierarchyResolver): ApiKeyImplHandlers {
   const plainKeys = oneTimeSecret('plainKey');
   return {
-    prefixCoreOperations: {
-      [CoreResourceOperation.CREATE]: async (_id, input, executionContext, _path, utils) => {
-        const request = input as ApiKeyInput;
-        refuseExpiredAtCreation(request, utils);
-        const { plainKey, keyPrefix, hashedKey } = generateApiKeyMaterial(scope, utils.newRecordId as string, utils.resolve<CredentialSecrets>(SAAS_SERVICE_TYPES.CredentialSecrets));
-        plainKeys.remember(executionContext, plainKey);
-        return { ...request, keyPrefix, hashedKey };
-      },
+    prefixCoreOperations: async (_id, input, executionContext, operationPath, utils) => {
+      if (coreOperationAt(operationPath, utils) !== CoreResourceOperation.CREATE) return input;
+      const request = input as ApiKeyInput;
+      const engineHierarchy = utils.resolve<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver);
+      assertRequestedRolesWithinCallerCeiling(executionContext, request.roles, utils.errorBuilder, engineHierarchy);
+      if (roleHierarchyResolver && roleHierarchyResolver !== engineHierarchy) {
+        assertRequestedRolesWithinCallerCeiling(executionContext, request.roles, utils.errorBuilder, roleHierarchyResolver);
+      }
+      refuseExpiredAtCreation(request, utils);
+      if (utils.newRecordId === undefined) throw new Error('A CREATE runs with the id of the record it creates.');
+      const { plainKey, keyPrefix, hashedKey } = generateApiKeyMaterial(scope, utils.newRecordId, utils.resolve<CredentialSecrets>(SAAS_SERVICE_TYPES.CredentialSecrets));
+      plainKeys.remember(executionContext, plainKey);
+      return { ...request, keyPrefix, hashedKey };
     },
-    postfixCoreOperations: plainKeys.postfixCoreOperations,
+    postfixCoreOperations: async (id, result, executionContext, operationPath, utils) => {
+      switch (coreOperationAt(operationPath, utils)) {
+        case CoreResourceOperation.CREATE:
+          return plainKeys.attach(id, result, executionContext, operationPath, utils);
+        case CoreResourceOperation.DELETE:
+          return announceDeletion(id, result, executionContext, operationPath, utils);
+        default:
+          return result;
+      }
+    },
   };
 }
 

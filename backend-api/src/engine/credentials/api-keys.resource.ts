@@ -41,6 +41,8 @@ function apiKeysResource(type: string, scope: ResourcePrimaryScope, schema: z.Zo
     customOperations: {
       [Credentials_Operations.ROTATE]: {
         target: 'instance',
+        // The guide rotates with PUT; POST, the route's first method, keeps working.
+        httpMethods: ['PUT', 'POST'],
         requestSchema: RotateCredentialRequestSchema,
         responseSchema: record.extend(RotateApiKeyResponseFields.shape),
         effect: ResourceOperationEffect.WRITE,

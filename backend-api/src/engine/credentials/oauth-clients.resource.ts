@@ -44,6 +44,8 @@ function oauthClientsResource(type: string, scope: ResourcePrimaryScope, schema:
     customOperations: {
       [Credentials_Operations.ROTATE]: {
         target: 'instance',
+        // The guide rotates with PUT; POST, the route's first method, keeps working.
+        httpMethods: ['PUT', 'POST'],
         requestSchema: RotateCredentialRequestSchema,
         responseSchema: record.extend(RotateOAuthClientResponseFields.shape),
         effect: ResourceOperationEffect.WRITE,

@@ -20,6 +20,8 @@ export function oneTimeSecret(field: 'plainKey' | 'plainSecret') {
     remember(executionContext: ExecutionContext, value: string): void {
       byContext.set(executionContext, value);
     },
+    /** CREATE's postfix: attaches the remembered secret to this one response. */
+    attach,
     postfixCoreOperations: {
       [CoreResourceOperation.CREATE]: attach,
       [CoreResourceOperation.DELETE]: announceDeletion,
@@ -27,8 +29,8 @@ export function oneTimeSecret(field: 'plainKey' | 'plainSecret') {
   };
 }
 
-/** A deleted credential stops working on every replica at once. */
-const announceDeletion: PostfixCoreHandler = async (id, result, _context, _path, utils) => {
+/** DELETE's postfix: a deleted credential stops working on every replica at once. */
+export const announceDeletion: PostfixCoreHandler = async (id, result, _context, _path, utils) => {
   if (id) await utils.resolve<CredentialDirectory>(SAAS_SERVICE_TYPES.CredentialDirectory).changed(id);
   return result;
 };

@@ -59,7 +59,10 @@ type OperationHandler = ReturnType<typeof handlerFor>;
 export function createResourceRouter(options: ResourceRouterOptions): RequestHandler {
   const entries: RouteEntry<OperationHandler>[] = [];
   for (const operation of options.registry.listOperations()) {
-    if (operation.http) entries.push({ method: operation.http.method, pattern: operation.http.path, target: handlerFor(operation, options.dispatcher) });
+    if (!operation.http) continue;
+    // Every method of an operation leads to the same handler: one dispatch path, the same checks.
+    const target = handlerFor(operation, options.dispatcher);
+    for (const method of [operation.http.method, ...(operation.http.alsoAccepts ?? [])]) entries.push({ method, pattern: operation.http.path, target });
   }
   const table = new RouteTable(entries);
   return function resourceRoutes(req: Request, res: Response, next: NextFunction): void {

@@ -42,6 +42,15 @@ export interface MachineAccessTokenRequest {
 /** The issuer's answer. */
 export type MachineAccessTokenResponse = IssuedAccessToken;
 
+/** The claims of a machine (client_credentials) token before signing: which client, in which scope, with which roles. */
+export interface Jwt_MachineToken_CreationParameter {
+  type: ExecutionContext_ExecutionType.ORGANIZATION_MACHINE | ExecutionContext_ExecutionType.APPLICATION_MACHINE;
+  clientId: string;
+  /** The organization of an organization client; absent for an application client. */
+  scopeId?: string;
+  roles: readonly string[];
+}
+
 /** A token a person delegated to a client, for one MCP/A2A audience. */
 export interface DelegatedAccessTokenRequest {
   userId: string;
@@ -94,12 +103,23 @@ export class AccessTokenService {
   issueClientAccessToken(request: MachineAccessTokenRequest): Promise<MachineAccessTokenResponse> {
     const max = this.settings.accessTokenLifetimeMinutes;
     const minutes = Math.max(1, Math.min(request.expiresInMinutes ?? max, max));
-    const organization = request.scopeType === ResourcePrimaryScope.ORGANIZATIONS;
-    return this.sign('machine', request.clientId, request.audience, minutes, {
-      client_id: request.clientId,
-      wildo_principal: organization ? ExecutionContext_ExecutionType.ORGANIZATION_MACHINE : ExecutionContext_ExecutionType.APPLICATION_MACHINE,
-      ...(organization && request.scopeId ? { org: request.scopeId } : {}),
-      roles: [...request.roles],
+    const claim: Jwt_MachineToken_CreationParameter = {
+      type: request.scopeType === ResourcePrimaryScope.ORGANIZATIONS ? ExecutionContext_ExecutionType.ORGANIZATION_MACHINE : ExecutionContext_ExecutionType.APPLICATION_MACHINE,
+      clientId: request.clientId,
+      scopeId: request.scopeId,
+      roles: request.roles,
+    };
+    return this.createJwtForMachineToken(claim, { audience: request.audience, expiresInMinutes: minutes });
+  }
+
+  /** Signs a machine token from its claims; only an organization client's token carries `org`. */
+  private createJwtForMachineToken(claim: Jwt_MachineToken_CreationParameter, options: { audience: string; expiresInMinutes: number }): Promise<IssuedAccessToken> {
+    const organization = claim.type === ExecutionContext_ExecutionType.ORGANIZATION_MACHINE;
+    return this.sign('machine', claim.clientId, options.audience, options.expiresInMinutes, {
+      client_id: claim.clientId,
+      wildo_principal: claim.type,
+      ...(organization && claim.scopeId ? { org: claim.scopeId } : {}),
+      roles: [...claim.roles],
     });
   }
 

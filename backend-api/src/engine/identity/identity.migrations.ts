@@ -1,6 +1,6 @@
 import type { SqlMigration } from '../persistence/sql-database.js';
 
-/** Tables of users, organizations, memberships, invitations, step-up proofs and signing keys. */
+/** Tables of users, organizations, memberships, invitations, consumable tokens (step-up proofs, ...) and signing keys. */
 export const IDENTITY_MIGRATIONS: readonly SqlMigration[] = [
   {
     id: '0001_identity',
@@ -73,6 +73,28 @@ CREATE TABLE wildo_invitations (
 CREATE UNIQUE INDEX wildo_invitations_one_pending ON wildo_invitations (organization_id, email_normalized) WHERE status = 'pending';
 CREATE INDEX wildo_invitations_by_email ON wildo_invitations (email_normalized) WHERE status = 'pending';
 CREATE INDEX wildo_invitations_by_organization ON wildo_invitations (organization_id, created_at);
+`,
+  },
+  {
+    // Step-up proofs and consent requests move here; their old tables stay for replicas of the previous
+    // build during a rolling deploy (a proof issued there is refused here: the person re-authenticates).
+    id: '0004_consumable_tokens',
+    sql: `
+CREATE TABLE wildo_consumable_tokens (
+  token_hash text PRIMARY KEY,
+  token_type text NOT NULL,
+  consumption_mode text NOT NULL,
+  user_id text REFERENCES wildo_users(id) ON DELETE CASCADE,
+  organization_id text REFERENCES wildo_organizations(id) ON DELETE CASCADE,
+  resource_identifier text,
+  related_id text,
+  roles jsonb NOT NULL,
+  metadata jsonb,
+  created_at timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL,
+  used_at timestamptz
+);
+CREATE INDEX wildo_consumable_tokens_by_expiry ON wildo_consumable_tokens (expires_at);
 `,
   },
 ];

@@ -28,6 +28,8 @@ export interface OperationHttpBinding {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Express path below `/api/v1`, e.g. `/organizations/:organizationId/todos/:id`. */
   path: string;
+  /** Further methods the same route answers, identically (a custom operation's `httpMethods` after the first). */
+  alsoAccepts?: readonly ('POST' | 'PUT')[];
 }
 
 /** One operation variant, compiled once at start: everything dispatch needs, precomputed. */

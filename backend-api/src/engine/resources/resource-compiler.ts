@@ -170,7 +170,7 @@ function compileOperationVariants(
       target,
       effect: isCore ? coreEffect(key as CoreResourceOperation) : custom!.effect,
       scope: declaration.primaryScope,
-      ...(routed ? { http: binding?.http ?? customBinding(target, base, key) } : {}),
+      ...(routed ? { http: binding?.http ?? customBinding(target, base, key, custom?.httpMethods) } : {}),
       roles: variant.roles,
       ...(variant.riskLevel ? { riskLevel: variant.riskLevel } : {}),
       ...(variant.rateLimit ? { rateLimit: variant.rateLimit } : {}),

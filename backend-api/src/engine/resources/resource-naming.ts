@@ -44,9 +44,10 @@ export function coreBinding(operation: CoreResourceOperation, base: string): { t
   }
 }
 
-/** Where a custom operation is addressed. */
-export function customBinding(target: OperationTarget, base: string, key: string): OperationHttpBinding {
-  return { method: 'POST', path: target === 'collection' ? `${base}/${key}` : `${base}/:id/${key}` };
+/** Where a custom operation is addressed, with the methods it declares (POST by default; the first is documented). */
+export function customBinding(target: OperationTarget, base: string, key: string, methods: readonly ('POST' | 'PUT')[] = ['POST']): OperationHttpBinding {
+  const [method = 'POST', ...alsoAccepts] = methods;
+  return { method, path: target === 'collection' ? `${base}/${key}` : `${base}/:id/${key}`, ...(alsoAccepts.length > 0 ? { alsoAccepts } : {}) };
 }
 
 /** `todos.read`, or `todos.read#admin` for a named variant. */

@@ -9,11 +9,13 @@ import {
   ResourceOperationRiskLevel,
   ResourceOperationVariantType,
   ResourcePrimaryScope,
+  TODO_ASSISTANT_VIEW,
 } from '@wildo-ai/saas-models';
 import { ResourcesRegistry, SAAS_SERVICE_TYPES, type BackendDomainModule } from '@wildo-ai/saas-backend-lib';
 import { fileFieldRegistry, initZodDecorators, RAGChunkingStrategy, ragSourceRegistry, z_file } from '@wildo-ai/zod-decorators';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { flowsActorsViewsConfig } from './flows-actors-view.guide.js';
 
 initZodDecorators(z);
 
@@ -64,6 +66,10 @@ describe('guide-style application code', () => {
     expect(read.http).toEqual({ method: 'GET', path: '/organizations/:organizationId/tasks/:id' });
     expect(read.mcp?.exposed).toBe(true);
     expect(typeof SAAS_SERVICE_TYPES.AgentsBackendService).toBe('symbol');
+  });
+
+  it('declares the assistant’s view exactly as the guide does', () => {
+    expect(flowsActorsViewsConfig).toEqual([TODO_ASSISTANT_VIEW]);
   });
 
   it('declares providers the way the guide configures them', () => {

@@ -1,0 +1,135 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ConsumableToken_ConsumptionMode, CoreConsumableTokenTypes, durationToMilliseconds, type Duration } from '@wildo/shared-lib';
+import { inject, injectable } from 'inversify';
+import type { Clock } from '../container/clock.js';
+import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import type { SqlDatabase } from '../persistence/sql-database.js';
+
+/** The prefix of each kind's tokens (the formats clients already hold: `ra_` proofs, `wcr_` consent requests). */
+const TOKEN_PREFIX: Record<CoreConsumableTokenTypes, string> = {
+  [CoreConsumableTokenTypes.REAUTH_PROOF]: 'ra_',
+  [CoreConsumableTokenTypes.OAUTH_CONSENT_REQUEST]: 'wcr_',
+};
+/** 256 bits of randomness, base64url. */
+const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** What a consumable token is for, whom it is bound to and when it expires (the guide's `createToken` input). */
+export interface ConsumableTokenCreation<TMetadata = unknown> {
+  tokenType: CoreConsumableTokenTypes;
+  consumptionMode: ConsumableToken_ConsumptionMode;
+  expiresIn: Duration;
+  /** The person the token is bound to: only they can consume it. */
+  userId?: string;
+  organizationId?: string;
+  /** The resource type the token acts on, and the record when it names one. */
+  resourceIdentifier?: string;
+  relatedId?: string;
+  /** The issuer's roles when the token was minted (a snapshot, never more than the issuer held). */
+  roles?: readonly string[];
+  /** Server-side data the token stands for (the client holds only the opaque token). */
+  metadata?: TMetadata;
+}
+
+/** A freshly minted token: shown to its holder once, stored only as a hash. */
+export interface IssuedConsumableToken {
+  token: string;
+  expiresAt: Date;
+  /** Seconds until `expiresAt`. */
+  expiresIn: number;
+}
+
+/** What consuming a token gives back. */
+export interface ConsumedToken<TMetadata = unknown> {
+  tokenType: CoreConsumableTokenTypes;
+  userId: string | null;
+  organizationId: string | null;
+  resourceIdentifier: string | null;
+  relatedId: string | null;
+  roles: string[];
+  metadata: TMetadata | null;
+}
+
+interface TokenRow<TMetadata> {
+  token_type: CoreConsumableTokenTypes;
+  user_id: string | null;
+  organization_id: string | null;
+  resource_identifier: string | null;
+  related_id: string | null;
+  roles: string[];
+  metadata: TMetadata | null;
+}
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/**
+ * Opaque single-use tokens (step-up proofs, consent requests): minted with 256 bits of randomness and a
+ * prefix per kind, stored as a SHA-256 hash with their binding and expiry. Consuming checks kind, person,
+ * expiry and first use in one atomic statement, so two concurrent uses cannot both succeed.
+ *
+ * @example
+ * const { token } = await tokens.createToken({ tokenType: CoreConsumableTokenTypes.REAUTH_PROOF,
+ *   consumptionMode: ConsumableToken_ConsumptionMode.SINGLE_USE, expiresIn: { value: 5, unit: DurationUnit.MINUTES }, userId });
+ * await tokens.consume(token, { tokenType: CoreConsumableTokenTypes.REAUTH_PROOF, userId }); // once; null after
+ */
+@injectable()
+export class ConsumableTokenService {
+  constructor(
+    @inject(SAAS_SERVICE_TYPES.Database) private readonly db: SqlDatabase,
+    @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
+  ) {}
+
+  /** Mints and stores a token; expired tokens of every kind are swept on the way. */
+  async createToken<TMetadata>(creation: ConsumableTokenCreation<TMetadata>): Promise<IssuedConsumableToken> {
+    const lifetimeMs = durationToMilliseconds(creation.expiresIn);
+    const token = `${TOKEN_PREFIX[creation.tokenType]}${randomBytes(32).toString('base64url')}`;
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + lifetimeMs);
+    await this.db.query('DELETE FROM wildo_consumable_tokens WHERE expires_at < $1', [now]);
+    await this.db.query(
+      `INSERT INTO wildo_consumable_tokens
+         (token_hash, token_type, consumption_mode, user_id, organization_id, resource_identifier, related_id, roles, metadata, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        hashOf(token),
+        creation.tokenType,
+        creation.consumptionMode,
+        creation.userId ?? null,
+        creation.organizationId ?? null,
+        creation.resourceIdentifier ?? null,
+        creation.relatedId ?? null,
+        JSON.stringify(creation.roles ?? []),
+        creation.metadata === undefined ? null : JSON.stringify(creation.metadata),
+        now,
+        expiresAt,
+      ],
+    );
+    return { token, expiresAt, expiresIn: Math.round(lifetimeMs / 1000) };
+  }
+
+  /**
+   * Uses a token of `tokenType` presented by `userId` (null for tokens bound to nobody): its binding once, or
+   * null when it is malformed, unknown, of another kind, someone else's, expired or already used.
+   */
+  async consume<TMetadata = unknown>(token: string, expected: { tokenType: CoreConsumableTokenTypes; userId: string | null }): Promise<ConsumedToken<TMetadata> | null> {
+    const prefix = TOKEN_PREFIX[expected.tokenType];
+    if (!token.startsWith(prefix) || !SECRET_PATTERN.test(token.slice(prefix.length))) return null;
+    const { rows } = await this.db.query<TokenRow<TMetadata>>(
+      `UPDATE wildo_consumable_tokens SET used_at = $4
+       WHERE token_hash = $1 AND token_type = $2 AND user_id IS NOT DISTINCT FROM $3 AND consumption_mode = $5
+         AND used_at IS NULL AND expires_at > $4
+       RETURNING token_type, user_id, organization_id, resource_identifier, related_id, roles, metadata`,
+      [hashOf(token), expected.tokenType, expected.userId, this.clock.now(), ConsumableToken_ConsumptionMode.SINGLE_USE],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      tokenType: row.token_type,
+      userId: row.user_id,
+      organizationId: row.organization_id,
+      resourceIdentifier: row.resource_identifier,
+      relatedId: row.related_id,
+      roles: row.roles,
+      metadata: row.metadata,
+    };
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * The engine's consumable tokens: opaque, short-lived, stored only as a hash and bound to whom they were
+ * issued for. Each kind keeps its own prefix, so a token of one kind is never accepted as another.
+ */
+export enum CoreConsumableTokenTypes {
+  /** A step-up proof from `POST /auth/reauth`, presented as `x-reauth-token` (key and client rotation). */
+  REAUTH_PROOF = 'REAUTH_PROOF',
+  /** The consent page's handle on a validated OAuth authorization request (`consent_token`). */
+  OAUTH_CONSENT_REQUEST = 'OAUTH_CONSENT_REQUEST',
+}
+
+/** How many times a consumable token can be used. */
+export enum ConsumableToken_ConsumptionMode {
+  /** Once: consuming is one atomic statement, so two concurrent uses cannot both succeed. */
+  SINGLE_USE = 'SINGLE_USE',
+}
