@@ -35,8 +35,8 @@ const progress = (message: string) => process.stderr.write(`${message}\n`);
 let providerWaitMs = 0;
 
 /** Wraps an adapter so every wait on its stream (SDK, HTTP, stub) is counted as provider time. */
-function timed(adapter: LLMProviderAdapter): LLMProviderAdapter {
-  const streamChat = adapter.streamChat!.bind(adapter);
+function timed(adapter: LLMProviderAdapter & Required<Pick<LLMProviderAdapter, 'streamChat'>>): LLMProviderAdapter {
+  const streamChat = adapter.streamChat.bind(adapter);
   return {
     ref: adapter.ref,
     async *streamChat(request: ChatStreamRequest): AsyncGenerator<ChatStreamEvent> {
@@ -53,7 +53,11 @@ function timed(adapter: LLMProviderAdapter): LLMProviderAdapter {
   };
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const quantile = (sorted: number[], q: number): number => {
+  const value = sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  if (value === undefined) throw new Error('quantile of no samples: the bench measured no turns');
+  return value;
+};
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
 interface Measured {
@@ -196,7 +200,7 @@ function report(results: Measured[]): string {
 async function startStubProcess(): Promise<{ url: string; child: ChildProcess }> {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'agents-stub-process.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const [url] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => { throw new Error('the stub process exited'); })])) as [string];
   return { url, child };
 }

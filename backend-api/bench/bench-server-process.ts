@@ -133,7 +133,9 @@ export async function startBenchServer<TReady extends { type: 'ready' } = BenchS
         return usage.user + usage.system;
       },
       startProfile: () => child.send({ type: 'profile-start' } satisfies BenchRunnerMessage),
-      stopProfile: async (path) => void (await ask(child, { type: 'profile-stop', path }, 'profile-written')),
+      stopProfile: async (path) => {
+        await ask(child, { type: 'profile-stop', path }, 'profile-written');
+      },
       stop: () => stopChild(child),
     };
   } catch (error) {
@@ -153,7 +155,7 @@ export async function stopAllBenchServers(): Promise<void> {
  * then drops the schemas. On SIGINT/SIGTERM everything is released before exiting; a second interrupt does not
  * wait for a hung cleanup (the exit hook still kills the children).
  */
-export function benchRunResources(progress: (message: string) => void): { schemas: Set<BenchSchema>; release(): Promise<void> } {
+export function benchRunResources(progress: (message: string) => void): { schemas: Set<BenchSchema>; release: () => Promise<void> } {
   const schemas = new Set<BenchSchema>();
   const release = async () => {
     await stopAllBenchServers();

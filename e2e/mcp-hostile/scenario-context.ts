@@ -61,9 +61,9 @@ export interface McpScenarioContext {
   world: McpWorld;
   options: McpHostileOptions;
   /** Prints a line that is not a check (what a run against this stack cannot reach, and why). */
-  note(line: string): void;
+  note: (line: string) => void;
   /** Runs a refused call; in-process, also records that no call reached the service meanwhile. */
-  refused<T>(label: string, action: () => Promise<T>): Promise<T>;
+  refused: <T>(label: string, action: () => Promise<T>) => Promise<T>;
 }
 
 /** One section of the scenario. */

@@ -54,8 +54,9 @@ export interface StubBackend {
   close(): Promise<void>;
 }
 
+const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
+  '.html': HTML_CONTENT_TYPE,
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
@@ -122,8 +123,8 @@ export async function startStubBackend(staticDir: string): Promise<StubBackend> 
   seedInvitations();
 
   const userOf = (req: IncomingMessage): string => {
-    const match = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
-    const userId = match ? sessions.get(match[1]!) : undefined;
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const userId = token === undefined ? undefined : sessions.get(token);
     if (!userId) throw new HttpFailure(401, 'UNAUTHENTICATED', 'Sign in to continue.', 'no_credential');
     return userId;
   };
@@ -213,10 +214,10 @@ export async function startStubBackend(staticDir: string): Promise<StubBackend> 
       const data = [...grants.values()].filter((g) => g.userId === userId).map(({ userId: _owner, ...grant }) => grant);
       return sendJson(res, 200, { data, nextCursor: null });
     }
-    const withdrawal = /^DELETE \/api\/v1\/oauth-consent-grants\/([^/]+)$/.exec(route);
-    if (withdrawal) {
+    const withdrawnId = /^DELETE \/api\/v1\/oauth-consent-grants\/([^/]+)$/.exec(route)?.[1];
+    if (withdrawnId !== undefined) {
       const userId = userOf(req);
-      const grant = grants.get(decodeURIComponent(withdrawal[1]!));
+      const grant = grants.get(decodeURIComponent(withdrawnId));
       if (!grant || grant.userId !== userId) throw new HttpFailure(404, 'NOT_FOUND', 'No remembered consent with this id.');
       grants.delete(grant._id);
       return sendJson(res, 200, { data: { _id: grant._id, deleted: true } });
@@ -226,8 +227,8 @@ export async function startStubBackend(staticDir: string): Promise<StubBackend> 
       const data = [...invitations.values()].filter((i) => i.status === 'pending').map(({ status: _status, ...invitation }) => invitation);
       return sendJson(res, 200, { data });
     }
-    const answer = /^POST \/api\/v1\/invitations\/([^/]+)\/(accept|decline)$/.exec(route);
-    if (answer) return answerInvitation(req, res, decodeURIComponent(answer[1]!), answer[2] as 'accept' | 'decline');
+    const [, invitationId, choice] = /^POST \/api\/v1\/invitations\/([^/]+)\/(accept|decline)$/.exec(route) ?? [];
+    if (invitationId !== undefined && (choice === 'accept' || choice === 'decline')) return answerInvitation(req, res, decodeURIComponent(invitationId), choice);
     throw new HttpFailure(404, 'NOT_FOUND', 'No such route.');
   }
 
@@ -259,7 +260,7 @@ export async function startStubBackend(staticDir: string): Promise<StubBackend> 
       return;
     }
     // Single-page fallback: every other path is a page of the app.
-    res.writeHead(200, { 'content-type': CONTENT_TYPES['.html']!, 'cache-control': 'no-store' });
+    res.writeHead(200, { 'content-type': HTML_CONTENT_TYPE, 'cache-control': 'no-store' });
     res.end(await readFile(join(root, 'index.html')));
   }
 

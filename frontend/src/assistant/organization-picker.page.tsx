@@ -20,7 +20,8 @@ export function AssistantOrganizationPickerPage() {
       loadSignedIn(
         listOrganizations,
         (organizations) => {
-          if (organizations.length === 1) navigate(todoAssistantPath(organizations[0]!._id), { replace: true });
+          const only = organizations.length === 1 ? organizations[0] : undefined;
+          if (only) navigate(todoAssistantPath(only._id), { replace: true });
           else setState({ kind: 'ready', organizations });
         },
         (message) => setState({ kind: 'error', message }),

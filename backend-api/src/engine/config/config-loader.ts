@@ -14,6 +14,7 @@ function describeLoadFailure(error: unknown, rootDir: string): string {
   const message = error instanceof Error ? error.message : String(error);
   const named = error instanceof Error && !/^\w*Error\b/.test(message) ? `${error.name}: ${message}` : message;
   const lines: string[] = [];
+  // oxlint-disable-next-line no-control-regex -- ESC starts the terminal colour codes a loader error may carry; they are stripped.
   for (const line of named.replace(/\u001b\[[0-9;]*m/g, '').split('\n')) {
     if (/^\s*Require stack:/.test(line)) break;
     if (/^\s+at /.test(line) || line.trim() === '') continue;

@@ -75,5 +75,6 @@ export function notFoundHandler(_req: Request, _res: Response, next: NextFunctio
 
 function describe(error: unknown): unknown {
   if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
-  return error === undefined ? undefined : String(error);
+  // A thrown non-Error goes to the logger as it is: pino serializes (and redacts) it, where String() prints "[object Object]".
+  return error;
 }

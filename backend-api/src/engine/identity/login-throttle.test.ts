@@ -94,7 +94,7 @@ describe('sign-in throttling with the default budgets', () => {
   it('admits no more parallel guesses than the budget: each attempt reserves its failure first', async () => {
     const user = await signUp(t.api, 'parallel');
     const ip = addressBlock();
-    const statuses = (await Promise.all(Array.from({ length: 10 }, () => login(t, ip(1), user.email, WRONG)))).map((res) => res.status).sort();
+    const statuses = (await Promise.all(Array.from({ length: 10 }, () => login(t, ip(1), user.email, WRONG)))).map((res) => res.status).sort((a, b) => a - b);
     expect(statuses).toEqual([...Array(5).fill(401), ...Array(5).fill(429)]);
   });
 

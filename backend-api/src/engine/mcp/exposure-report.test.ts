@@ -1,6 +1,5 @@
 import {
   CORE_ORG_ROLES,
-  CoreResourceOperation,
   ResourceOperationEffect,
   ResourceOperationVariantType,
   ResourcePrimaryScope,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createOrganization, signUp } from '../../testing/identity.fixtures.js';
-import { callTool, callToolOk, delegatedToken, handshake, listToolNames, MCP_BACKEND_OPTIONS, MCP_PATH, organizationApiKey, rpc, spyOnServices } from '../../testing/mcp.fixtures.js';
+import { callTool, callToolOk, handshake, listToolNames, MCP_BACKEND_OPTIONS, MCP_PATH, organizationApiKey, rpc, spyOnServices } from '../../testing/mcp.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { INTERNAL_DETAIL, LEAKED, mcpProbesApplication } from './mcp-probes.fixtures.js';
 import { GOVERNANCE_META } from './mcp-protocol.js';
@@ -84,7 +84,7 @@ describe('MCP result projection', () => {
     const result = await callTool(t.api, MCP_PATH, key, 'probes__leaky');
     expect(result.isError).toBe(false);
     expect(result.structuredContent).toEqual({ title: 'Quarterly report', owner: { name: 'Ada' }, items: [{ label: 'first' }, { label: 'second' }] });
-    const withheld = (result._meta?.[GOVERNANCE_META.PROJECTION] as { withheld: string[] }).withheld;
+    const withheld = (result._meta![GOVERNANCE_META.PROJECTION] as { withheld: string[] }).withheld;
     expect([...withheld].sort()).toEqual(['*', 'items[1].*', 'owner.*']);
     const text = result.content.map((block) => block.text).join('\n');
     expect(text).toContain('withheld');

@@ -13,7 +13,6 @@ import {
   rpc,
   spyOnServices,
   toolError,
-  type ToolResult,
 } from '../../testing/mcp.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
@@ -107,7 +106,7 @@ describe('input_invalid', () => {
     const { token } = await owner(t);
     const services = spyOnServices(t);
     const result = await callTool(t.api, MCP_PATH, token, 'todos__list', { createdByUserIdZz: 'value-never-echoed', $where: 1, limit: 1000 });
-    expect((result._meta?.[GOVERNANCE_META.INPUT_INVALID] as { problems: unknown[] }).problems).toEqual(
+    expect((result._meta![GOVERNANCE_META.INPUT_INVALID] as { problems: unknown[] }).problems).toEqual(
       expect.arrayContaining([
         { path: 'createdByUserIdZz', expected: 'a declared filter: status, priority, assignee (or limit, cursor)' },
         { path: '(root)', expected: 'no undeclared fields' },

@@ -114,7 +114,7 @@ async function exercise(session: PeerSession) {
   expect(read.structuredContent).toMatchObject({ _id: id, title: 'From an SDK peer' });
   expect(read.content[0]?.type).toBe('text');
   const page = await session.callTool('todos__list', { limit: 5 });
-  expect((page.structuredContent?.data as { _id: string }[]).map((todo) => todo._id)).toContain(id);
+  expect((page.structuredContent!.data as { _id: string }[]).map((todo) => todo._id)).toContain(id);
 }
 
 async function closing<T>(session: PeerSession, run: (session: PeerSession) => Promise<T>): Promise<T> {

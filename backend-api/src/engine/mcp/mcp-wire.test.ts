@@ -3,7 +3,6 @@ import { createOrganization, signUp } from '../../testing/identity.fixtures.js';
 import {
   HANDSHAKE_VERSION,
   handshake,
-  MCP_BACKEND_OPTIONS,
   MCP_HOST,
   MCP_PATH,
   mcpPost,

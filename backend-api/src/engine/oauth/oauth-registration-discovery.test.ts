@@ -71,6 +71,15 @@ describe('dynamic client registration', () => {
     expect(machine.body.error).toBe('invalid_client_metadata');
   });
 
+  it('refuses a body that is not JSON as invalid_client_metadata', async () => {
+    await using t = await createTestBackend(database(), withRegistration());
+    const res = await t.api.post('/api/v1/oauth/register').set('content-type', 'application/json').send('{"redirect_uris": [');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'invalid_client_metadata', error_description: 'The registration body is not valid JSON.' });
+    const control = await t.api.post('/api/v1/oauth/register').set('content-type', 'application/json').send(JSON.stringify({ redirect_uris: [REDIRECT_URI] }));
+    expect(control.status).toBe(201);
+  });
+
   it('refuses unsafe redirect URIs', async () => {
     await using t = await createTestBackend(database(), withRegistration());
     for (const uri of ['http://tool.example/cb', 'https://user:pw@tool.example/cb', 'https://tool.example/cb#frag', 'javascript:alert(1)']) {

@@ -115,17 +115,16 @@ export function createTokenAndRegistrationRouter(options: {
     } catch (error) {
       return next(error);
     }
-    json(req, res, async (error?: unknown) => {
-      if (error) return sendOAuthError(new OAuthError('invalid_client_metadata', 'The registration body is not valid JSON.'), res, options.logger, false);
-      // RFC 7591 §3.2.2 names metadata a server refuses `invalid_client_metadata`.
-      const unstorable = unstorableParameter(req.body);
-      if (unstorable) return sendOAuthError(new InvalidClientMetadataError(unstorable), res, options.logger, false);
-      try {
-        res.status(201).json(await options.registration.register(req.body));
-      } catch (failure) {
-        sendOAuthError(failure, res, options.logger, false);
-      }
-    });
+    json(req, res, (error?: unknown) => (error ? sendOAuthError(new OAuthError('invalid_client_metadata', 'The registration body is not valid JSON.'), res, options.logger, false) : next()));
+  }, async (req, res) => {
+    // RFC 7591 §3.2.2 names metadata a server refuses `invalid_client_metadata`.
+    const unstorable = unstorableParameter(req.body);
+    if (unstorable) return sendOAuthError(new InvalidClientMetadataError(unstorable), res, options.logger, false);
+    try {
+      res.status(201).json(await options.registration.register(req.body));
+    } catch (failure) {
+      sendOAuthError(failure, res, options.logger, false);
+    }
   });
 
   router.get('/oauth/register/:clientId', registrationOn, noStore, async (req, res) => {

@@ -15,6 +15,7 @@ const FIX = 'stop it, or set WILDO_DATA_DIR to another directory';
 
 /** Control characters (a newline in a recorded command, say) would break the one-line message. */
 function printable(text: string): string {
+  // oxlint-disable-next-line no-control-regex -- matching control characters is the point: they are replaced.
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
 }
 

@@ -65,8 +65,16 @@ class PgliteDatabase extends PgliteExecutor implements SqlDatabase {
 
   close(): Promise<void> {
     // The lock goes even if PGlite fails to close: nothing in this process writes through it any more.
-    this.closing ??= this.pglite.close().finally(() => this.lock?.release());
+    this.closing ??= this.closeThenRelease();
     return this.closing;
+  }
+
+  private async closeThenRelease(): Promise<void> {
+    try {
+      await this.pglite.close();
+    } finally {
+      await this.lock?.release();
+    }
   }
 }
 

@@ -264,11 +264,10 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
       const grant = product.grantedLimits[featureId];
       if (grant?.mode === LimitGrantMode.SET) grants.push({ ref, value: grant.value });
     }
-    if (grants.length > 0) {
-      // Several active plans SET the feature: the largest grant applies (a tenant never loses by buying more).
-      grants.sort((a, b) => b.value - a.value || (a.ref < b.ref ? -1 : 1));
-      return { featureId, value: grants[0]!.value, source: 'plan', grantingProductRefs: grants.map((g) => g.ref) };
-    }
+    // Several active plans SET the feature: the largest grant applies (a tenant never loses by buying more).
+    grants.sort((a, b) => b.value - a.value || (a.ref < b.ref ? -1 : 1));
+    const [largest] = grants;
+    if (largest) return { featureId, value: largest.value, source: 'plan', grantingProductRefs: grants.map((g) => g.ref) };
     const profile = toNumber(row.profile_value);
     if (profile !== null) return { featureId, value: profile, source: 'profile', grantingProductRefs: [] };
     return { featureId, value: null, source: 'none', grantingProductRefs: [] };

@@ -124,20 +124,21 @@ async function* limitedStream<T>(limiter: ConcurrencyLimiter, signal: AbortSigna
  */
 export function withConcurrencyLimit(adapter: LLMProviderAdapter, limiter: ConcurrencyLimiter): LLMProviderAdapter {
   const limited: LLMProviderAdapter = { ref: adapter.ref };
-  const { streamChat, generateStructured, generateImage, embed } = adapter;
+  const streamChat = adapter.streamChat?.bind(adapter);
+  const generateStructured = adapter.generateStructured?.bind(adapter);
+  const generateImage = adapter.generateImage?.bind(adapter);
+  const embed = adapter.embed?.bind(adapter);
   if (streamChat) {
-    limited.streamChat = (request: ChatStreamRequest): AsyncIterable<ChatStreamEvent> =>
-      limitedStream(limiter, request.signal, () => streamChat.call(adapter, request));
+    limited.streamChat = (request: ChatStreamRequest): AsyncIterable<ChatStreamEvent> => limitedStream(limiter, request.signal, () => streamChat(request));
   }
   if (generateStructured) {
-    limited.generateStructured = (request: StructuredRequest): Promise<StructuredResult> =>
-      limiter.run(() => generateStructured.call(adapter, request), request.signal);
+    limited.generateStructured = (request: StructuredRequest): Promise<StructuredResult> => limiter.run(() => generateStructured(request), request.signal);
   }
   if (generateImage) {
-    limited.generateImage = (request: ImageRequest): Promise<ImageResult> => limiter.run(() => generateImage.call(adapter, request), request.signal);
+    limited.generateImage = (request: ImageRequest): Promise<ImageResult> => limiter.run(() => generateImage(request), request.signal);
   }
   if (embed) {
-    limited.embed = (request: EmbeddingsRequest): Promise<EmbeddingsResult> => limiter.run(() => embed.call(adapter, request), request.signal);
+    limited.embed = (request: EmbeddingsRequest): Promise<EmbeddingsResult> => limiter.run(() => embed(request), request.signal);
   }
   return limited;
 }

@@ -184,8 +184,7 @@ export class OpenAIAdapter implements LLMProviderAdapter {
     if (finishReason === null) {
       throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} ended the stream before the completion was complete (no finish reason)`);
     }
-    for (const index of [...calls.keys()].sort((a, b) => a - b)) {
-      const call = calls.get(index)!;
+    for (const [index, call] of [...calls].sort(([a], [b]) => a - b)) {
       if (call.id === '' || call.name === '') {
         throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} streamed a tool call without an id or a name (index ${index})`);
       }

@@ -1,6 +1,6 @@
 import type { EngineCapability, ProviderScopeName } from '@wildo/shared-lib';
 import { resolveProviderAvailability } from '../../config/provider-availability.js';
-import type { RuntimeConfiguration } from '../../config/runtime-configuration.schema.js';
+import type { RuntimeConfiguration, RuntimeScope } from '../../config/runtime-configuration.schema.js';
 import { AnthropicAdapter } from './anthropic.adapter.js';
 import { ConcurrencyLimiter, DEFAULT_PROVIDER_MAX_CONCURRENCY, withConcurrencyLimit, type ConcurrencyLimiterStats } from './concurrency-limiter.js';
 import { ProviderCallError, type LLMProviderAdapter, type ProviderAdapterOptions } from './llm-provider.types.js';
@@ -63,6 +63,8 @@ export type CapabilitySelection =
 
 interface Entry {
   status: ProviderStatus;
+  /** What builds the adapter, present exactly when the status is available. */
+  connect?: { factory: ProviderAdapterFactory; apiKey: string };
   limiter?: ConcurrencyLimiter;
   adapter?: LLMProviderAdapter;
 }
@@ -92,8 +94,9 @@ export class ProviderRegistry {
     this.scope = options.scope ?? 'backend';
     this.#env = { ...(options.env ?? process.env) };
     this.#factories = options.adapterFactories ?? BUILT_IN_ADAPTER_FACTORIES;
-    for (const ref of Object.keys(this.#runtime.providers.scopes[this.scope].providers).sort()) {
-      this.#entries.set(ref, { status: this.#evaluate(ref) });
+    const declarations = this.#runtime.providers.scopes[this.scope].providers;
+    for (const [ref, declaration] of Object.entries(declarations).sort(([a], [b]) => (a < b ? -1 : 1))) {
+      this.#entries.set(ref, this.#evaluate(ref, declaration));
     }
   }
 
@@ -119,12 +122,12 @@ export class ProviderRegistry {
   get(ref: string): LLMProviderAdapter {
     const entry = this.#entries.get(ref);
     const status = entry?.status ?? this.#notDeclared(ref);
-    if (!entry || !status.available) {
+    if (!entry?.connect || !status.available) {
       throw new ProviderCallError(ref, 'not_configured', status.available ? `Provider "${ref}" is not configured.` : status.message);
     }
     if (!entry.adapter) {
-      const factory = this.#factories[ref]!;
-      const adapterOptions: ProviderAdapterOptions & { ref: string } = { ref, apiKey: this.#env[status.credentialEnvVar]! };
+      const { factory, apiKey } = entry.connect;
+      const adapterOptions: ProviderAdapterOptions & { ref: string } = { ref, apiKey };
       if (status.baseURL !== undefined) adapterOptions.baseURL = status.baseURL;
       if (this.#options.timeoutMs !== undefined) adapterOptions.timeoutMs = this.#options.timeoutMs;
       if (this.#options.maxRetries !== undefined) adapterOptions.maxRetries = this.#options.maxRetries;
@@ -187,51 +190,34 @@ export class ProviderRegistry {
     };
   }
 
-  #evaluate(ref: string): ProviderStatus {
-    const declaration = this.#runtime.providers.scopes[this.scope].providers[ref]!;
+  /** The provider's status, and what builds its adapter when it is available. */
+  #evaluate(ref: string, declaration: RuntimeScope['providers'][string]): Entry {
     const credentialEnvVar = declaration.credentialEnvVar;
-    if (!Object.hasOwn(this.#factories, ref)) {
-      return {
-        ref,
-        available: false,
-        reason: 'no_adapter',
-        credentialEnvVar,
-        message: `Provider "${ref}" has no model adapter (adapters exist for ${Object.keys(this.#factories).sort().map((name) => `"${name}"`).join(', ')}); it cannot serve agent or embeddings calls.`,
-      };
+    const factory = Object.hasOwn(this.#factories, ref) ? this.#factories[ref] : undefined;
+    if (!factory) {
+      const message = `Provider "${ref}" has no model adapter (adapters exist for ${Object.keys(this.#factories).sort().map((name) => `"${name}"`).join(', ')}); it cannot serve agent or embeddings calls.`;
+      return { status: { ref, available: false, reason: 'no_adapter', credentialEnvVar, message } };
     }
     const declared = declaration.engineCapabilities;
     if (declared.length > 0 && !declared.some((capability) => this.#runtime.engineCapabilities[capability]?.enabled)) {
-      return {
-        ref,
-        available: false,
-        reason: 'capability_disabled',
-        credentialEnvVar,
-        message: `Provider "${ref}" is declared for ${declared.join(', ')} in the ${this.scope} scope, and none of these engine capabilities is enabled; enable one under engineCapabilities in wildo.saas.config.ts and run "wildo config sync".`,
-      };
+      const message = `Provider "${ref}" is declared for ${declared.join(', ')} in the ${this.scope} scope, and none of these engine capabilities is enabled; enable one under engineCapabilities in wildo.saas.config.ts and run "wildo config sync".`;
+      return { status: { ref, available: false, reason: 'capability_disabled', credentialEnvVar, message } };
     }
-    if ((this.#env[credentialEnvVar] ?? '').trim() === '') {
-      return {
-        ref,
-        available: false,
-        reason: 'missing_credential',
-        credentialEnvVar,
-        message: `Provider "${ref}" is declared in the ${this.scope} scope but its credential is missing: set ${credentialEnvVar} in the environment.`,
-      };
+    const apiKey = this.#env[credentialEnvVar];
+    if (apiKey === undefined || apiKey.trim() === '') {
+      const message = `Provider "${ref}" is declared in the ${this.scope} scope but its credential is missing: set ${credentialEnvVar} in the environment.`;
+      return { status: { ref, available: false, reason: 'missing_credential', credentialEnvVar, message } };
     }
+    const connect = { factory, apiKey };
     const baseUrlVar = baseUrlEnvVar(ref);
     const baseURL = this.#env[baseUrlVar]?.trim();
     if (baseURL) {
       if (!URL.canParse(baseURL) || !/^https?:$/.test(new URL(baseURL).protocol)) {
-        return {
-          ref,
-          available: false,
-          reason: 'invalid_base_url',
-          credentialEnvVar,
-          message: `Provider "${ref}": ${baseUrlVar} is not an http(s) URL; correct it or unset it to reach the vendor's API.`,
-        };
+        const message = `Provider "${ref}": ${baseUrlVar} is not an http(s) URL; correct it or unset it to reach the vendor's API.`;
+        return { status: { ref, available: false, reason: 'invalid_base_url', credentialEnvVar, message } };
       }
-      return { ref, available: true, credentialEnvVar, baseURL };
+      return { status: { ref, available: true, credentialEnvVar, baseURL }, connect };
     }
-    return { ref, available: true, credentialEnvVar };
+    return { status: { ref, available: true, credentialEnvVar }, connect };
   }
 }
