@@ -128,13 +128,22 @@ function describeFailure(error: unknown, email: string): string {
   return message.split('\n')[0] ?? message;
 }
 
+/** An error as one line of text: its message, or the value itself. */
+function describeError(error: unknown): string {
+  if (typeof error === 'string') return error;
+  return error instanceof Error ? error.message : JSON.stringify(error);
+}
+
 /** A logger that keeps warnings (a failed announcement) for the command's report and drops the rest. */
 function warningCollector(warnings: string[]): Logger {
   const ignore = () => undefined;
   const collector: Logger = {
     debug: ignore,
     info: ignore,
-    warn: (message, fields) => void warnings.push(fields?.error ? `${message}: ${String(fields.error)}` : message),
+    warn: (message, fields) => {
+      const error = fields?.error;
+      warnings.push(error === undefined ? message : `${message}: ${describeError(error)}`);
+    },
     error: (message) => void warnings.push(message),
     child: () => collector,
   };

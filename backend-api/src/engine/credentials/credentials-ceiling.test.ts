@@ -183,7 +183,9 @@ describe('the role ceiling in the service pipeline', () => {
   async function attempt(type: string, scope: Scope, path: (typeof paths)[number], roles: string[]) {
     const context = contextFor(scope, ROLES[scope].lower);
     let gatePassed = 0;
-    const gate = async () => void gatePassed++;
+    const gate = async () => {
+      gatePassed++;
+    };
     if (path === 'create') {
       const run = () => services().executeCoreOperation(type, CoreResourceOperation.CREATE, context, undefined, createInput(type, roles));
       return { run, gatePassed: () => gatePassed };
