@@ -7,8 +7,8 @@ import type { RateLimitService } from './rate-limit.service.js';
 import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
 
 /**
- * Admission of one call to one operation: lifecycle, roles, the operation's rate policy. Every surface runs
- * it through the dispatcher; custom tools that call services directly call {@link OperationAdmission.admit}.
+ * Admission of one call to one operation: lifecycle, roles, the operation's rate policy. Every surface (function
+ * tools included, through their caller) runs it through the dispatcher.
  */
 @injectable()
 export class OperationAdmission {

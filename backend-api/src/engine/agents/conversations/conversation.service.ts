@@ -17,7 +17,8 @@ import { renderSystemPrompt } from '../prompt-spec.js';
 import { toAgentCallError } from '../provider-failure.js';
 import type { LLMProviderAdapter, ProviderMessage, ProviderToolCall } from '../providers/llm-provider.types.js';
 import type { ActorSystemAccess, SystemAdmission } from '../systems/actor-system-access.service.js';
-import type { FunctionToolExecutionContext, FunctionToolServices } from '../tools/function-tool.types.js';
+import type { ToolDispatchPath } from '../tools/tool-caller.js';
+import { createToolExecutionContext } from '../tools/tool-execution-context.js';
 import type { ConversationStore, Execution, ExecutionOwner, ExecutionStatus } from './conversation.store.js';
 import type { TurnEvent } from './turn-events.js';
 import { TurnJournal } from './turn-journal.js';
@@ -77,7 +78,8 @@ export interface ConversationServiceDeps {
   budgets: TokenBudgetService;
   external: ExternalMcpConnector;
   clock: Clock;
-  toolServices: FunctionToolServices;
+  /** What function tools dispatch through: nothing else of the engine reaches them. */
+  toolDispatch: ToolDispatchPath;
   logger: Logger;
 }
 
@@ -431,14 +433,13 @@ export class ConversationService {
   }
 
   private async runTool(run: TurnRun, tool: TurnTool, args: Record<string, unknown>): Promise<ToolOutcome> {
-    const ctx: FunctionToolExecutionContext = {
-      services: this.deps.toolServices,
-      auth: run.principal,
+    const ctx = createToolExecutionContext(this.deps.toolDispatch, {
+      principal: run.principal,
       ...(run.execution.organizationId ? { organizationId: run.execution.organizationId } : {}),
       executionId: run.execution.id,
       requestId: run.requestId,
       ...(run.signal ? { signal: run.signal } : {}),
-    };
+    });
     try {
       return await tool.execute(args, ctx);
     } catch (error) {
