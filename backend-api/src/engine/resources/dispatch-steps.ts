@@ -202,9 +202,11 @@ export function dispatchSteps(deps: DispatchStepDependencies): readonly Dispatch
     },
     {
       name: 'context',
-      run: async (call) => {
+      run: (call) => {
         const { request } = call;
-        call.context = await deps.contexts.buildContext(call.principal, call.operation, request.contextIds, { surface: request.surface, requestId: request.requestId });
+        return deps.contexts.buildContext(call.principal, call.operation, request.contextIds, { surface: request.surface, requestId: request.requestId }).then((context) => {
+          call.context = context;
+        });
       },
     },
     { name: 'authorize', run: (call) => deps.admission.authorize(call.operation, call.context) },
@@ -218,9 +220,10 @@ export function dispatchSteps(deps: DispatchStepDependencies): readonly Dispatch
     },
     {
       name: 'service',
-      run: async (call) => {
-        call.raw = await runService(deps, call);
-      },
+      run: (call) =>
+        runService(deps, call).then((raw) => {
+          call.raw = raw;
+        }),
     },
     {
       name: 'projection',

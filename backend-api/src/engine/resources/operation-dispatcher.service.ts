@@ -30,14 +30,16 @@ export class OperationDispatcher {
   /** Runs one call through every step and returns the projected result. */
   async dispatch(request: DispatchRequest): Promise<DispatchResult> {
     const call = new DispatchCall(request);
-    let current: DispatchStep | undefined;
+    const steps = this.steps;
+    let i = 0;
     try {
-      for (current of this.steps) {
-        const pending = current.run(call);
+      for (; i < steps.length; i++) {
+        const pending = steps[i]?.run(call);
         if (pending) await pending;
       }
     } catch (error) {
-      if (current) this.logRefusal(current, request, error);
+      const step = steps[i];
+      if (step) this.logRefusal(step, request, error);
       throw error;
     }
     return call.result;
