@@ -4,12 +4,16 @@ export { systemClock, type Clock } from './container/clock.js';
 export { SAAS_SERVICE_TYPES } from './container/saas-service-types.tokens.js';
 export { createWildoBackend, type WildoBackend, type WildoBackendOptions } from './container/wildo-backend.js';
 export {
+  FRAMEWORK_ERROR_JSON_RPC,
   FRAMEWORK_ERROR_STATUS,
   FrameworkError,
+  JSON_RPC_ERROR_CODES,
   REFUSAL_REASONS,
   toFrameworkError,
+  toJsonRpcError,
   type FrameworkErrorCode,
   type InputProblem,
+  type JsonRpcErrorObject,
   type RefusalReason,
 } from './errors/index.js';
 export { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http/http-app.js';
@@ -69,7 +73,6 @@ export {
 export {
   ActorSystemAccess,
   admitBudget,
-  admitToolOperation,
   AgentCallRecorder,
   AgentsBackendService,
   agentsContainerModule,
@@ -110,7 +113,6 @@ export {
   type ExternalMcpTool,
   type FunctionTool,
   type FunctionToolExecutionContext,
-  type FunctionToolServices,
   type InvokeAgentOptions,
   type PendingApproval,
   type ResolvedAgent,
@@ -119,7 +121,13 @@ export {
   type StartTurnRequest,
   type SystemAccessRequest,
   type SystemAdmission,
+  type ToolCaller,
+  type ToolCallResult,
+  type ToolListOptions,
+  type ToolOperationCall,
   type ToolOutcome,
+  type ToolRecordPage,
+  type ToolRecords,
   type TurnCompletion,
   type TurnEvent,
 } from './agents/index.js';

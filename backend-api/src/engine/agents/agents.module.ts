@@ -5,11 +5,9 @@ import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.
 import type { Logger } from '../logging/index.js';
 import type { AgentTraceSink } from '../observability/trace-sink.js';
 import type { ExecutionContextCreator } from '../resources/execution-context-creator.service.js';
-import type { OperationAdmission } from '../resources/operation-admission.service.js';
 import type { OperationDispatcher } from '../resources/operation-dispatcher.service.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
-import type { ServicesRegistryHandler } from '../resources/services-registry-handler.service.js';
 import { AgentCallRecorder } from './agent-call-recorder.js';
 import { AgentsBackendService } from './agents-backend.service.js';
 import { AGENTS_MIGRATIONS } from './agents.migrations.js';
@@ -22,6 +20,7 @@ import { ConversationStore } from './conversations/conversation.store.js';
 import type { ExternalMcpConnector } from './external-mcp/external-mcp.service.js';
 import type { ProviderRegistry } from './providers/provider-registry.service.js';
 import { ActorSystemAccess } from './systems/actor-system-access.service.js';
+import { toolDispatchPath } from './tools/tool-caller.js';
 
 const get = <V>(ctx: ResolutionContext, token: symbol) => ctx.get<V>(token);
 
@@ -65,13 +64,7 @@ export const agentsContainerModule = new ContainerModule(({ bind }) => {
         budgets: get<TokenBudgetService>(ctx, T.BudgetAdmission),
         external: get<ExternalMcpConnector>(ctx, T.ExternalMcpConnector),
         clock: get<Clock>(ctx, T.Clock),
-        toolServices: {
-          resourcesRegistry: get<ResourcesRegistry>(ctx, T.ResourcesRegistry),
-          servicesRegistryHandler: get<ServicesRegistryHandler>(ctx, T.ServicesRegistryHandler),
-          executionContextCreator: get<ExecutionContextCreator>(ctx, T.ExecutionContextCreator),
-          operationDispatcher: get<OperationDispatcher>(ctx, T.OperationDispatcher),
-          operationAdmission: get<OperationAdmission>(ctx, T.OperationAdmission),
-        },
+        toolDispatch: toolDispatchPath(get<OperationDispatcher>(ctx, T.OperationDispatcher), get<ResourcesRegistry>(ctx, T.ResourcesRegistry)),
         logger: get<Logger>(ctx, T.Logger),
       });
     })

@@ -6,7 +6,6 @@ export const SAAS_SERVICE_TYPES = {
   // Platform
   Logger: Symbol.for('wildo.Logger'),
   Container: Symbol.for('wildo.Container'),
-  AppConfig: Symbol.for('wildo.AppConfig'),
   RuntimeConfiguration: Symbol.for('wildo.RuntimeConfiguration'),
   Clock: Symbol.for('wildo.Clock'),
   PrimarySecret: Symbol.for('wildo.PrimarySecret'),
@@ -15,7 +14,8 @@ export const SAAS_SERVICE_TYPES = {
   ResourceStore: Symbol.for('wildo.ResourceStore'),
   Coordination: Symbol.for('wildo.Coordination'),
   // Resources and dispatch
-  ModuleRegistry: Symbol.for('wildo.ModuleRegistry'),
+  /** The application definition: its modules and what they contribute. */
+  ApplicationDefinition: Symbol.for('wildo.ApplicationDefinition'),
   ResourcesRegistry: Symbol.for('wildo.ResourcesRegistry'),
   ServicesRegistryHandler: Symbol.for('wildo.ServicesRegistryHandler'),
   ExecutionContextCreator: Symbol.for('wildo.ExecutionContextCreator'),
@@ -47,7 +47,7 @@ export const SAAS_SERVICE_TYPES = {
   TokenEndpointService: Symbol.for('wildo.TokenEndpointService'),
   TokenRevocations: Symbol.for('wildo.TokenRevocations'),
   CimdResolver: Symbol.for('wildo.CimdResolver'),
-  // Later capabilities (named by the guide; bound by their own modules)
+  // Agents, resource servers and MCP (bound by their own modules or at start)
   AgentsBackendService: Symbol.for('wildo.AgentsBackendService'),
   AgentsRegistry: Symbol.for('wildo.AgentsRegistry'),
   ApprovalService: Symbol.for('wildo.ApprovalService'),
@@ -56,8 +56,6 @@ export const SAAS_SERVICE_TYPES = {
   ExternalMcpConnector: Symbol.for('wildo.ExternalMcpConnector'),
   AgentCallRecorder: Symbol.for('wildo.AgentCallRecorder'),
   LLMProviderRegistry: Symbol.for('wildo.LLMProviderRegistry'),
-  RagRetrievalService: Symbol.for('wildo.RagRetrievalService'),
-  EmbeddingsBackendService: Symbol.for('wildo.EmbeddingsBackendService'),
   ResourceServerInstancesRegistry: Symbol.for('wildo.ResourceServerInstancesRegistry'),
   ResourceServerAuthenticator: Symbol.for('wildo.ResourceServerAuthenticator'),
   McpToolCatalogue: Symbol.for('wildo.McpToolCatalogue'),

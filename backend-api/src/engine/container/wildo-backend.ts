@@ -136,7 +136,7 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     container.bind(T.ResourceStore).toConstantValue(store);
     container.bind(T.Coordination).toConstantValue(coordination);
     container.bind(T.PrimarySecret).toConstantValue(primarySecret);
-    container.bind(T.ModuleRegistry).toConstantValue(application);
+    container.bind(T.ApplicationDefinition).toConstantValue(application);
     container.bind(T.ResourcesRegistry).toConstantValue(registry);
     container.bind(T.RuntimeConfiguration).toConstantValue(options.runtime ?? {});
     const publicUrl = options.publicUrl ?? 'http://localhost:4241';

@@ -1,4 +1,4 @@
-import { FRAMEWORK_ERROR_STATUS, type FrameworkErrorCode, type RefusalReason } from './framework-error.codes.js';
+import { FRAMEWORK_ERROR_JSON_RPC, FRAMEWORK_ERROR_STATUS, type FrameworkErrorCode, type RefusalReason } from './framework-error.codes.js';
 
 /** Where an input failed its contract: a path (never the submitted value) and what was expected there. */
 export interface InputProblem {
@@ -51,6 +51,26 @@ export class FrameworkError extends Error {
 export function toFrameworkError(error: unknown): FrameworkError {
   if (error instanceof FrameworkError) return error;
   return new FrameworkError('INTERNAL', 'An internal error occurred.', { cause: error });
+}
+
+/** A JSON-RPC error object: `{ code, message, data? }`. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: { reason?: RefusalReason; problems?: readonly InputProblem[] };
+}
+
+/**
+ * A framework error as a JSON-RPC error, by {@link FRAMEWORK_ERROR_JSON_RPC} (or a surface's own table): the
+ * client-safe message (a generic one for internal errors), and the refusal reason and input problems as `data`.
+ *
+ * @example
+ * res.status(error.status).json({ jsonrpc: '2.0', id, error: toJsonRpcError(error) });
+ */
+export function toJsonRpcError(error: FrameworkError, table: { readonly [Code in FrameworkErrorCode]: number } = FRAMEWORK_ERROR_JSON_RPC): JsonRpcErrorObject {
+  if (error.code === 'INTERNAL') return { code: table.INTERNAL, message: 'Internal error' };
+  const data = { ...(error.reason ? { reason: error.reason } : {}), ...(error.problems ? { problems: error.problems } : {}) };
+  return { code: table[error.code], message: error.message, ...(error.reason || error.problems ? { data } : {}) };
 }
 
 /** The most problems reported for one input, so a hostile payload cannot make an error arbitrarily large. */

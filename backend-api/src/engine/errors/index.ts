@@ -1,5 +1,7 @@
 export {
+  FRAMEWORK_ERROR_JSON_RPC,
   FRAMEWORK_ERROR_STATUS,
+  JSON_RPC_ERROR_CODES,
   REFUSAL_REASONS,
   type FrameworkErrorCode,
   type RefusalReason,
@@ -8,6 +10,8 @@ export {
   FrameworkError,
   MAX_REPORTED_PROBLEMS,
   toFrameworkError,
+  toJsonRpcError,
   type FrameworkErrorOptions,
   type InputProblem,
+  type JsonRpcErrorObject,
 } from './framework-error.js';

@@ -1,3 +1,5 @@
+import { JSON_RPC_ERROR_CODES, toJsonRpcError, type FrameworkError } from '../errors/index.js';
+
 /** Protocol revisions this server speaks, newest first (guide: `MCP_SUPPORTED_PROTOCOL_VERSIONS`). */
 export const MCP_SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
 
@@ -13,15 +15,9 @@ export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
-/** JSON-RPC and MCP error codes used by this server. */
+/** JSON-RPC and MCP error codes used by this server: the framework's own (see `errors`) and MCP's transport codes. */
 export const RPC_ERRORS = {
-  PARSE_ERROR: -32700,
-  INVALID_REQUEST: -32600,
-  METHOD_NOT_FOUND: -32601,
-  INVALID_PARAMS: -32602,
-  INTERNAL_ERROR: -32603,
-  SERVER_ERROR: -32000,
-  AUTHENTICATION_REQUIRED: -32001,
+  ...JSON_RPC_ERROR_CODES,
   HEADER_MISMATCH: -32020,
   MISSING_CLIENT_CAPABILITY: -32021,
   UNSUPPORTED_PROTOCOL_VERSION: -32022,
@@ -65,4 +61,9 @@ export function rpcError(id: JsonRpcMessage['id'], error: { code: number; messag
 /** A JSON-RPC result envelope. */
 export function rpcResult(id: JsonRpcMessage['id'], result: unknown) {
   return { jsonrpc: '2.0' as const, id: id ?? null, result };
+}
+
+/** A framework error as a JSON-RPC error envelope, by the framework's one code table. */
+export function rpcFrameworkError(id: JsonRpcMessage['id'], error: FrameworkError) {
+  return rpcError(id, toJsonRpcError(error));
 }

@@ -173,7 +173,8 @@ describe('rate_limit_exceeded', () => {
     expect(policyDenied(result)).toEqual({ error: 'policy_denied', tool: 'todos__list', reason: 'rate_limit_exceeded' });
     const list = await handshake(t.api, MCP_PATH, rpc('tools/list'), key);
     expect(list.status).toBe(429);
-    expect(list.body.error.code).toBe(RPC_ERRORS.SERVER_ERROR);
+    expect(list.body.error).toMatchObject({ code: RPC_ERRORS.SERVER_ERROR, data: { reason: 'rate_limit_exceeded' } });
+    expect(Number(list.headers['retry-after'])).toBeGreaterThan(0);
     // One bucket per principal across surfaces: REST is throttled as well.
     expect((await t.api.get(`/api/v1/organizations/${organizationId}/todos`).set('Authorization', key)).status).toBe(429);
     expect(services.count()).toBe(0);

@@ -46,8 +46,8 @@ export interface McpCustomToolContext {
 }
 
 /**
- * A tool a module contributes directly (not derived from a resource operation). Like a custom function tool,
- * it must run admission itself for anything it reaches; resource-backed tools go through the dispatcher.
+ * A tool a module contributes directly (not derived from a resource operation). It must run admission itself
+ * for anything it reaches; resource-backed tools go through the dispatcher.
  */
 export interface McpCustomTool {
   descriptor: McpToolDescriptor;

@@ -1,7 +1,7 @@
 import { ResourceServerKind } from '@wildo/shared-lib';
 import express, { Router, type Request, type Response } from 'express';
 import type { CounterPolicy } from '../coordination/coordination.js';
-import { toFrameworkError, type FrameworkError } from '../errors/index.js';
+import { FrameworkError, toFrameworkError } from '../errors/index.js';
 import { httpState } from '../http/http-state.js';
 import { ENGINE_VERSION } from '../http/health.routes.js';
 import { burstKeyOf } from '../http/authentication.middleware.js';
@@ -14,7 +14,17 @@ import type { ResourceServerInstancesRegistryBackendService } from '../resource-
 import { rateLimited, type RateLimitService } from '../resources/rate-limit.service.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
 import { errorResult } from './mcp-results.js';
-import { HANDSHAKE_PROTOCOL_VERSIONS, McpWireError, META_SERVER_INFO, RPC_ERRORS, rpcError, rpcResult, STATELESS_PROTOCOL_VERSIONS, type JsonRpcMessage } from './mcp-protocol.js';
+import {
+  HANDSHAKE_PROTOCOL_VERSIONS,
+  McpWireError,
+  META_SERVER_INFO,
+  RPC_ERRORS,
+  rpcError,
+  rpcFrameworkError,
+  rpcResult,
+  STATELESS_PROTOCOL_VERSIONS,
+  type JsonRpcMessage,
+} from './mcp-protocol.js';
 import { admitEra, parseMessage, replyIdOf, type McpEra } from './mcp-wire.js';
 import type { McpToolCallService } from './tool-call.service.js';
 import type { McpToolCatalogue } from './tool-catalogue.service.js';
@@ -43,6 +53,12 @@ const PUBLIC_METHODS = new Set(['initialize', 'ping', 'server/discover']);
 // `ping` belongs to the handshake era; the stateless revision removed it (404 / -32601 there).
 const STATELESS_METHODS = new Set(['server/discover', 'tools/list', 'tools/call']);
 const HANDSHAKE_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call']);
+
+/** Answers a framework error as a JSON-RPC error with its code's HTTP status (and `retry-after` when it has one). */
+function sendFrameworkError(res: Response, id: JsonRpcMessage['id'], error: FrameworkError): void {
+  if (error.retryAfterSeconds !== undefined) res.setHeader('retry-after', String(error.retryAfterSeconds));
+  res.status(error.status).json(rpcFrameworkError(id, error));
+}
 
 /** Hosts a request may name (DNS-rebinding protection): the issuer's, and loopback names for a loopback issuer. */
 function allowedHosts(issuer: string): Set<string> {
@@ -78,7 +94,7 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       if (error) return void res.status(error && (error as { type?: string }).type === 'entity.too.large' ? 413 : 400).json(rpcError(null, { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' }));
       void respond(req, res, instance).catch((failure: unknown) => {
         options.logger.error('MCP request failed', { error: String(failure) });
-        if (!res.headersSent) res.status(500).json(rpcError(null, { code: RPC_ERRORS.INTERNAL_ERROR, message: 'Internal error' }));
+        if (!res.headersSent) sendFrameworkError(res, null, toFrameworkError(failure));
       });
     });
   };
@@ -107,7 +123,7 @@ export function createMcpRouter(options: McpRouterOptions): Router {
     if (!principal) return;
     const burst = await options.rateLimits.chargeBurst(burstKeyOf(principal, () => req.ip), options.burst);
     if (message.method === 'tools/list') {
-      if (burst && !burst.allowed) return void res.status(429).json(rpcError(message.id, { code: RPC_ERRORS.SERVER_ERROR, message: 'Too many requests; slow down.' }));
+      if (burst && !burst.allowed) return void sendFrameworkError(res, message.id, rateLimited(burst));
       const snapshot = principal.kind === 'user' ? await readUserSnapshot(options.directory, principal.userId) : null;
       const tools = [...(options.catalogue.catalogue(instance)?.values() ?? [])]
         .filter((entry) => entry.listed && isToolVisible(entry, principal, snapshot, options.roles))
@@ -126,26 +142,18 @@ export function createMcpRouter(options: McpRouterOptions): Router {
         return principal;
       }
       res.status(401).setHeader('www-authenticate', `Bearer resource_metadata="${metadata}"`);
-      res.json(rpcError(message.id, { code: RPC_ERRORS.AUTHENTICATION_REQUIRED, message: 'Authentication required.' }));
+      res.json(rpcFrameworkError(message.id, new FrameworkError('UNAUTHENTICATED', 'Authentication required.', { reason: 'no_credential' })));
     } catch (error) {
       const framework = toFrameworkError(error);
       if (framework.code === 'UNAUTHENTICATED') {
         res.status(401).setHeader('www-authenticate', `Bearer error="invalid_token", resource_metadata="${metadata}"`);
-        res.json(rpcError(message.id, { code: RPC_ERRORS.AUTHENTICATION_REQUIRED, message: framework.message }));
+        res.json(rpcFrameworkError(message.id, framework));
         return null;
       }
       // Not a verdict on the token (e.g. the identity directory is unreachable): an `invalid_token` challenge
       // would make the client discard a good token, so answer with the failure's own status and retry hint.
       if (framework.code === 'INTERNAL') options.logger.error('MCP authentication failed', { error: String(framework.cause ?? error) });
-      if (framework.retryAfterSeconds !== undefined) res.setHeader('retry-after', String(framework.retryAfterSeconds));
-      const internal = framework.code === 'INTERNAL';
-      res.status(framework.status).json(
-        rpcError(message.id, {
-          code: internal ? RPC_ERRORS.INTERNAL_ERROR : RPC_ERRORS.SERVER_ERROR,
-          message: internal ? 'Internal error' : framework.message,
-          ...(framework.reason ? { data: { reason: framework.reason } } : {}),
-        }),
-      );
+      sendFrameworkError(res, message.id, framework);
     }
     return null;
   };
@@ -196,19 +204,21 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       if (sse) return void (write(envelope), res.end());
       res.json(envelope);
     } catch (error) {
-      const wire = error instanceof McpWireError ? error : undefined;
-      const framework = wire ? undefined : toFrameworkError(error);
-      if (framework?.code === 'UNAUTHENTICATED') {
+      if (error instanceof McpWireError) {
+        if (sse) return void (write(rpcError(message.id, error)), res.end());
+        return void res.status(era.stateless ? error.status : 200).json(rpcError(message.id, error));
+      }
+      const framework = toFrameworkError(error);
+      if (framework.code === 'UNAUTHENTICATED') {
         if (sse) return void res.end();
         // Every 401 names the protected resource metadata (MCP authorization), also when the check fails mid-call.
         return void res
           .status(401)
           .setHeader('www-authenticate', `Bearer error="invalid_token", resource_metadata="${metadata}"`)
-          .json(rpcError(message.id, { code: RPC_ERRORS.AUTHENTICATION_REQUIRED, message: framework.message }));
+          .json(rpcFrameworkError(message.id, framework));
       }
-      const payload = rpcError(message.id, wire ?? { code: RPC_ERRORS.INTERNAL_ERROR, message: 'Internal error' });
-      if (sse) return void (write(payload), res.end());
-      res.status(wire && era.stateless ? wire.status : wire ? 200 : 500).json(payload);
+      if (sse) return void (write(rpcFrameworkError(message.id, framework)), res.end());
+      sendFrameworkError(res, message.id, framework);
     }
   };
 

@@ -5,6 +5,7 @@ import { reachableMemberships } from '../identity/organization-restriction.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
 import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
 import type { Logger } from '../logging/index.js';
+import { checkLifecycle } from '../resources/operation-admission.service.js';
 import type { DispatchRequest, OperationDispatcher } from '../resources/operation-dispatcher.service.js';
 import { refuseUnstorableText } from '../resources/operation-input.js';
 import { McpWireError, RPC_ERRORS } from './mcp-protocol.js';
@@ -23,8 +24,6 @@ export interface ToolCall {
   clientCapabilities?: unknown;
   progress?: McpCustomToolContext['progress'];
 }
-
-const retired = () => new FrameworkError('OPERATION_RETIRED', 'This operation has been retired.', { reason: 'lifecycle_blocked' });
 
 const inputInvalid = (path: string, expected: string) =>
   new FrameworkError('VALIDATION_FAILED', 'The arguments do not satisfy the tool’s input schema.', { reason: 'input_invalid', problems: [{ path, expected }] });
@@ -81,7 +80,7 @@ export class McpToolCallService {
     const { operation } = binding;
     // Lifecycle comes first on the shared path: a retired tool is refused whatever arguments it was sent,
     // before the addressing arguments below are checked (or the directory is read for the organization).
-    if (operation.lifecycle === 'retired') throw retired();
+    checkLifecycle(operation);
     // The addressing arguments below reach the directory and SQL before the contract does: checked here first.
     refuseUnstorableText(call.arguments);
     const args = { ...call.arguments };

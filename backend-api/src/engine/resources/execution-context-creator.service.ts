@@ -43,7 +43,7 @@ export class ExecutionContextCreator {
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
   ) {}
 
-  /** Builds the context for a call through a network surface. */
+  /** Builds the context of one call (REST, MCP, A2A, a function tool's caller) through the dispatcher. */
   async buildContext(
     principal: AuthenticatedPrincipal,
     operation: Pick<CompiledOperation, 'scope'>,
@@ -62,16 +62,6 @@ export class ExecutionContextCreator {
       callTimestamp: this.clock.now().toISOString(),
       principal,
     };
-  }
-
-  /** Builds the context for a function tool or socket call, from the conversation's verified authentication. */
-  buildContextFromSocketAuth(
-    auth: AuthenticatedPrincipal,
-    operation: Pick<CompiledOperation, 'scope'>,
-    contextIds: ContextIds,
-    requestId = `tool-${this.clock.now().getTime()}`,
-  ): Promise<ExecutionContext> {
-    return this.buildContext(auth, operation, contextIds, { surface: 'tool', requestId });
   }
 
   private async forUser(principal: UserPrincipal, scope: ResourcePrimaryScope, ids: ContextIds): Promise<ScopedCaller> {

@@ -3,26 +3,27 @@ import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
 import type { CompiledOperation } from './compiled-resource.types.js';
 import type { ExecutionContext } from './execution-context.js';
-import type { RateLimitService } from './rate-limit.service.js';
 import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
 
+/** Refuses retired and unimplemented operations before anything else is looked at. */
+export function checkLifecycle(operation: Pick<CompiledOperation, 'lifecycle' | 'unimplemented'>): void {
+  if (operation.lifecycle === 'retired') {
+    throw new FrameworkError('OPERATION_RETIRED', 'This operation has been retired.', { reason: 'lifecycle_blocked' });
+  }
+  if (operation.unimplemented) throw new FrameworkError('NOT_IMPLEMENTED', 'This operation is not implemented.');
+}
+
 /**
- * Admission of one call to one operation: lifecycle, roles, the operation's rate policy. Every surface runs
- * it through the dispatcher; custom tools that call services directly call {@link OperationAdmission.admit}.
+ * The admission rules of one call to one operation: lifecycle and roles. The dispatcher runs them as its
+ * `lifecycle` and `authorize` steps (see `dispatch-steps.ts`), for every surface, function tools included.
  */
 @injectable()
 export class OperationAdmission {
-  constructor(
-    @inject(SAAS_SERVICE_TYPES.RoleHierarchyResolver) private readonly roles: RoleHierarchyResolver,
-    @inject(SAAS_SERVICE_TYPES.RateLimitService) private readonly rateLimits: RateLimitService,
-  ) {}
+  constructor(@inject(SAAS_SERVICE_TYPES.RoleHierarchyResolver) private readonly roles: RoleHierarchyResolver) {}
 
   /** Refuses retired and unimplemented operations before anything else is looked at. */
   checkLifecycle(operation: CompiledOperation): void {
-    if (operation.lifecycle === 'retired') {
-      throw new FrameworkError('OPERATION_RETIRED', 'This operation has been retired.', { reason: 'lifecycle_blocked' });
-    }
-    if (operation.unimplemented) throw new FrameworkError('NOT_IMPLEMENTED', 'This operation is not implemented.');
+    checkLifecycle(operation);
   }
 
   /** Refuses a caller whose roles in the addressed scope do not include one the operation admits. */
@@ -30,12 +31,5 @@ export class OperationAdmission {
     if (!this.roles.satisfies(context.initiatorRoles, operation.roles)) {
       throw new FrameworkError('FORBIDDEN', 'You are not allowed to perform this operation.', { reason: 'role_refused' });
     }
-  }
-
-  /** Lifecycle, roles and rate policy, in that order. */
-  async admit(operation: CompiledOperation, context: ExecutionContext): Promise<void> {
-    this.checkLifecycle(operation);
-    this.authorize(operation, context);
-    await this.rateLimits.chargeOperation(operation, context);
   }
 }

@@ -92,7 +92,7 @@ export class ServicesRegistryHandler {
     @inject(SAAS_SERVICE_TYPES.RoleHierarchyResolver) private readonly roles: RoleHierarchyResolver,
     @inject(SAAS_SERVICE_TYPES.Logger) private readonly logger: Logger,
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
-    @inject(SAAS_SERVICE_TYPES.ModuleRegistry) application: BackendApplicationDefinition,
+    @inject(SAAS_SERVICE_TYPES.ApplicationDefinition) application: BackendApplicationDefinition,
     @inject(SAAS_SERVICE_TYPES.Container) private readonly container: Container,
   ) {
     for (const module of application.modules) {

@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import {
   CORE_ORG_ROLES,
-  CoreResourceOperation,
   LLM_Model,
   ResourceOperationRiskLevel,
   ResourcePrimaryScope,
@@ -19,12 +18,11 @@ import { AnthropicStub, deferred, textReply, toolCallsReply, type Deferred } fro
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
 import { defineBackendApplication } from '../../container/backend-domain-module.js';
 import { actor, actorSystem, flowsModule, languageAgent } from '../agents-registry.fixtures.js';
-import { admitToolOperation } from '../tools/tool-admission.js';
 import type { FunctionTool } from '../tools/function-tool.types.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The application: the reference modules (todos) plus a module with an echo tool behind a 2-step bound, and a
-// custom tool that removes a todo after admitToolOperation (todos DELETE is for ORG_MANAGER and above).
+// custom tool that removes a todo through its caller (todos DELETE is for ORG_MANAGER and above).
 // ---------------------------------------------------------------------------------------------------------------
 
 const ECHO = 'loop_echo';
@@ -45,15 +43,14 @@ const echoTool: FunctionTool = {
   },
 };
 
-/** A custom tool calling the service directly: admission first, as the dispatcher would. */
+/** A custom tool: its caller dispatches as the conversation's owner, so the operation's roles apply. */
 const removeTodoTool: FunctionTool = {
   functionRef: 'loop.todos.remove',
   description: 'Removes one todo by id.',
   inputSchema: z.object({ id: z.string().min(1).max(64) }),
   async execute(args, ctx) {
     const { id } = args as { id: string };
-    const executionContext = await admitToolOperation(ctx, TasksManager_ResourceType.TODOS, CoreResourceOperation.DELETE);
-    await ctx.services.servicesRegistryHandler.executeCoreOperation(TasksManager_ResourceType.TODOS, CoreResourceOperation.DELETE, executionContext, id);
+    await ctx.records(TasksManager_ResourceType.TODOS).delete(id);
     return { removed: id };
   },
 };
@@ -262,7 +259,7 @@ describe('the conversation loop over HTTP', () => {
     });
   });
 
-  describe('a custom tool admitted with admitToolOperation', () => {
+  describe('a custom tool calling through its caller', () => {
     let owner: TestUser;
     let orgId: string;
     let turns: string;

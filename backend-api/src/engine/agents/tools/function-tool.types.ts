@@ -1,26 +1,14 @@
 import type { z } from 'zod';
 import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
-import type { ExecutionContextCreator } from '../../resources/execution-context-creator.service.js';
-import type { OperationAdmission } from '../../resources/operation-admission.service.js';
-import type { OperationDispatcher } from '../../resources/operation-dispatcher.service.js';
-import type { ResourcesRegistry } from '../../resources/resources-registry.service.js';
-import type { ServicesRegistryHandler } from '../../resources/services-registry-handler.service.js';
-
-/** The engine services a function tool may use. */
-export interface FunctionToolServices {
-  resourcesRegistry: ResourcesRegistry;
-  servicesRegistryHandler: ServicesRegistryHandler;
-  executionContextCreator: ExecutionContextCreator;
-  operationDispatcher: OperationDispatcher;
-  operationAdmission: OperationAdmission;
-}
+import type { ToolCaller } from './tool-caller.js';
 
 /**
- * What a tool receives besides the model's arguments: verified authentication of the conversation's owner,
- * the active organization, and the engine's services. Identity never comes from the model.
+ * What a tool receives besides the model's arguments: the verified authentication of the conversation's owner
+ * (a frozen copy), the active organization, and a {@link ToolCaller} that dispatches as that owner. Identity
+ * never comes from the model, and no engine service is handed out: every call a tool makes is admitted like a
+ * REST call of the same person.
  */
-export interface FunctionToolExecutionContext {
-  services: FunctionToolServices;
+export interface FunctionToolExecutionContext extends ToolCaller {
   auth: AuthenticatedPrincipal;
   organizationId?: string;
   /** The conversation the call belongs to. */

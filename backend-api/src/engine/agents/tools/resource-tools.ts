@@ -1,21 +1,10 @@
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import { z } from 'zod';
 import { FrameworkError } from '../../errors/index.js';
-import type { DispatchRequest } from '../../resources/operation-dispatcher.service.js';
-import type { FunctionTool, FunctionToolExecutionContext } from './function-tool.types.js';
+import type { FunctionTool } from './function-tool.types.js';
 
 /** The most records a read tool returns: a lookup, not an export. */
 export const READ_TOOL_MAX_RECORDS = 20;
-
-function dispatch(ctx: FunctionToolExecutionContext, request: Omit<DispatchRequest, 'principal' | 'surface' | 'requestId' | 'contextIds'>) {
-  return ctx.services.operationDispatcher.dispatch({
-    ...request,
-    principal: ctx.auth,
-    surface: 'tool',
-    requestId: ctx.requestId,
-    contextIds: ctx.organizationId ? { organizationId: ctx.organizationId } : {},
-  });
-}
 
 const ReadToolInput = z.strictObject({
   id: z.string().min(1).max(64).optional().describe('Id of one record to read.'),
@@ -37,19 +26,11 @@ export function resourceReadTool(resourceType: string): FunctionTool<typeof Read
     inputSchema: ReadToolInput,
     readOnly: true,
     async execute(args, ctx) {
-      const registry = ctx.services.resourcesRegistry;
-      const path = (operation: string) => registry.getServiceOperationPathDefault(resourceType, operation);
-      if (args.id) return (await dispatch(ctx, { operation: registry.getOperationFromPath(path(CoreResourceOperation.READ)), id: args.id })).data;
+      const records = ctx.records(resourceType);
+      if (args.id) return records.get(args.id);
       const limit = args.limit ?? 10;
-      const search = registry.findOperation(path(CoreResourceOperation.SEARCH));
-      if (args.query && search?.http) {
-        const page = await dispatch(ctx, { operation: search, body: { query: args.query, limit } });
-        return { data: page.data, nextCursor: page.nextCursor ?? null };
-      }
-      const list = registry.findOperation(path(CoreResourceOperation.LIST));
-      if (!list) throw new FrameworkError('NOT_IMPLEMENTED', 'This resource cannot be listed.');
-      const page = await dispatch(ctx, { operation: list, listArguments: { limit } });
-      return { data: page.data, nextCursor: page.nextCursor ?? null };
+      if (args.query && ctx.serves(resourceType, CoreResourceOperation.SEARCH)) return records.search(args.query, { limit });
+      return records.list({ limit });
     },
   };
 }
@@ -82,14 +63,13 @@ export function resourceWriteTool<TArgs extends z.ZodObject>(
     ...(options.requiresHumanApproval !== undefined ? { requiresHumanApproval: options.requiresHumanApproval } : {}),
     ...(options.allowArgumentModification !== undefined ? { allowArgumentModification: options.allowArgumentModification } : {}),
     async execute(args, ctx) {
-      const registry = ctx.services.resourcesRegistry;
-      const compiled = registry.getOperationFromPath(registry.getServiceOperationPathDefault(resourceType, operation));
-      const { id, ...rest } = args as Record<string, unknown>;
+      const input = args as Record<string, unknown>;
       if (operation === CoreResourceOperation.UPDATE) {
+        const { id, ...patch } = input;
         if (typeof id !== 'string') throw new FrameworkError('VALIDATION_FAILED', 'The id is required.', { reason: 'input_invalid', problems: [{ path: 'id', expected: 'required' }] });
-        return (await dispatch(ctx, { operation: compiled, id, body: rest })).data;
+        return ctx.records(resourceType).update(id, patch);
       }
-      return (await dispatch(ctx, { operation: compiled, body: args })).data;
+      return ctx.records(resourceType).create(input);
     },
   };
 }

@@ -1,0 +1,236 @@
+import { CoreResourceOperation } from '@wildo/shared-lib';
+import { FrameworkError } from '../errors/index.js';
+import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { StepUpService } from '../identity/step-up.service.js';
+import type { CompiledOperation } from './compiled-resource.types.js';
+import type { ResourceRecord } from './custom-service.js';
+import type { DispatchRequest, DispatchResult } from './dispatch.types.js';
+import type { ExecutionContext } from './execution-context.js';
+import type { ExecutionContextCreator } from './execution-context-creator.service.js';
+import type { OperationAdmission } from './operation-admission.service.js';
+import { checkRecordId, isPaged, parseListArguments, parseListQuery, searchQueryOf, validateBody, type PageQuery } from './operation-input.js';
+import type { RateLimitService } from './rate-limit.service.js';
+import type { CoreOperationOptions, CustomOperationOptions, RecordPage, ServicesRegistryHandler } from './services-registry-handler.service.js';
+
+/** The steps of the dispatch path, in the order they run. */
+export const DISPATCH_STEP_NAMES = ['lifecycle', 'credential', 'context', 'authorize', 'rate-policy', 'input', 'service', 'projection'] as const;
+
+/** One of {@link DISPATCH_STEP_NAMES}. */
+export type DispatchStepName = (typeof DISPATCH_STEP_NAMES)[number];
+
+/** The input of a call once its contract accepted it. */
+export interface AcceptedInput {
+  /** The addressed record (instance operations). */
+  id?: string;
+  /** The body as the contract parsed it (CREATE, UPDATE, custom operations). */
+  body?: unknown;
+  /** LIST and SEARCH paging, filters and words. */
+  query?: PageQuery;
+}
+
+/** A programming error: a step read what an earlier step should have established. */
+const notYet = (what: string, step: DispatchStepName): never => {
+  throw new Error(`dispatch step order: ${what} is read before the "${step}" step established it`);
+};
+
+/**
+ * One call on its way through the steps: the request, and what each step established for the ones after it.
+ * Reading a value before its step ran is a programming error and throws, naming the step.
+ */
+export class DispatchCall {
+  private establishedPrincipal: AuthenticatedPrincipal | undefined;
+  private establishedContext: ExecutionContext | undefined;
+  private acceptedInput: AcceptedInput | undefined;
+  private serviceRan = false;
+  private serviceResult: unknown;
+  private projected: DispatchResult | undefined;
+
+  constructor(readonly request: DispatchRequest) {}
+
+  /** The addressed operation. */
+  get operation(): CompiledOperation {
+    return this.request.operation;
+  }
+
+  /** The verified caller (`credential`). */
+  get principal(): AuthenticatedPrincipal {
+    return this.establishedPrincipal ?? notYet('the principal', 'credential');
+  }
+  set principal(principal: AuthenticatedPrincipal) {
+    this.establishedPrincipal = principal;
+  }
+
+  /** Tenant and roles (`context`). */
+  get context(): ExecutionContext {
+    return this.establishedContext ?? notYet('the execution context', 'context');
+  }
+  set context(context: ExecutionContext) {
+    this.establishedContext = context;
+  }
+
+  /** The accepted input (`input`). */
+  get input(): AcceptedInput {
+    return this.acceptedInput ?? notYet('the input', 'input');
+  }
+  set input(input: AcceptedInput) {
+    this.acceptedInput = input;
+  }
+
+  /** What the service pipeline returned, unprojected (`service`). */
+  get raw(): unknown {
+    return this.serviceRan ? this.serviceResult : notYet('the service result', 'service');
+  }
+  set raw(value: unknown) {
+    this.serviceRan = true;
+    this.serviceResult = value;
+  }
+
+  /** The projected result (`projection`). */
+  get result(): DispatchResult {
+    return this.projected ?? notYet('the result', 'projection');
+  }
+  set result(result: DispatchResult) {
+    this.projected = result;
+  }
+}
+
+/** One named step. A step that finishes synchronously returns nothing (no await is spent on it). */
+export interface DispatchStep {
+  readonly name: DispatchStepName;
+  run(call: DispatchCall): void | Promise<void>;
+}
+
+/** The collaborators of the steps. */
+export interface DispatchStepDependencies {
+  contexts: Pick<ExecutionContextCreator, 'buildContext'>;
+  admission: Pick<OperationAdmission, 'checkLifecycle' | 'authorize'>;
+  rateLimits: Pick<RateLimitService, 'chargeOperation'>;
+  /** The service pipeline ({@link ServicesRegistryHandler}). */
+  services: {
+    executeCoreOperation(type: string, operation: CoreResourceOperation, context: ExecutionContext, id?: string, input?: unknown, options?: CoreOperationOptions): Promise<unknown>;
+    executeCustomOperation(type: string, operation: string, context: ExecutionContext, id?: string, input?: unknown, options?: CustomOperationOptions): Promise<unknown>;
+  };
+  stepUp: Pick<StepUpService, 'consume'>;
+}
+
+/** Refuses a request that carried no credential. */
+function requirePrincipal(principal: AuthenticatedPrincipal | null): AuthenticatedPrincipal {
+  if (!principal) throw new FrameworkError('UNAUTHENTICATED', 'Authentication is required.', { reason: 'no_credential' });
+  return principal;
+}
+
+/** The record id (instance operations) and the body or query, each against the operation's strict contract. */
+export function acceptInput(operation: CompiledOperation, request: DispatchRequest): AcceptedInput {
+  const id = operation.target === 'instance' ? checkRecordId(request.id) : undefined;
+  const accepted: AcceptedInput = id === undefined ? {} : { id };
+  if (operation.kind === 'custom') {
+    accepted.body = validateBody(operation, request.body);
+  } else if (operation.core === CoreResourceOperation.LIST) {
+    validateBody(operation, request.body);
+    accepted.query = request.listArguments ? parseListArguments(operation, request.listArguments) : parseListQuery(operation, request.query ?? {});
+  } else if (operation.core === CoreResourceOperation.SEARCH) {
+    accepted.query = searchQueryOf(operation, validateBody(operation, request.body) as Parameters<typeof searchQueryOf>[1]);
+  } else {
+    accepted.body = validateBody(operation, request.body);
+  }
+  return accepted;
+}
+
+/**
+ * Consumes the step-up proof an operation requires. The service pipeline calls it as the call's gate, after
+ * the input, the addressed record and the resource's guard were checked: a refused call does not burn it.
+ */
+async function requireStepUp(stepUp: DispatchStepDependencies['stepUp'], context: ExecutionContext, token: string | undefined): Promise<void> {
+  const userId = context.initiatorIds.userId;
+  if (context.principal?.kind !== 'user' || !userId) {
+    throw new FrameworkError('FORBIDDEN', 'This operation needs a person to re-authenticate.', { reason: 'principal_not_allowed' });
+  }
+  if (!token || !(await stepUp.consume(token, userId))) {
+    throw new FrameworkError('FORBIDDEN', 'Re-authenticate first: send a fresh proof from POST /api/v1/auth/reauth in x-reauth-token.', {
+      reason: 'step_up_required',
+    });
+  }
+}
+
+/** Runs the service pipeline (addressed record, guard, step-up gate, prefix, persistence, postfix). */
+function runService(deps: DispatchStepDependencies, call: DispatchCall): Promise<unknown> {
+  const { operation, context, request } = call;
+  const { id, body, query } = call.input;
+  const gate = operation.requiresReauthentication ? () => requireStepUp(deps.stepUp, context, request.reauthToken) : undefined;
+  const common = { ...(operation.isDefault ? {} : { variantKey: operation.variantKey }), ...(gate ? { gate } : {}) };
+  if (operation.kind === 'custom') return deps.services.executeCustomOperation(operation.resourceType, operation.operation, context, id, body, common);
+  return deps.services.executeCoreOperation(operation.resourceType, operation.core as CoreResourceOperation, context, id, body, {
+    ...common,
+    ...(request.expectedVersion !== undefined ? { expectedVersion: request.expectedVersion } : {}),
+    ...(query ? { query } : {}),
+  });
+}
+
+/** Projects a result through the operation's response contract; `withheld` receives the paths it removed. */
+export function project(operation: CompiledOperation, raw: unknown, withheld: string[] | undefined): DispatchResult {
+  if (isPaged(operation)) {
+    const page = raw as RecordPage;
+    const data = page.data.map((record, i) => {
+      const local: string[] | undefined = withheld ? [] : undefined;
+      const projected = operation.projector.project(record, local);
+      local?.forEach((path) => withheld?.push(`data[${i}]${path === '*' ? '.*' : `.${path}`}`));
+      return projected;
+    });
+    return { data, nextCursor: page.nextCursor };
+  }
+  const data = operation.projector.project(raw, withheld);
+  const version = operation.kind === 'core' ? (raw as Partial<ResourceRecord>).version : undefined;
+  return { data: data ?? null, ...(typeof version === 'number' ? { version } : {}) };
+}
+
+/**
+ * The dispatch path as data: one named step per rule, in {@link DISPATCH_STEP_NAMES} order. Every refusal
+ * happens in a step before `service`, except what only the pipeline can judge (the addressed record, the
+ * resource's guard, the step-up proof), which it judges before any side effect.
+ *
+ * @example
+ * for (const step of dispatchSteps(deps)) await step.run(call);
+ */
+export function dispatchSteps(deps: DispatchStepDependencies): readonly DispatchStep[] {
+  const steps: DispatchStep[] = [
+    { name: 'lifecycle', run: (call) => deps.admission.checkLifecycle(call.operation) },
+    {
+      name: 'credential',
+      run: (call) => {
+        call.principal = requirePrincipal(call.request.principal);
+      },
+    },
+    {
+      name: 'context',
+      run: (call) => {
+        const { request } = call;
+        return deps.contexts.buildContext(call.principal, call.operation, request.contextIds, { surface: request.surface, requestId: request.requestId }).then((context) => {
+          call.context = context;
+        });
+      },
+    },
+    { name: 'authorize', run: (call) => deps.admission.authorize(call.operation, call.context) },
+    // Most operations declare no rate policy: no await is spent on them.
+    { name: 'rate-policy', run: (call) => (call.operation.rateLimit ? deps.rateLimits.chargeOperation(call.operation, call.context) : undefined) },
+    {
+      name: 'input',
+      run: (call) => {
+        call.input = acceptInput(call.operation, call.request);
+      },
+    },
+    {
+      name: 'service',
+      run: (call) =>
+        runService(deps, call).then((raw) => {
+          call.raw = raw;
+        }),
+    },
+    {
+      name: 'projection',
+      run: (call) => {
+        call.result = project(call.operation, call.raw, call.request.withheld);
+      },
+    },
+  ];
+  return steps;
+}

@@ -1,0 +1,34 @@
+import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { CompiledOperation } from './compiled-resource.types.js';
+import type { DispatchSurface } from './execution-context.js';
+import type { ContextIds } from './execution-context-creator.service.js';
+
+/** One call to one operation, as a surface received it. */
+export interface DispatchRequest {
+  operation: CompiledOperation;
+  /** The verified caller; null when the request carried no credential. */
+  principal: AuthenticatedPrincipal | null;
+  surface: DispatchSurface;
+  requestId: string;
+  contextIds: ContextIds;
+  id?: string;
+  /** JSON body (CREATE, UPDATE, SEARCH, custom operations). */
+  body?: unknown;
+  /** Raw query parameters (LIST over REST: strings to decode). */
+  query?: Record<string, unknown>;
+  /** Typed LIST arguments (LIST through a tool: JSON values). */
+  listArguments?: Record<string, unknown>;
+  /** The record version the caller last saw (HTTP If-Match). */
+  expectedVersion?: number;
+  /** Receives the paths projection removed, for surfaces that report them. */
+  withheld?: string[];
+  /** A step-up proof (`x-reauth-token`), for operations that require one. */
+  reauthToken?: string;
+}
+
+/** A projected result. `version` is the record version for single-record results (HTTP ETag). */
+export interface DispatchResult {
+  data: unknown;
+  nextCursor?: string | null;
+  version?: number;
+}
