@@ -22,6 +22,8 @@ import { ConversationStore } from './conversations/conversation.store.js';
 import type { ExternalMcpConnector } from './external-mcp/external-mcp.service.js';
 import type { ProviderRegistry } from './providers/provider-registry.service.js';
 import { ActorSystemAccess } from './systems/actor-system-access.service.js';
+// Installs how resource tools (`resourceReadTool`, a handle's `tools`) run, wherever the engine is loaded from.
+import './tools/resource-tools.js';
 
 const get = <V>(ctx: ResolutionContext, token: symbol) => ctx.get<V>(token);
 

@@ -2,6 +2,18 @@
 export { AgentsBackendService, budgetTenantOfInitiator, type AgentInvocationResult, type InvokeAgentOptions } from './agents-backend.service.js';
 export { AgentsRegistry, isLanguageOperation, type AgentModelResolver, type ResolvedAgent } from './agents-registry.service.js';
 export { catalogueModelResolver } from './agent-model-resolver.js';
+export {
+  defineActorSystem,
+  defineChatAgent,
+  type AccessRule,
+  type ActorSystemDefinition,
+  type ActorSystemHandle,
+  type ChatAgent,
+  type ChatAgentDefinition,
+  type ChatModelOf,
+  type ChatProviderRef,
+  type SystemActorDefinition,
+} from './define-agent.js';
 export { agentsContainerModule, agentsModule } from './agents.module.js';
 export { createAgentsRouter, type AgentsRouterOptions } from './agents.routes.js';
 export { AgentCallRecorder, type AgentCallReport } from './agent-call-recorder.js';
@@ -24,5 +36,5 @@ export { ExternalMcpConnector, type ExternalMcpSession } from './external-mcp/ex
 export type { ExternalMcpCallResult, ExternalMcpServerDefinition, ExternalMcpTool } from './external-mcp/external-mcp.types.js';
 export { ActorSystemAccess, budgetTenantOf, type SystemAccessRequest, type SystemAdmission } from './systems/actor-system-access.service.js';
 export type { FunctionTool, FunctionToolExecutionContext, FunctionToolServices } from './tools/function-tool.types.js';
-export { READ_TOOL_MAX_RECORDS, resourceReadTool, resourceWriteTool, type ResourceWriteToolOptions } from './tools/resource-tools.js';
+export { READ_TOOL_MAX_RECORDS, resourceReadTool, resourceWriteTool, runResourceTool, type ResourceWriteToolOptions } from './tools/resource-tools.js';
 export { admitToolOperation } from './tools/tool-admission.js';
