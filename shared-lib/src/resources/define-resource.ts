@@ -43,7 +43,7 @@ export interface ResourceDeclarationInput<
   internalFields?: readonly TInternal[];
   customOperations?: TCustom;
   operationsConfiguration: {
-    readonly [K in TOperation]: K extends ResourceOperationName<TCustom>
+    readonly [K in TOperation]: `${K}` extends ResourceOperationName<TCustom>
       ? { variants: readonly TypedResourceOperationVariant<TScope, TSchema>[] }
       : ResourceOperationConfiguration & { operationIsNotDeclared: 'use a CoreResourceOperation, or declare the operation in customOperations' };
   };

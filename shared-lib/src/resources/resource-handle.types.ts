@@ -34,8 +34,8 @@ export type ResourceFilterableField<TSchema extends z.ZodObject> = string extend
 /** A custom operation table: operation key → its contract. */
 export type ResourceCustomOperations = Readonly<Record<string, ResourceCustomOperationDefinition>>;
 
-/** The operation names a resource may configure: the core operations and its custom operations. */
-export type ResourceOperationName<TCustom extends ResourceCustomOperations> = `${CoreResourceOperation}` | (keyof TCustom & string);
+/** The operation names a resource may configure: the core operations and its custom operations (enum members as their values). */
+export type ResourceOperationName<TCustom extends ResourceCustomOperations> = `${CoreResourceOperation}` | `${keyof TCustom & string}`;
 
 /** A variant whose roles are typed to the resource's scope and whose filters name the schema's filterable fields. */
 export interface TypedResourceOperationVariant<TScope extends ResourcePrimaryScope, TSchema extends z.ZodObject>
@@ -150,8 +150,16 @@ export type ResourceWritableField<S extends ResourceSpec> = Exclude<ResourceFiel
 /** The operations a write tool may call: CREATE, UPDATE and the custom operations the resource configures. */
 export type ResourceWriteToolOperation<S extends ResourceSpec> = Extract<
   S['operation'],
-  `${CoreResourceOperation.CREATE}` | `${CoreResourceOperation.UPDATE}` | ResourceCustomOperationKey<S>
+  `${CoreResourceOperation.CREATE}` | `${CoreResourceOperation.UPDATE}` | `${ResourceCustomOperationKey<S>}`
 >;
+
+// `z.object({})` infers `Record<string, never>`; as tool arguments beside an `id` it means "nothing else".
+type RequestFields<T> = string extends keyof T ? ([T[string]] extends [never] ? unknown : T) : T;
+
+/** The contract of the custom operation named `TName` (its key may be an enum member whose value is `TName`). */
+type DefinitionNamed<S extends ResourceSpec, TName extends string> = {
+  [K in ResourceCustomOperationKey<S>]: `${K}` extends TName ? S['custom'][K] : never;
+}[ResourceCustomOperationKey<S>];
 
 type WritableInput<S extends ResourceSpec> = Pick<z.input<S['schema']>, ResourceWritableField<S> & keyof z.input<S['schema']>>;
 
@@ -160,11 +168,9 @@ export type ResourceToolArgs<S extends ResourceSpec, TOperation extends string> 
   ? WritableInput<S>
   : TOperation extends `${CoreResourceOperation.UPDATE}`
     ? { id: string } & Partial<WritableInput<S>>
-    : TOperation extends ResourceCustomOperationKey<S>
-      ? DefinitionOf<S, TOperation>['target'] extends 'instance'
-        ? { id: string } & z.input<DefinitionOf<S, TOperation>['requestSchema']>
-        : z.input<DefinitionOf<S, TOperation>['requestSchema']>
-      : never;
+    : DefinitionNamed<S, TOperation>['target'] extends 'instance'
+      ? { id: string } & RequestFields<z.input<DefinitionNamed<S, TOperation>['requestSchema']>>
+      : z.input<DefinitionNamed<S, TOperation>['requestSchema']>;
 
 /**
  * Refuses (at compile time) a tool input schema that names a field the operation does not take, or leaves out
@@ -225,6 +231,6 @@ export interface ResourceHandleTools<S extends ResourceSpec> {
   /** A tool that performs CREATE, UPDATE or one of the resource's custom operations, optionally behind a person's approval. */
   write<const TOperation extends ResourceWriteToolOperation<S>, TArgs extends z.ZodObject = z.ZodObject>(
     operation: TOperation,
-    options?: ResourceWriteToolOptions<TArgs> & { inputSchema?: ResourceToolInputCheck<ResourceToolArgs<S, TOperation>, z.output<TArgs>> },
+    options?: ResourceWriteToolOptions<TArgs> & { inputSchema?: ResourceToolInputCheck<ResourceToolArgs<S, `${TOperation}`>, z.output<TArgs>> },
   ): ResourceTool<`resource.${S['type']}.${TOperation}`>;
 }

@@ -233,3 +233,24 @@ const writeOnly = defineResource({
 writeOnly.tools.write('create');
 // @ts-expect-error a read tool over a resource that does not configure READ
 writeOnly.tools.read();
+
+// Custom operations keyed by an enum member are named by its value everywhere.
+enum PinOperations {
+  PIN = 'pin',
+}
+const pins = defineResource({
+  type: 'pins',
+  displayName: 'Pins',
+  primaryScope: ORG,
+  schema: NoteSchema,
+  customOperations: {
+    [PinOperations.PIN]: { target: 'instance', requestSchema: z.object({}), responseSchema: z.object({ ok: z.boolean() }), effect: ResourceOperationEffect.WRITE },
+  },
+  operationsConfiguration: { pin: { variants: [member] } },
+});
+pins.implement({ [PinOperations.PIN]: async ({ id }) => ({ ok: id.length > 0 }) });
+pins.implement({ pin: async () => ({ ok: true }) });
+expectTypeOf(pins.tools.write('pin').functionRef).toEqualTypeOf<'resource.pins.pin'>();
+pins.tools.write(PinOperations.PIN, { inputSchema: z.object({ id: z.string() }) });
+// @ts-expect-error the instance operation's tool input still needs the id
+pins.tools.write(PinOperations.PIN, { inputSchema: z.object({}) });
