@@ -52,10 +52,11 @@ describe('defineResource', () => {
   });
 
   it('implements the service as the engine consumes it: the resource type and the handlers', () => {
-    const archive = async () => ({ total: 0 });
     const count = async () => ({ total: 1 });
     const guard = () => undefined;
-    expect(notes.implement({ archive: async () => archive(), count }, { guard })).toMatchObject({ resourceType: 'notes', guard, customOperations: { count } });
+    const implementation = notes.implement({ archive: async ({ record }) => record, count }, { guard });
+    expect(implementation).toMatchObject({ resourceType: 'notes', guard, customOperations: { count } });
+    expect(Object.keys(implementation.customOperations)).toEqual(['archive', 'count']);
   });
 });
 
