@@ -154,6 +154,7 @@ export {
 } from './models/index.js';
 export {
   buildResourceTool,
+  defaultReadToolDescription,
   defineResource,
   installResourceToolRunner,
   READ_TOOL_MAX_RECORDS,

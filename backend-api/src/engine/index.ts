@@ -97,7 +97,6 @@ export {
   READ_TOOL_MAX_RECORDS,
   resourceReadTool,
   resourceWriteTool,
-  runResourceTool,
   type AccessRule,
   type ActorSystemDefinition,
   type ActorSystemHandle,

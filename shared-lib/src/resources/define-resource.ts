@@ -15,6 +15,7 @@ import type {
 } from './resource-handle.types.js';
 import {
   buildResourceTool,
+  defaultReadToolDescription,
   defaultWriteToolDescription,
   defaultWriteToolInput,
   ResourceReadToolInputSchema,
@@ -123,7 +124,7 @@ function createResourceHandle<S extends ResourceSpec>(
         kind: 'lookup',
         resourceType: declaration.type,
         operation: CoreResourceOperation.READ,
-        description: options.description ?? `Look up ${declaration.type}: one record by id, or a short list (optionally matching a query).`,
+        description: options.description ?? defaultReadToolDescription(declaration.type),
         inputSchema: ResourceReadToolInputSchema,
         readOnly: true,
       }),

@@ -54,6 +54,7 @@ export type {
 } from './resource-handle.types.js';
 export {
   buildResourceTool,
+  defaultReadToolDescription,
   installResourceToolRunner,
   READ_TOOL_MAX_RECORDS,
   ResourceReadToolInputSchema,

@@ -94,6 +94,11 @@ export function defaultWriteToolInput(declaration: AnyResourceDeclaration, opera
   return custom.target === 'instance' ? z.strictObject({ id: RecordIdSchema, ...custom.requestSchema.shape }) : custom.requestSchema;
 }
 
+/** The default description of a read tool. */
+export function defaultReadToolDescription(resourceType: string): string {
+  return `Look up ${resourceType}: one record by id, or a short list (optionally matching a query).`;
+}
+
 /** The default description of a write tool: the operation's own, or one naming the action and the resource. */
 export function defaultWriteToolDescription(declaration: AnyResourceDeclaration, operation: string): string {
   if (operation === CoreResourceOperation.CREATE) return `Create one ${declaration.type} record.`;

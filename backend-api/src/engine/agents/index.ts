@@ -36,5 +36,5 @@ export { ExternalMcpConnector, type ExternalMcpSession } from './external-mcp/ex
 export type { ExternalMcpCallResult, ExternalMcpServerDefinition, ExternalMcpTool } from './external-mcp/external-mcp.types.js';
 export { ActorSystemAccess, budgetTenantOf, type SystemAccessRequest, type SystemAdmission } from './systems/actor-system-access.service.js';
 export type { FunctionTool, FunctionToolExecutionContext, FunctionToolServices } from './tools/function-tool.types.js';
-export { READ_TOOL_MAX_RECORDS, resourceReadTool, resourceWriteTool, runResourceTool, type ResourceWriteToolOptions } from './tools/resource-tools.js';
+export { READ_TOOL_MAX_RECORDS, resourceReadTool, resourceWriteTool, type ResourceWriteToolOptions } from './tools/resource-tools.js';
 export { admitToolOperation } from './tools/tool-admission.js';

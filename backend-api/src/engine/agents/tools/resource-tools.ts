@@ -1,6 +1,7 @@
 import {
   buildResourceTool,
   CoreResourceOperation,
+  defaultReadToolDescription,
   installResourceToolRunner,
   READ_TOOL_MAX_RECORDS,
   ResourceReadToolInputSchema,
@@ -59,7 +60,7 @@ async function perform(resourceType: string, operation: string, args: Record<str
 }
 
 /** Runs every resource tool's call (the handles' tools and the two functions below): identity comes from the conversation. */
-export function runResourceTool(call: ResourceToolCall, args: Record<string, unknown>, ctx: FunctionToolExecutionContext): Promise<unknown> {
+function runResourceTool(call: ResourceToolCall, args: Record<string, unknown>, ctx: FunctionToolExecutionContext): Promise<unknown> {
   return call.kind === 'lookup' ? lookup(call.resourceType, args, ctx) : perform(call.resourceType, call.operation, args, ctx);
 }
 
@@ -78,7 +79,7 @@ export function resourceReadTool(resourceType: string): ResourceTool<string, typ
     kind: 'lookup',
     resourceType,
     operation: CoreResourceOperation.READ,
-    description: `Look up ${resourceType}: one record by id, or a short list (optionally matching a query).`,
+    description: defaultReadToolDescription(resourceType),
     inputSchema: ResourceReadToolInputSchema,
     readOnly: true,
   });
