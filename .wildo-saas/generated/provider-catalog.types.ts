@@ -21,3 +21,10 @@ export type WildoDiscoveredProviderCatalog = {
     credentialEnvVar: 'POSTHOG_PROJECT_API_KEY';
   };
 };
+
+// Registers the catalogue, so agent declarations (`defineChatAgent`) accept only these providers.
+declare module '@wildo/shared-lib' {
+  interface WildoGeneratedTypes {
+    providerCatalog: WildoDiscoveredProviderCatalog;
+  }
+}

@@ -23,17 +23,20 @@ export type { TenantScope } from './persistence/resource-store.js';
 export type { CompiledOperation, CompiledResource } from './resources/compiled-resource.types.js';
 export {
   createResourceCustomServiceImplementation,
+  type AnyCustomOperationHandler,
   type CustomOperationArgs,
   type CustomOperationHandler,
   type ErrorBuilder,
   type PostfixCoreHandler,
   type PrefixCoreHandler,
+  type ResourceCustomServiceHooks,
   type ResourceCustomServiceImplementation,
   type ResourceRecord,
   type ScopedRecords,
   type ServiceHandlerUtils,
 } from './resources/custom-service.js';
 export type { DispatchSurface, ExecutionContext } from './resources/execution-context.js';
+export type { EngineHandleTypes } from './resources/handle-types.js';
 export { ExecutionContextCreator } from './resources/execution-context-creator.service.js';
 export { OperationAdmission } from './resources/operation-admission.service.js';
 export { OperationDispatcher, type DispatchRequest, type DispatchResult } from './resources/operation-dispatcher.service.js';
@@ -87,6 +90,8 @@ export {
   ConversationStore,
   createAgentsRouter,
   DEFAULT_MAX_TOOL_STEPS,
+  defineActorSystem,
+  defineChatAgent,
   ExternalMcpConnector,
   HISTORY_WINDOW,
   isLanguageOperation,
@@ -96,12 +101,19 @@ export {
   READ_TOOL_MAX_RECORDS,
   resourceReadTool,
   resourceWriteTool,
+  type AccessRule,
+  type ActorSystemDefinition,
+  type ActorSystemHandle,
   type AgentCallReport,
   type AgentInvocationResult,
   type AgentModelResolver,
   type AgentsRouterOptions,
   type AppliedDecision,
   type ApprovalDecision,
+  type ChatAgent,
+  type ChatAgentDefinition,
+  type ChatModelOf,
+  type ChatProviderRef,
   type CodingAgentInvocationOptions,
   type ConversationTranscript,
   type Execution,
@@ -120,6 +132,7 @@ export {
   type ResumeTurnRequest,
   type StartTurnRequest,
   type SystemAccessRequest,
+  type SystemActorDefinition,
   type SystemAdmission,
   type ToolCaller,
   type ToolCallResult,
@@ -138,6 +151,7 @@ export {
   ConcurrencyLimiter,
   DEFAULT_PROVIDER_MAX_CONCURRENCY,
   EmbeddingsProvider_Model,
+  LANGUAGE_MODELS_BY_PROVIDER,
   MODEL_CATALOGUE,
   OpenAIAdapter,
   ProviderCallError,

@@ -1,5 +1,6 @@
 import { ResourceServerKind } from '@wildo/shared-lib';
 import { defineBackendApplication } from '../engine/index.js';
+import { supportDeskModule } from './support-desk/support-desk.module.js';
 import { tasksManagerModule } from './tasks-manager/index.js';
 
 /**
@@ -7,7 +8,7 @@ import { tasksManagerModule } from './tasks-manager/index.js';
  */
 export const referenceApplication = defineBackendApplication({
   name: 'wonder-todos',
-  modules: [tasksManagerModule],
+  modules: [tasksManagerModule, supportDeskModule],
   resourceServerInstances: [
     { ref: 'support', kind: ResourceServerKind.MCP, displayName: 'Support', description: 'Tools for looking up records.' },
   ],

@@ -101,7 +101,8 @@ export interface FlowsActors_Agent {
   capabilities?: FlowsActors_AgentCapabilities;
   inputModalities?: readonly FlowsActors_IO_PartKind[];
   outputModality?: FlowsActors_IO_PartKind;
-  createdAt: string;
+  /** When the declaration was written (informational; nothing reads it). */
+  createdAt?: string;
 }
 
 /** One call of `AgentsBackendService.invokeAgent`. */
@@ -133,7 +134,8 @@ interface FlowActorSystemBase {
   status: FlowActorSystem_Status;
   visibility: FlowActorSystem_Visibility;
   config: { timeout?: number; accessControl: readonly FlowsActors_AccessControl[]; riskLevel: ResourceOperationRiskLevel; maxToolSteps?: number };
-  createdAt: string;
+  /** When the declaration was written (informational; nothing reads it). */
+  createdAt?: string;
 }
 
 /** A system of actors (an in-app assistant). */

@@ -47,12 +47,15 @@ export {
   PROVIDER_CAPABILITIES,
   type BuiltInProviderCatalog,
   type BuiltInProviderName,
+  type CatalogProviderOffering,
   type ProviderCapability,
   type ProviderCatalogEntry,
   type ProviderCatalogOffering,
   type ProviderCatalogType,
   type ProviderCatalogTypeEntry,
   type ProviderProtocolName,
+  type RegisteredProviderCatalog,
+  type WildoGeneratedTypes,
 } from './provider-catalog.js';
 export { isCapabilityEnabled } from './provider.rules.js';
 export {

@@ -98,6 +98,22 @@ export type BuiltInProviderCatalog = {
   };
 };
 
+/**
+ * Types `wildo config sync` generates for the application, registered by module augmentation in
+ * `.wildo-saas/generated/provider-catalog.types.ts` (`providerCatalog: WildoDiscoveredProviderCatalog`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by the generated file
+export interface WildoGeneratedTypes {}
+
+/** The application's provider catalogue: the generated `WildoDiscoveredProviderCatalog`, or the built-in one before generation. */
+export type RegisteredProviderCatalog = WildoGeneratedTypes extends { providerCatalog: infer C extends ProviderCatalogType } ? C : BuiltInProviderCatalog;
+
+/** Providers of the application's catalogue that offer `capability`. */
+export type CatalogProviderOffering<TCapability extends ProviderCapability, TCatalog extends ProviderCatalogType = RegisteredProviderCatalog> = {
+  [Name in keyof TCatalog]: TCapability extends TCatalog[Name]['providerCapabilities'] ? Name : never;
+}[keyof TCatalog] &
+  string;
+
 /** Looks a provider up in the built-in catalogue; `undefined` for a name the framework does not know. */
 export function findCatalogProvider(name: string): ProviderCatalogEntry | undefined {
   return Object.hasOwn(BUILT_IN_PROVIDER_CATALOG, name)

@@ -1,5 +1,12 @@
 export {
   defineResource,
+  type AnyResourceHandle,
+  type ResourceDeclarationInput,
+  type ResourceHandle,
+  type ResourceHandleMembers,
+  type ResourceSpecOf,
+} from './define-resource.js';
+export {
   type AnyResourceDeclaration,
   type ResourceCustomOperationDefinition,
   type ResourceDeclaration,
@@ -11,4 +18,49 @@ export {
   type ResourceRelationship,
 } from './resource-declaration.js';
 export { ResourceDeclarationSchema, ResourceOperationVariantSchema } from './resource-declaration.schema.js';
+export type {
+  EngineType,
+  ResourceCustomOperationKey,
+  ResourceCustomOperations,
+  ResourceFieldName,
+  ResourceFilterableField,
+  ResourceHandlerUtils,
+  ResourceHandleTools,
+  ResourceOperationHandler,
+  ResourceOperationHandlerArgs,
+  ResourceOperationHandlers,
+  ResourceOperationInput,
+  ResourceOperationName,
+  ResourceOperationOutput,
+  ResourceReadToolOptions,
+  ResourceRecordData,
+  ResourceRecordFilters,
+  ResourceRecordOf,
+  ResourceRecords,
+  ResourceScopeRole,
+  ResourceServiceHooks,
+  ResourceServiceImplementation,
+  ResourceSpec,
+  ResourceSystemFieldsOf,
+  ResourceTool,
+  ResourceToolArgs,
+  ResourceToolContext,
+  ResourceToolInputCheck,
+  ResourceWritableField,
+  ResourceWriteToolOperation,
+  ResourceWriteToolOptions,
+  TypedResourceOperationVariant,
+  WildoEngineTypes,
+} from './resource-handle.types.js';
+export {
+  buildResourceTool,
+  defaultReadToolDescription,
+  installResourceToolRunner,
+  READ_TOOL_MAX_RECORDS,
+  ResourceReadToolInputSchema,
+  resourceToolRef,
+  type ResourceToolCall,
+  type ResourceToolRunner,
+  type ResourceToolSpec,
+} from './resource-tool-builder.js';
 export { resourceRecordSchema, resourceSystemFields } from './resource-record.schema.js';

@@ -111,15 +111,3 @@ export interface ResourceDeclaration<TType extends string = string, TSchema exte
 /** Any resource declaration, whatever its type and schema. */
 export type AnyResourceDeclaration = ResourceDeclaration<string, z.ZodObject>;
 
-/**
- * Declares a resource. The identity function keeps the literal type and the schema's inferred shape.
- *
- * @example
- * export const Todos = defineResource({ type: 'todos', displayName: 'Todos', primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
- *   schema: TodoSchema, operationsConfiguration: { [CoreResourceOperation.READ]: { variants: [...] } } });
- */
-export function defineResource<const TType extends string, TSchema extends z.ZodObject>(
-  declaration: ResourceDeclaration<TType, TSchema>,
-): ResourceDeclaration<TType, TSchema> {
-  return declaration;
-}

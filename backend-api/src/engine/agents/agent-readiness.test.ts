@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { supportAgent } from '../../modules/support-desk/support-desk.module.js';
 import { TICKET_TRIAGE_AGENT_REF, TODO_ASSISTANT_AGENT_REF } from '../../modules/tasks-manager/flows-actors/index.js';
 import { createTestBackend, useTestDatabase } from '../../testing/test-backend.js';
 import { createRecordingLogger } from '../coordination/coordination.contract.js';
@@ -20,6 +21,7 @@ describe('start-up warnings for agents whose provider cannot run', () => {
       [
         `agent "${TICKET_TRIAGE_AGENT_REF}" cannot run: provider "anthropic" has no credential; set ANTHROPIC_API_KEY`,
         `agent "${TODO_ASSISTANT_AGENT_REF}" cannot run: provider "anthropic" has no credential; set ANTHROPIC_API_KEY`,
+        `agent "${supportAgent.ref}" cannot run: provider "anthropic" has no credential; set ANTHROPIC_API_KEY`,
       ].sort(),
     );
     expect(warnings.map((w) => w.fields)).toContainEqual({ agent: TODO_ASSISTANT_AGENT_REF, provider: 'anthropic', variable: 'ANTHROPIC_API_KEY' });
@@ -31,7 +33,7 @@ describe('start-up warnings for agents whose provider cannot run', () => {
 
   it('names the fix of another unusable provider setting (a base URL that is not http)', async () => {
     const warnings = await startWarnings({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: 'ftp://proxy.example.test' });
-    expect(warnings).toHaveLength(2);
+    expect(warnings).toHaveLength(3);
     expect(warnings[0]!.message).toMatch(/^agent ".+" cannot run: Provider "anthropic": ANTHROPIC_BASE_URL is not an http\(s\) URL/);
   });
 });

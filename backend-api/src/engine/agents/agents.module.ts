@@ -21,6 +21,8 @@ import type { ExternalMcpConnector } from './external-mcp/external-mcp.service.j
 import type { ProviderRegistry } from './providers/provider-registry.service.js';
 import { ActorSystemAccess } from './systems/actor-system-access.service.js';
 import { toolDispatchPath } from './tools/tool-caller.js';
+// Installs how resource tools (`resourceReadTool`, a handle's `tools`) run, wherever the engine is loaded from.
+import './tools/resource-tools.js';
 
 const get = <V>(ctx: ResolutionContext, token: symbol) => ctx.get<V>(token);
 

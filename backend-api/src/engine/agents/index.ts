@@ -2,6 +2,18 @@
 export { AgentsBackendService, budgetTenantOfInitiator, type AgentInvocationResult, type CodingAgentInvocationOptions, type InvokeAgentOptions } from './agents-backend.service.js';
 export { AgentsRegistry, isLanguageOperation, type AgentModelResolver, type ResolvedAgent } from './agents-registry.service.js';
 export { catalogueModelResolver } from './agent-model-resolver.js';
+export {
+  defineActorSystem,
+  defineChatAgent,
+  type AccessRule,
+  type ActorSystemDefinition,
+  type ActorSystemHandle,
+  type ChatAgent,
+  type ChatAgentDefinition,
+  type ChatModelOf,
+  type ChatProviderRef,
+  type SystemActorDefinition,
+} from './define-agent.js';
 export { agentsContainerModule, agentsModule } from './agents.module.js';
 export { createAgentsRouter, type AgentsRouterOptions } from './agents.routes.js';
 export { AgentCallRecorder, type AgentCallReport } from './agent-call-recorder.js';

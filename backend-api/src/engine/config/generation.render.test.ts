@@ -2,6 +2,7 @@ import {
   BUILT_IN_PROVIDER_CATALOG,
   validateSaaSConfig,
   type BuiltInProviderCatalog,
+  type RegisteredProviderCatalog,
   type SaaSConfig,
 } from '@wildo/shared-lib';
 import { describe, expect, expectTypeOf, it } from 'vitest';
@@ -130,5 +131,12 @@ describe('renderProviderCatalogTypes', () => {
 
   it('matches the built-in catalogue type (checked by tsc against the committed generation)', () => {
     expectTypeOf<WildoDiscoveredProviderCatalog>().toEqualTypeOf<BuiltInProviderCatalog>();
+  });
+
+  it('registers the catalogue as the application’s, for agent declarations', () => {
+    const text = renderProviderCatalogTypes(BUILT_IN_PROVIDER_CATALOG);
+    expect(text).toContain("declare module '@wildo/shared-lib' {");
+    expect(text).toContain('    providerCatalog: WildoDiscoveredProviderCatalog;');
+    expectTypeOf<RegisteredProviderCatalog>().toEqualTypeOf<WildoDiscoveredProviderCatalog>();
   });
 });

@@ -51,7 +51,10 @@ function renderCatalogEntry(name: string, entry: ProviderCatalogEntry): string[]
   ];
 }
 
-/** The provider catalogue as a type, so `defineSaaSProviders<WildoDiscoveredProviderCatalog>` checks names. */
+/**
+ * The provider catalogue as a type, so `defineSaaSProviders<WildoDiscoveredProviderCatalog>` checks names, registered
+ * as the application's catalogue (`RegisteredProviderCatalog`) for agent declarations.
+ */
 export function renderProviderCatalogTypes(catalog: Record<string, ProviderCatalogEntry>): string {
   const entries = Object.keys(catalog)
     .sort()
@@ -63,6 +66,13 @@ export function renderProviderCatalogTypes(catalog: Record<string, ProviderCatal
     'export type WildoDiscoveredProviderCatalog = {',
     ...entries,
     '};',
+    '',
+    '// Registers the catalogue, so agent declarations (`defineChatAgent`) accept only these providers.',
+    "declare module '@wildo/shared-lib' {",
+    '  interface WildoGeneratedTypes {',
+    '    providerCatalog: WildoDiscoveredProviderCatalog;',
+    '  }',
+    '}',
     '',
   ].join('\n');
 }

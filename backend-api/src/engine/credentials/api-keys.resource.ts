@@ -14,17 +14,20 @@ import {
   RotateApiKeyResponseFields,
   RotateCredentialRequestSchema,
   type AnyResourceDeclaration,
+  type CoreAppRole,
+  type CoreOrgRole,
 } from '@wildo/shared-lib';
 import { z } from 'zod';
 import { CREDENTIAL_RESOURCE_TYPES, Credentials_Operations } from './credentials.resource-types.js';
 
 const API_CALL = ResourceOperationVariantType.API_CALL;
+type CoreRole = CoreOrgRole | CoreAppRole;
 
 /**
  * `managers` create, list, regenerate and delete keys (never with roles above their own); rotation, which
  * retires a key on a schedule, needs `admin` and a fresh step-up proof.
  */
-function apiKeysResource(type: string, scope: ResourcePrimaryScope, schema: z.ZodObject, managers: readonly string[], admin: string): AnyResourceDeclaration {
+function apiKeysResource(type: string, scope: ResourcePrimaryScope, schema: z.ZodObject, managers: readonly CoreRole[], admin: CoreRole): AnyResourceDeclaration {
   const { hashedKey: _hidden, ...visible } = schema.shape;
   const record = resourceRecordSchema(z.object(visible), scope);
   const admins = [admin];

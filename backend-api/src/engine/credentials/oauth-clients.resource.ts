@@ -13,20 +13,23 @@ import {
   RotateCredentialRequestSchema,
   RotateOAuthClientResponseFields,
   type AnyResourceDeclaration,
-  type ResourceOperationVariant,
+  type CoreAppRole,
+  type CoreOrgRole,
+  type TypedResourceOperationVariant,
 } from '@wildo/shared-lib';
 import { z } from 'zod';
 import { CREDENTIAL_RESOURCE_TYPES, Credentials_Operations } from './credentials.resource-types.js';
 
 const API_CALL = ResourceOperationVariantType.API_CALL;
+type CoreRole = CoreOrgRole | CoreAppRole;
 /** The variant key of the CREATE used by dynamic client registration (never routed). */
 export const DYNAMIC_REGISTRATION_VARIANT = 'dynamic-registration';
 
-function oauthClientsResource(type: string, scope: ResourcePrimaryScope, schema: z.ZodObject, admin: string): AnyResourceDeclaration {
+function oauthClientsResource(type: string, scope: ResourcePrimaryScope, schema: z.ZodObject, admin: CoreRole): AnyResourceDeclaration {
   const { secrets: _secrets, registrationAccessTokenHash: _token, ...visible } = schema.shape;
   const record = resourceRecordSchema(z.object(visible), scope);
   const admins = [admin];
-  const createVariants: ResourceOperationVariant[] = [{ variantType: API_CALL, isDefault: true, roles: admins, riskLevel: ResourceOperationRiskLevel.HIGH }];
+  const createVariants: TypedResourceOperationVariant<ResourcePrimaryScope, z.ZodObject>[] = [{ variantType: API_CALL, isDefault: true, roles: admins, riskLevel: ResourceOperationRiskLevel.HIGH }];
   if (scope === ResourcePrimaryScope.APPLICATION) {
     // Self-registration (RFC 7591) creates application clients through the engine, never through a route.
     createVariants.push({ variantType: ResourceOperationVariantType.INTERNAL, key: DYNAMIC_REGISTRATION_VARIANT, roles: [CORE_APP_ROLES.APP_USER] });

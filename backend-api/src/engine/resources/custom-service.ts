@@ -89,6 +89,14 @@ export interface CustomOperationArgs<TInput> {
 /** Implements one custom operation; its result is projected through the declared response schema. */
 export type CustomOperationHandler<TInput = never, TOutput = unknown> = (args: CustomOperationArgs<TInput>) => Promise<TOutput>;
 
+/**
+ * A custom operation handler as the engine stores it, whatever its declared types: hand-annotated handlers
+ * (`CustomOperationArgs<X>`) and the typed handlers of `handle.implement(...)` (`id: string`, typed records) both
+ * fit. The engine validates the input and loads the addressed record before calling it.
+ */
+// The method form is checked bivariantly: a handler that asks for more precise arguments still fits.
+export type AnyCustomOperationHandler = { handle(args: CustomOperationArgs<unknown>): Promise<unknown> }['handle'];
+
 /** What a {@link RecordGuard} sees of one call. */
 export interface RecordGuardArgs {
   /** Core operation value (`create`, `delete`, ...) or custom operation key (`rotate`). */
@@ -130,17 +138,22 @@ export interface ResourceCustomServiceImplementation {
   deleteInTransaction?: DeleteInTransactionHandler;
   prefixCoreOperations?: PrefixCoreHandler | Partial<Record<CoreResourceOperation, PrefixCoreHandler>>;
   postfixCoreOperations?: PostfixCoreHandler | Partial<Record<CoreResourceOperation, PostfixCoreHandler>>;
-  // `never` input accepts handlers typed for any input; the engine validates input before calling them.
-  customOperations?: Readonly<Record<string, CustomOperationHandler<never, unknown>>>;
+  customOperations?: Readonly<Record<string, AnyCustomOperationHandler>>;
 }
+
+/** The core-operation hooks of a service implementation: what `handle.implement(operations, hooks)` takes beside the handlers. */
+export type ResourceCustomServiceHooks = Omit<ResourceCustomServiceImplementation, 'resourceType' | 'customOperations'>;
 
 /**
  * Declares the service code of a resource. Registered through a module's `customServiceImplementations`;
  * the engine refuses to start when a declared custom operation has no handler or a handler has no declaration.
  *
+ * The typed form is the resource handle's `implement` (`todos.implement({ complete: async ({ id, input, utils }) => ... })`),
+ * which produces the same implementation.
+ *
  * @example
  * createResourceCustomServiceImplementation('todos', {
- *   customOperations: { complete: async ({ id, utils }) => utils.records.update(id!, { status: 'done' }) },
+ *   customOperations: { complete: async ({ id, utils }: CustomOperationArgs<{ note?: string }>) => utils.records.update(String(id), { status: 'done' }) },
  * });
  */
 export function createResourceCustomServiceImplementation(

@@ -35,6 +35,7 @@ export {
   EMBED_TEXTS_OPERATION,
   EmbeddingsProvider_Model,
   findModelByVendorId,
+  LANGUAGE_MODELS_BY_PROVIDER,
   MODEL_CATALOGUE,
   ModelResolutionError,
   modelsServing,

@@ -12,6 +12,7 @@ import {
   EMBED_TEXTS_OPERATION,
   EmbeddingsProvider_Model,
   findModelByVendorId,
+  LANGUAGE_MODELS_BY_PROVIDER,
   MODEL_CATALOGUE,
   ModelResolutionError,
   modelsServing,
@@ -225,5 +226,14 @@ describe('MODEL_CATALOGUE', () => {
     const operations = new Set<ProviderOperationKey>(MODEL_CATALOGUE[providerRef]!.models.flatMap((model) => model.operations));
 
     for (const operation of operations) expect(adapter[ADAPTER_METHOD[operation]!], `${providerRef} ${operation}`).toBeTypeOf('function');
+  });
+
+  it('types exactly the chat models of each provider for agent declarations', () => {
+    const chatModels = Object.fromEntries(
+      Object.entries(MODEL_CATALOGUE)
+        .map(([providerRef, entry]) => [providerRef, entry.models.filter((model) => model.operations.includes(CHAT)).map((model) => model.model)] as const)
+        .filter(([, models]) => models.length > 0),
+    );
+    expect(chatModels).toEqual(LANGUAGE_MODELS_BY_PROVIDER);
   });
 });

@@ -54,6 +54,15 @@ export interface ProviderModelCatalogue {
 /** The whole catalogue, by provider ref. */
 export type ModelCatalogue = Readonly<Record<string, ProviderModelCatalogue>>;
 
+/**
+ * The language models each built-in provider serves, as a type agent declarations check a model against
+ * (`defineChatAgent`); a test keeps it equal to the catalogue below.
+ */
+export const LANGUAGE_MODELS_BY_PROVIDER = {
+  anthropic: [LLM_Model.CLAUDE_OPUS_5, LLM_Model.CLAUDE_SONNET_5, LLM_Model.CLAUDE_HAIKU_5],
+  openai: [LLM_Model.GPT_5, LLM_Model.GPT_5_MINI],
+} as const satisfies Readonly<Record<string, readonly LLM_Model[]>>;
+
 const LLM_OPERATIONS = [LLMProvider_OperationKey.CHAT_COMPLETION, LLMProvider_OperationKey.GENERATE_STRUCTURED] as const;
 const ALL_CLASSES = Object.values(LLM_Model_Applicability);
 

@@ -1,38 +1,68 @@
-import { CoreResourceOperation } from '@wildo/shared-lib';
-import { z } from 'zod';
+import {
+  buildResourceTool,
+  CoreResourceOperation,
+  defaultReadToolDescription,
+  installResourceToolRunner,
+  READ_TOOL_MAX_RECORDS,
+  ResourceReadToolInputSchema,
+  resourceToolRef,
+  type ResourceTool,
+  type ResourceToolCall,
+} from '@wildo/shared-lib';
+import type { z } from 'zod';
 import { FrameworkError } from '../../errors/index.js';
-import type { FunctionTool } from './function-tool.types.js';
+import type { FunctionToolExecutionContext } from './function-tool.types.js';
 
-/** The most records a read tool returns: a lookup, not an export. */
-export const READ_TOOL_MAX_RECORDS = 20;
+export { READ_TOOL_MAX_RECORDS };
 
-const ReadToolInput = z.strictObject({
-  id: z.string().min(1).max(64).optional().describe('Id of one record to read.'),
-  query: z.string().trim().min(1).max(500).optional().describe('Words to search for.'),
-  limit: z.number().int().min(1).max(READ_TOOL_MAX_RECORDS).optional().describe(`How many records (at most ${READ_TOOL_MAX_RECORDS}).`),
-});
+/** One record by id; with a query, SEARCH when the resource serves it, otherwise LIST. */
+async function lookup(resourceType: string, args: Record<string, unknown>, ctx: FunctionToolExecutionContext): Promise<unknown> {
+  const records = ctx.records(resourceType);
+  if (typeof args.id === 'string') return records.get(args.id);
+  const limit = typeof args.limit === 'number' ? args.limit : 10;
+  if (typeof args.query === 'string' && ctx.serves(resourceType, CoreResourceOperation.SEARCH)) return records.search(args.query, { limit });
+  return records.list({ limit });
+}
+
+/**
+ * Performs one operation (CREATE, UPDATE or a custom operation) through the tool's caller, so the operation's own
+ * admission, validation, handler and projection run. A string `id` addresses the record of an instance operation
+ * (the tools' input schemas name it so); every other argument is the body.
+ */
+async function perform(resourceType: string, operation: string, args: Record<string, unknown>, ctx: FunctionToolExecutionContext): Promise<unknown> {
+  if (operation === CoreResourceOperation.CREATE) return ctx.records(resourceType).create(args);
+  const { id, ...input } = args;
+  if (typeof id === 'string') return (await ctx.call(resourceType, operation, { id, input })).data;
+  if (operation === CoreResourceOperation.UPDATE) {
+    throw new FrameworkError('VALIDATION_FAILED', 'The id is required.', { reason: 'input_invalid', problems: [{ path: 'id', expected: 'required' }] });
+  }
+  return (await ctx.call(resourceType, operation, { input: args })).data;
+}
+
+/** Runs every resource tool's call (the handles' tools and the two functions below): identity comes from the conversation. */
+function runResourceTool(call: ResourceToolCall, args: Record<string, unknown>, ctx: FunctionToolExecutionContext): Promise<unknown> {
+  return call.kind === 'lookup' ? lookup(call.resourceType, args, ctx) : perform(call.resourceType, call.operation, args, ctx);
+}
+
+installResourceToolRunner(runResourceTool);
 
 /**
  * A bounded lookup tool over a resource: one record by id; with a query, SEARCH when the resource serves it,
  * otherwise LIST. Refusals (authorization, rate limits) are returned as refusals, never turned into a list.
+ * The typed form is the resource handle's `tools.read()`.
  *
  * @example
  * const readTask = resourceReadTool(TasksManager_ResourceType.TODOS); // functionRef 'resource.todos.read'
  */
-export function resourceReadTool(resourceType: string): FunctionTool<typeof ReadToolInput> {
-  return {
-    functionRef: `resource.${resourceType}.${CoreResourceOperation.READ}`,
-    description: `Look up ${resourceType}: one record by id, or a short list (optionally matching a query).`,
-    inputSchema: ReadToolInput,
+export function resourceReadTool(resourceType: string): ResourceTool<string, typeof ResourceReadToolInputSchema> {
+  return buildResourceTool(resourceToolRef(resourceType, CoreResourceOperation.READ), {
+    kind: 'lookup',
+    resourceType,
+    operation: CoreResourceOperation.READ,
+    description: defaultReadToolDescription(resourceType),
+    inputSchema: ResourceReadToolInputSchema,
     readOnly: true,
-    async execute(args, ctx) {
-      const records = ctx.records(resourceType);
-      if (args.id) return records.get(args.id);
-      const limit = args.limit ?? 10;
-      if (args.query && ctx.serves(resourceType, CoreResourceOperation.SEARCH)) return records.search(args.query, { limit });
-      return records.list({ limit });
-    },
-  };
+  });
 }
 
 /** Options of {@link resourceWriteTool}. */
@@ -45,31 +75,26 @@ export interface ResourceWriteToolOptions<TArgs extends z.ZodObject> {
 }
 
 /**
- * A tool that creates or updates one record through the shared dispatch path (authorization, rate policy,
- * strict validation, projection). Identity and tenant come from the conversation, never from the model.
+ * A tool that creates or updates one record (or runs a custom operation) through the shared dispatch path
+ * (authorization, rate policy, strict validation, the operation's handlers, projection). Identity and tenant come
+ * from the conversation, never from the model. The typed form is the resource handle's `tools.write(...)`.
  *
  * @example
  * resourceWriteTool('todos', CoreResourceOperation.UPDATE, { requiresHumanApproval: true, inputSchema: z.object({ id: z.string(), title: z.string() }) });
  */
 export function resourceWriteTool<TArgs extends z.ZodObject>(
   resourceType: string,
-  operation: CoreResourceOperation.CREATE | CoreResourceOperation.UPDATE,
+  operation: CoreResourceOperation.CREATE | CoreResourceOperation.UPDATE | (string & {}),
   options: ResourceWriteToolOptions<TArgs>,
-): FunctionTool<TArgs> {
-  return {
-    functionRef: `resource.${resourceType}.${operation}`,
-    description: options.description ?? `${operation === CoreResourceOperation.CREATE ? 'Create' : 'Update'} one ${resourceType} record.`,
+): ResourceTool<string, TArgs> {
+  const action = operation === CoreResourceOperation.CREATE ? 'Create' : operation === CoreResourceOperation.UPDATE ? 'Update' : `Run "${operation}" on`;
+  return buildResourceTool(resourceToolRef(resourceType, operation), {
+    kind: 'operation',
+    resourceType,
+    operation,
+    description: options.description ?? `${action} one ${resourceType} record.`,
     inputSchema: options.inputSchema,
     ...(options.requiresHumanApproval !== undefined ? { requiresHumanApproval: options.requiresHumanApproval } : {}),
     ...(options.allowArgumentModification !== undefined ? { allowArgumentModification: options.allowArgumentModification } : {}),
-    async execute(args, ctx) {
-      const input = args as Record<string, unknown>;
-      if (operation === CoreResourceOperation.UPDATE) {
-        const { id, ...patch } = input;
-        if (typeof id !== 'string') throw new FrameworkError('VALIDATION_FAILED', 'The id is required.', { reason: 'input_invalid', problems: [{ path: 'id', expected: 'required' }] });
-        return ctx.records(resourceType).update(id, patch);
-      }
-      return ctx.records(resourceType).create(input);
-    },
-  };
+  });
 }
