@@ -23,6 +23,6 @@ export type { ToolOutcome } from './conversations/turn-tools.js';
 export { ExternalMcpConnector, type ExternalMcpSession } from './external-mcp/external-mcp.service.js';
 export type { ExternalMcpCallResult, ExternalMcpServerDefinition, ExternalMcpTool } from './external-mcp/external-mcp.types.js';
 export { ActorSystemAccess, budgetTenantOf, type SystemAccessRequest, type SystemAdmission } from './systems/actor-system-access.service.js';
-export type { FunctionTool, FunctionToolExecutionContext, FunctionToolServices } from './tools/function-tool.types.js';
+export type { FunctionTool, FunctionToolExecutionContext, FunctionToolResourceOperation, FunctionToolServices } from './tools/function-tool.types.js';
 export { READ_TOOL_MAX_RECORDS, resourceReadTool, resourceWriteTool, type ResourceWriteToolOptions } from './tools/resource-tools.js';
 export { admitToolOperation } from './tools/tool-admission.js';

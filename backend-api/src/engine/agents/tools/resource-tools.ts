@@ -33,6 +33,7 @@ const ReadToolInput = z.strictObject({
 export function resourceReadTool(resourceType: string): FunctionTool<typeof ReadToolInput> {
   return {
     functionRef: `resource.${resourceType}.${CoreResourceOperation.READ}`,
+    resourceOperation: { resourceType, operation: CoreResourceOperation.READ },
     description: `Look up ${resourceType}: one record by id, or a short list (optionally matching a query).`,
     inputSchema: ReadToolInput,
     readOnly: true,
@@ -77,6 +78,7 @@ export function resourceWriteTool<TArgs extends z.ZodObject>(
 ): FunctionTool<TArgs> {
   return {
     functionRef: `resource.${resourceType}.${operation}`,
+    resourceOperation: { resourceType, operation },
     description: options.description ?? `${operation === CoreResourceOperation.CREATE ? 'Create' : 'Update'} one ${resourceType} record.`,
     inputSchema: options.inputSchema,
     ...(options.requiresHumanApproval !== undefined ? { requiresHumanApproval: options.requiresHumanApproval } : {}),
