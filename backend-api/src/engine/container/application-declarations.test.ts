@@ -183,6 +183,16 @@ describe('a refused declaration causes no knock-on line', () => {
     ]);
   });
 
+  it('for a relationship to an invalid resource', () => {
+    const projects = (schema: z.ZodObject) => notes({}, { type: 'projects', displayName: 'Projects', schema });
+    const related = notes({}, { schema: z.object({ title: z.string(), projectId: z.string() }), relationships: [{ field: 'projectId', resourceType: 'projects', kind: 'belongs-to' }] });
+    expect(printed([{ name: 'notes', resources: [projects(z.object({ name: z.string(), _id: z.string() })), related] }])).toBe(
+      HEADER + 'resource "projects" › schema._id: "_id" is a system field the engine writes; rename the declared field',
+    );
+
+    expect(() => validate([{ name: 'notes', resources: [projects(z.object({ name: z.string() })), related] }])).not.toThrow();
+  });
+
   it('for an agent naming a refused tool', () => {
     const badTool = functionTool('notes.lookup', z.string());
     expect(printed([{ name: 'notes', resources: [notes()], flowsActors: { functionTools: [badTool], agents: [chatAgent(['notes.lookup'])] } }])).toBe(
