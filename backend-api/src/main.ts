@@ -1,16 +1,15 @@
-import { findProjectRoot, loadRuntimeConfiguration, WildoConfigError } from './engine/config/index.js';
-import { createWildoBackend, DataDirectoryLockedError, DeclarationValidationError } from './engine/index.js';
+import { findProjectRoot } from './engine/config/index.js';
+import { createWildoBackend } from './engine/index.js';
 import { createLogger } from './engine/logging/index.js';
-import { InvalidEnvironmentError, parseBackendEnvironment } from './environment.schema.js';
 import { referenceApplication } from './modules/index.js';
 import { backendOptionsFromRuntime, isProduction, resolvePublicUrls } from './server-options.js';
+import { loadStartupConfiguration, startupRefusalText } from './startup.js';
 
 /** Starts the reference application on the generated configuration and the process environment. */
 async function main(): Promise<void> {
-  const env = parseBackendEnvironment(process.env);
-  const logger = createLogger({ level: env.LOG_LEVEL });
   const rootDir = findProjectRoot(process.cwd());
-  const runtime = await loadRuntimeConfiguration({ rootDir });
+  const { env, runtime } = await loadStartupConfiguration(process.env, rootDir);
+  const logger = createLogger({ level: env.LOG_LEVEL });
   const backend = await createWildoBackend({ application: referenceApplication, logger, ...backendOptionsFromRuntime(runtime, env, rootDir) });
   const { url } = await backend.listen(env.PORT, env.HOST);
   const { publicUrl, source } = resolvePublicUrls(runtime, env, isProduction(runtime, env));
@@ -39,15 +38,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // Configuration, environment, declaration and data directory problems are the operator's to fix: print the message, not a stack.
-  if (
-    error instanceof WildoConfigError ||
-    error instanceof DeclarationValidationError ||
-    error instanceof InvalidEnvironmentError ||
-    error instanceof DataDirectoryLockedError
-  ) {
-    process.stderr.write(`${error.message}\n`);
-  } else {
-    process.stderr.write(`wildo backend failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  }
+  const refusal = startupRefusalText(error);
+  process.stderr.write(`${refusal ?? `wildo backend failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`}\n`);
   process.exit(1);
 });

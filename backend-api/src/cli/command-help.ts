@@ -27,8 +27,49 @@ export const EXPOSURE_HELP = [
   '               internal, unimplemented, malformed name, argument clash, schema',
   '               without a JSON Schema form, name taken, unknown instance)',
   '',
+  'Agent tools: for each agent, the tools its model is offered under the names it',
+  '  sees (a functionRef with every character outside [A-Za-z0-9_-] made "_"), the',
+  '  resource operation each dispatches, whether a call waits for a person\'s',
+  '  approval, and what the model sends.',
+  '',
   'Exit codes: 0 the report was printed; 1 the application could not be found,',
   'loaded or validated.',
+].join('\n');
+
+/** The part of `wildo check --help` that says what is checked and what is not. */
+export const CHECK_HELP = [
+  '',
+  'What is checked, as at start-up and with the same lines: the environment',
+  '  (backend-api/src/environment.schema.ts), wildo.saas.config.ts against its',
+  '  generation (.wildo-saas/generated must be in sync), and every declaration of',
+  '  the application and of the engine modules: resources, service code, function',
+  '  tools (their resources and operations), agents (providers, models, tools) and',
+  '  actor systems. No database is opened and no server is started.',
+  '',
+  'The application is found as by `wildo exposure` (--app, --export).',
+  '',
+  'Exit codes: 0 everything is valid; 1 a refusal (printed as start-up prints it).',
+].join('\n');
+
+/** The backend entry `wildo dev` runs, relative to the project root. */
+export const BACKEND_ENTRY_FILE = 'backend-api/src/main.ts';
+
+/** The part of `wildo dev --help` that documents the stub models. */
+export const DEV_HELP = [
+  '',
+  'The backend runs under `tsx watch`: a change to any file it imports restarts it.',
+  'Stop with Ctrl-C.',
+  '',
+  'With --stub-models, local Anthropic and OpenAI stand-ins start in this process',
+  'and the backend is pointed at them (ANTHROPIC_BASE_URL, OPENAI_BASE_URL, stub',
+  'keys): no provider account is used. Their replies, unless --stub-script says:',
+  '  call <tool> {json}   the model calls that tool (the name the model sees, e.g.',
+  '                       resource_todos_update, or its functionRef) with the JSON',
+  '  a tool result        the model says what the tool returned',
+  '  anything else        the model echoes the message',
+  '--stub-script <file> exports a default function (request, vendor) returning a',
+  'reply (textReply, toolCallsReply from @wildo/backend-api/testing) or undefined to',
+  'fall back to the replies above.',
 ].join('\n');
 
 /** The application roles an operator can grant or revoke. */

@@ -70,6 +70,21 @@ describe('wildo exposure on the reference application', () => {
   );
 
   it(
+    'lists the tools each agent is offered, under the names its model sees, and when a call runs',
+    async () => {
+      const { stdout } = await humanRun();
+      expect(stdout).toMatch(/^ {2}todo-assistant\.chat\.agent +resource_todos_read +resource\.todos\.read +todos\.read +at once \(read-only\)$/m);
+      expect(stdout).toMatch(/^ {2}todo-assistant\.chat\.agent +resource_todos_update +resource\.todos\.update +todos\.update +after a person approves$/m);
+      expect(stdout).toMatch(/^ {2}resource_todos_update \(todo-assistant\.chat\.agent\)\n {4}sends {2}id: string \(required\)\n {11}title: string \(required\)$/m);
+      const { stdout: json } = await jsonRun();
+      expect(JSON.parse(json).agentTools).toContainEqual(
+        expect.objectContaining({ agent: 'todo-assistant.chat.agent', tool: 'resource_todos_update', functionRef: 'resource.todos.update', operation: 'todos.update', requiresHumanApproval: true }),
+      );
+    },
+    LOADS_ENGINE,
+  );
+
+  it(
     'prints the same canonical JSON on every run',
     async () => {
       const run = await jsonRun();
@@ -146,6 +161,7 @@ describe('wildo exposure on other applications', () => {
           shown: null,
         })),
         moduleTools: [],
+        agentTools: [],
       },
       { file: 'apps.ts', exportName: 'demo' },
     );

@@ -1,4 +1,4 @@
-import type { ExposureField, ExposureReport, OperationExposure, ToolExposure } from '../engine/mcp/exposure-report.js';
+import type { AgentToolExposure, ExposureField, ExposureReport, OperationExposure, ToolExposure } from '../engine/mcp/exposure-report.js';
 
 /** Where the reported application came from, for the report's header. */
 export interface ExposureSource {
@@ -17,7 +17,8 @@ const STATUS_MEANING: Partial<Record<ToolExposure['status'], string>> = {
 
 /**
  * The human form of an exposure report: a summary, then per resource a table of its operation variants and,
- * for each tool, what a model sends and is shown. Plain text (no colours), so it reads the same in a pipe.
+ * for each tool, what a model sends and is shown; then the tools each agent's model is offered. Plain text (no
+ * colours), so it reads the same in a pipe.
  */
 export function renderExposureReport(report: ExposureReport, source: ExposureSource): string {
   const lines: string[] = [];
@@ -27,6 +28,10 @@ export function renderExposureReport(report: ExposureReport, source: ExposureSou
   lines.push(`  catalogues    ${report.catalogues.map((c) => `${c.name} (${API_PREFIX}${c.endpoint})`).join(', ')}`);
   lines.push(`  operations    ${report.operations.length} variants: ${tally(report.operations)}`);
   if (report.moduleTools.length > 0) lines.push(`  module tools  ${report.moduleTools.length}: ${tally(report.moduleTools)}`);
+  if (report.agentTools.length > 0) {
+    const agents = new Set(report.agentTools.map((t) => t.agent)).size;
+    lines.push(`  agent tools   ${report.agentTools.length} across ${agents} agent${agents === 1 ? '' : 's'} (the names their models see)`);
+  }
 
   const cellsOf = (o: OperationExposure) => [o.operation, o.variant, o.roles.join(', ') || '-', o.lifecycle, statusLine(o)];
   // One alignment for every resource's table, so they read as one.
@@ -43,7 +48,25 @@ export function renderExposureReport(report: ExposureReport, source: ExposureSou
     lines.push(...alignColumns([['TOOL', 'MODULE', 'MCP'], ...report.moduleTools.map((t) => [t.tool, t.module, statusLine(t)])]).map((line) => `  ${line}`));
     for (const t of report.moduleTools) if (t.sends) lines.push('', ...toolDetails(t));
   }
+  if (report.agentTools.length > 0) lines.push('', ...agentToolLines(report.agentTools));
   return `${lines.join('\n')}\n`;
+}
+
+/** The tools each agent's model is offered: one row per tool, then what the model sends to each. */
+function agentToolLines(tools: readonly AgentToolExposure[]): string[] {
+  const lines = ['Tools offered to agents (a system access entry with requiresApproval gates every call)'];
+  const rows = tools.map((t) => [t.agent, t.tool, t.functionRef, t.operation ?? '-', agentToolGate(t)]);
+  lines.push(...alignColumns([['AGENT', 'TOOL', 'FUNCTION REF', 'OPERATION', 'CALLS'], ...rows]).map((line) => `  ${line}`));
+  for (const t of tools) {
+    if (t.sends) lines.push('', `  ${t.tool} (${t.agent})`, ...fieldLines('sends', t.sends, 'no arguments'));
+  }
+  return lines;
+}
+
+function agentToolGate(tool: AgentToolExposure): string {
+  if (!tool.sends) return 'discovered at run time';
+  if (tool.requiresHumanApproval) return 'after a person approves';
+  return tool.readOnly ? 'at once (read-only)' : 'at once';
 }
 
 /** Pads every column but the last to its widest cell, two spaces apart. */

@@ -1,6 +1,16 @@
 import { Command, CommanderError } from 'commander';
 import { createCapturedOutput, type CliOutput } from './cli.output.js';
-import { APPLICATION_EXPORT, APPLICATION_MODULE_FILE, APPLICATION_ROLES, EXPOSURE_HELP, USERS_ROLE_HELP, type RoleChangeKind } from './command-help.js';
+import {
+  APPLICATION_EXPORT,
+  APPLICATION_MODULE_FILE,
+  APPLICATION_ROLES,
+  BACKEND_ENTRY_FILE,
+  CHECK_HELP,
+  DEV_HELP,
+  EXPOSURE_HELP,
+  USERS_ROLE_HELP,
+  type RoleChangeKind,
+} from './command-help.js';
 import { runConfigSync } from './config-sync.command.js';
 
 /** What one CLI run produced: its exit code and everything it wrote to each stream. */
@@ -16,6 +26,8 @@ export interface RunWildoCliOptions {
   cwd?: string;
   /** The environment operator commands read (`DATABASE_URL`, `WILDO_DATA_DIR`, `REDIS_URL`); defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Where output also goes as it is written (the process entry streams it); it is returned either way. */
+  forward?: CliOutput;
 }
 
 /** Builds the `wildo` command tree; `setExitCode` receives each action's exit code. */
@@ -44,7 +56,7 @@ export function createWildoProgram(
     .command('exposure')
     .description(
       'Show what the application exposes over MCP: for every operation variant (engine modules included), whether it is a tool, ' +
-        'on which catalogue, or why not; what a model sends and what it is shown (names and types only).',
+        'on which catalogue, or why not; what a model sends and what it is shown (names and types only); and the tools each agent is offered.',
     )
     .option('--json', 'print a canonical JSON document (sorted keys and entries) for diffing in CI', false)
     .option('--root <dir>', 'the project root (the directory holding wildo.saas.config.ts); default: search upward')
@@ -70,8 +82,53 @@ export function createWildoProgram(
         ),
       );
     });
+  addDevelopmentCommands(program, output, cwd, setExitCode, env);
   addUsersCommands(program, output, cwd, setExitCode, env);
   return program;
+}
+
+/** `wildo check` and `wildo dev`: the application developer's loop. */
+function addDevelopmentCommands(program: Command, output: CliOutput, cwd: string, setExitCode: (code: number) => void, env: Readonly<Record<string, string | undefined>>): void {
+  program
+    .command('check')
+    .description('Validate the environment, the configuration and every declaration as start-up does, without a database or a server.')
+    .option('--root <dir>', 'the project root (the directory holding wildo.saas.config.ts); default: search upward')
+    .option('--app <path>', `the file exporting the application (relative to the working directory); default: <root>/${APPLICATION_MODULE_FILE}`)
+    .option('--export <name>', `the export to check; default: ${APPLICATION_EXPORT}, else the first export shaped like an application`)
+    .addHelpText('after', CHECK_HELP)
+    .action(async (options: { root?: string; app?: string; export?: string }) => {
+      const { runCheck } = await import('./check.command.js');
+      setExitCode(
+        await runCheck(
+          { cwd, env, ...(options.root ? { root: options.root } : {}), ...(options.app ? { app: options.app } : {}), ...(options.export ? { exportName: options.export } : {}) },
+          output,
+        ),
+      );
+    });
+  program
+    .command('dev')
+    .description('Run the backend and restart it when a file it imports changes.')
+    .option('--stub-models', 'answer model calls from local Anthropic and OpenAI stand-ins (no provider account)', false)
+    .option('--stub-script <file>', 'a module whose default export scripts the stand-ins (with --stub-models)')
+    .option('--entry <file>', `the backend entry (relative to the working directory); default: <root>/${BACKEND_ENTRY_FILE}`)
+    .option('--root <dir>', 'the project root (the directory holding wildo.saas.config.ts); default: search upward')
+    .addHelpText('after', DEV_HELP)
+    .action(async (options: { stubModels: boolean; stubScript?: string; entry?: string; root?: string }) => {
+      const { runDev } = await import('./dev.command.js');
+      setExitCode(
+        await runDev(
+          {
+            cwd,
+            env,
+            stubModels: options.stubModels,
+            ...(options.stubScript ? { stubScript: options.stubScript } : {}),
+            ...(options.entry ? { entry: options.entry } : {}),
+            ...(options.root ? { root: options.root } : {}),
+          },
+          output,
+        ),
+      );
+    });
 }
 
 /** `wildo users grant-role|revoke-role --email <email> --role <role>`: operator commands run on the server. */
@@ -104,7 +161,7 @@ function addUsersCommands(program: Command, output: CliOutput, cwd: string, setE
  * const { exitCode, stderr } = await runWildoCli(['config', 'sync', '--check']);
  */
 export async function runWildoCli(argv: readonly string[], options: RunWildoCliOptions = {}): Promise<CliResult> {
-  const output = createCapturedOutput();
+  const output = createCapturedOutput(options.forward);
   let exitCode = 0;
   const program = createWildoProgram(
     output,

@@ -1,5 +1,10 @@
 // The public surface of the engine: explicit named exports, grouped by capability folder.
 export { type BackendApplicationDefinition, type BackendDomainModule, type FlowsActorsContribution, defineBackendApplication } from './container/backend-domain-module.js';
+export {
+  validateDeclarations,
+  type DeclarationValidationOptions,
+  type ValidatedApplication,
+} from './container/application-declarations.js';
 export { systemClock, type Clock } from './container/clock.js';
 export { SAAS_SERVICE_TYPES } from './container/saas-service-types.tokens.js';
 export { createWildoBackend, type WildoBackend, type WildoBackendOptions } from './container/wildo-backend.js';
@@ -125,6 +130,7 @@ export {
   type ExternalMcpTool,
   type FunctionTool,
   type FunctionToolExecutionContext,
+  type FunctionToolResourceOperation,
   type InvokeAgentOptions,
   type PendingApproval,
   type ResolvedAgent,

@@ -46,10 +46,11 @@ export function catalogueModelResolver(catalogue: ModelCatalogue = MODEL_CATALOG
       if (classes.length > 0 && servesOperationByClass) {
         return {
           ok: false,
+          reason: resolution.reason,
           message: `${resolution.message} Or replace model with modelApplicability (${classes.join(', ')}) to let "${providerRef}" choose.`,
         };
       }
     }
-    return { ok: false, message: resolution.message };
+    return { ok: false, reason: resolution.reason, message: resolution.message };
   };
 }

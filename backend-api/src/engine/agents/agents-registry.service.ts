@@ -16,6 +16,8 @@ import type { RuntimeConfiguration } from '../config/runtime-configuration.schem
 import type { DeclarationProblem } from '../resources/resources.errors.js';
 import { DeclarationValidationError } from '../resources/resources.errors.js';
 import { defOf } from '../resources/schema/zod-internals.js';
+import type { ModelRefusalReason } from './providers/model-catalogue.js';
+import { NO_DECLARED_RESOURCES, toolTargetProblem, type DeclaredResources } from './tool-target-validation.js';
 import type { FunctionTool } from './tools/function-tool.types.js';
 
 /** What registration asks an {@link AgentModelResolver} for: one agent's model selection and settings. */
@@ -33,7 +35,14 @@ export interface AgentModelRequest {
  * A resolver's answer: the concrete model (`model`, the framework's id; `vendorModelId`, the id the vendor SDK
  * receives), or a message naming what is wrong and the fix. A resolver never substitutes another model.
  */
-export type AgentModelResolution = { ok: true; model: string; vendorModelId: string } | { ok: false; message: string };
+export type AgentModelResolution =
+  | { ok: true; model: string; vendorModelId: string }
+  | {
+      ok: false;
+      message: string;
+      /** `provider_unknown`: the framework has no adapter (and no models) for this provider; the message names those it has. */
+      reason?: ModelRefusalReason;
+    };
 
 /** Resolves an agent's model (pinned or by applicability class) for its provider, or says why it cannot. */
 export type AgentModelResolver = (providerRef: string, request: AgentModelRequest) => AgentModelResolution;
@@ -42,6 +51,8 @@ export type AgentModelResolver = (providerRef: string, request: AgentModelReques
 export interface AgentsRegistryOptions {
   /** Refs of the external MCP servers passed to `createWildoBackend({ externalMcpServers })`. */
   externalMcpServerRefs?: readonly string[];
+  /** The application's compiled resources, which tools over a resource operation must name (default: none). */
+  resources?: DeclaredResources;
 }
 
 /** An agent after registration: its declaration and the configuration its calls receive. */
@@ -99,6 +110,19 @@ function inputSchemaProblem(schema: unknown): string | undefined {
   return `is ${kind}; declare it with z.object({ ... }): a tool's arguments are one object`;
 }
 
+/** What an agent asks its provider's model resolver for: its operation, model selection and settings. */
+function modelRequestOf(agent: FlowsActors_Agent): AgentModelRequest {
+  const { config } = agent;
+  const request: AgentModelRequest = { operationKey: config.operationKey };
+  if (config.model !== undefined) request.model = config.model;
+  if (isImage(agent)) return request;
+  const llm = config as LLMAgentConfig;
+  if (llm.modelApplicability !== undefined) request.modelApplicability = llm.modelApplicability;
+  if (llm.reasoningEffort !== undefined) request.reasoningEffort = llm.reasoningEffort;
+  if (llm.temperature !== undefined) request.temperature = llm.temperature;
+  return request;
+}
+
 interface Registered<T> {
   value: T;
   module: string;
@@ -109,9 +133,11 @@ interface Registered<T> {
  * naming the agent (or tool, or system) and the fix: a provider or operation mismatch between `config` and
  * `operationDefinition`, not exactly one of `model`/`modelApplicability`, a model or class the provider cannot
  * serve, reasoning or sampling settings the resolved model does not support, an unregistered function ref, an
- * unconfigured external MCP server, a provider not enabled in the runtime scope, a ref registered twice, a tool
- * without a ref or an object input schema, an actor system whose AGENTIC actor does not name a registered
- * CHAT_COMPLETION agent.
+ * unconfigured external MCP server, a provider not enabled in the runtime scope (or, when the framework has no adapter
+ * for it, only that), a ref registered twice, a tool without a ref or an object input schema, a tool over a resource
+ * operation that cannot run (see {@link toolTargetProblem}), a factory-map key that differs from its system's ref,
+ * an actor system whose AGENTIC actor does not name a registered CHAT_COMPLETION agent. A declaration already refused
+ * causes no further line where it is named (an agent naming a refused tool, a tool over a refused resource).
  *
  * @example
  * const registry = new AgentsRegistry(application, runtime, catalogueModelResolver(), { externalMcpServerRefs: ['docs'] });
@@ -129,43 +155,9 @@ export class AgentsRegistry {
     options: AgentsRegistryOptions = {},
   ) {
     const problems: DeclarationProblem[] = [];
-    const toolModules = new Map<string, string>();
-    const systems = new Map<string, Registered<FlowActorSystem>>();
-    for (const module of application.modules) {
-      const contribution = module.flowsActors;
-      (contribution?.functionTools ?? []).forEach((tool, i) => {
-        const ref = typeof tool.functionRef === 'string' ? tool.functionRef.trim() : '';
-        const label = ref === '' ? `function tool #${i} (module "${module.name}")` : `function tool "${tool.functionRef}" (module "${module.name}")`;
-        const report = (path: string, message: string) => problems.push({ declaration: label, path, message });
-        let ok = true;
-        if (ref === '') {
-          report('functionRef', "is empty; give the tool a functionRef (the name agents list in capabilities.tools.functionRefs)");
-          ok = false;
-        } else if (toolModules.has(tool.functionRef)) {
-          report('functionRef', `registered twice (first by module "${toolModules.get(tool.functionRef)}"); each ref names one tool, rename one of them`);
-          ok = false;
-        }
-        const schemaProblem = inputSchemaProblem(tool.inputSchema);
-        if (schemaProblem) {
-          report('inputSchema', schemaProblem);
-          ok = false;
-        }
-        if (ref !== '' && !toolModules.has(tool.functionRef)) toolModules.set(tool.functionRef, module.name);
-        if (ok) this.tools.set(tool.functionRef, tool);
-      });
-      for (const [ref, factory] of Object.entries(contribution?.flowActorSystemsFactoryMap ?? {})) {
-        const first = systems.get(ref);
-        if (first) {
-          problems.push({
-            declaration: `system "${ref}" (module "${module.name}")`,
-            path: 'ref',
-            message: `registered twice (first by module "${first.module}"); each ref names one system, rename one of them`,
-          });
-          continue;
-        }
-        systems.set(ref, { value: factory(), module: module.name });
-      }
-    }
+    // Tools refused here are named by agents too: those agents add no second line for them.
+    const declaredTools = this.registerTools(application, options.resources ?? NO_DECLARED_RESOURCES, problems);
+    const systems = this.collectSystems(application, problems);
 
     const declaredAgents = new Map<string, Registered<FlowsActors_Agent>>();
     const mcpServers = new Set(options.externalMcpServerRefs ?? []);
@@ -179,7 +171,7 @@ export class AgentsRegistry {
           continue;
         }
         declaredAgents.set(agent.ref, { value: agent, module: module.name });
-        const resolved = this.resolve(agent, runtime, resolveModel, mcpServers, report);
+        const resolved = this.resolve(agent, runtime, resolveModel, { mcpServers, declaredTools }, report);
         if (resolved) this.agents.set(agent.ref, resolved);
       }
     }
@@ -190,6 +182,63 @@ export class AgentsRegistry {
       if (systemProblems.length === 0) this.systems.set(ref, system);
     }
     if (problems.length > 0) throw new DeclarationValidationError(problems);
+  }
+
+  /** Registers every valid function tool; returns the refs declared (valid or not) so agents naming a refused one add no line. */
+  private registerTools(application: BackendApplicationDefinition, resources: DeclaredResources, problems: DeclarationProblem[]): ReadonlySet<string> {
+    const toolModules = new Map<string, string>();
+    for (const module of application.modules) {
+      (module.flowsActors?.functionTools ?? []).forEach((tool, i) => {
+        const ref = typeof tool.functionRef === 'string' ? tool.functionRef.trim() : '';
+        const label = ref === '' ? `function tool #${i} (module "${module.name}")` : `function tool "${tool.functionRef}" (module "${module.name}")`;
+        const found: Omit<DeclarationProblem, 'declaration'>[] = [];
+        if (ref === '') {
+          found.push({ path: 'functionRef', message: 'is empty; give the tool a functionRef (the name agents list in capabilities.tools.functionRefs)' });
+        } else if (toolModules.has(tool.functionRef)) {
+          found.push({ path: 'functionRef', message: `registered twice (first by module "${toolModules.get(tool.functionRef)}"); each ref names one tool, rename one of them` });
+        }
+        const schemaProblem = inputSchemaProblem(tool.inputSchema);
+        if (schemaProblem) found.push({ path: 'inputSchema', message: schemaProblem });
+        const targetProblem = toolTargetProblem(tool, resources);
+        if (targetProblem) found.push(targetProblem);
+        // A target the resource's own refusal already covers: the tool is not registered, and says nothing more.
+        const silenced = found.length === 0 && tool.resourceOperation !== undefined && !resources.resources.has(tool.resourceOperation.resourceType);
+        problems.push(...found.map((problem) => ({ declaration: label, ...problem })));
+        if (ref !== '' && !toolModules.has(tool.functionRef)) toolModules.set(tool.functionRef, module.name);
+        if (found.length === 0 && !silenced) this.tools.set(tool.functionRef, tool);
+      });
+    }
+    return new Set(toolModules.keys());
+  }
+
+  /** The actor systems of every module by factory-map key; a key registered twice, or differing from the system's ref, is refused. */
+  private collectSystems(application: BackendApplicationDefinition, problems: DeclarationProblem[]): Map<string, Registered<FlowActorSystem>> {
+    const systems = new Map<string, Registered<FlowActorSystem>>();
+    for (const module of application.modules) {
+      for (const [key, factory] of Object.entries(module.flowsActors?.flowActorSystemsFactoryMap ?? {})) {
+        const first = systems.get(key);
+        if (first) {
+          problems.push({
+            declaration: `system "${key}" (module "${module.name}")`,
+            path: 'ref',
+            message: `registered twice (first by module "${first.module}"); each ref names one system, rename one of them`,
+          });
+          continue;
+        }
+        const system = factory();
+        if (system.ref !== key) {
+          // The route would use the key and the events the ref: one name must serve both.
+          problems.push({
+            declaration: `system "${system.ref}" (module "${module.name}")`,
+            path: `flowActorSystemsFactoryMap["${key}"]`,
+            message: `the key differs from the system's ref "${system.ref}"; key the factory map by the ref ({ [system.ref]: factory })`,
+          });
+          continue;
+        }
+        systems.set(key, { value: system, module: module.name });
+      }
+    }
+    return systems;
   }
 
   /** A registered agent; undefined when none has this ref. */
@@ -207,6 +256,11 @@ export class AgentsRegistry {
     return this.tools.get(ref);
   }
 
+  /** Every registered function tool, in registration order. */
+  listTools(): FunctionTool[] {
+    return [...this.tools.values()];
+  }
+
   /** A registered system. */
   system(ref: string): FlowActorSystem | undefined {
     return this.systems.get(ref);
@@ -221,7 +275,7 @@ export class AgentsRegistry {
     agent: FlowsActors_Agent,
     runtime: RuntimeConfiguration | undefined,
     resolveModel: AgentModelResolver,
-    mcpServers: ReadonlySet<string>,
+    known: { mcpServers: ReadonlySet<string>; declaredTools: ReadonlySet<string> },
     report: (path: string, message: string) => void,
   ): ResolvedAgent | undefined {
     const { config, operationDefinition } = agent;
@@ -247,33 +301,30 @@ export class AgentsRegistry {
       report('config', 'author exactly one of model (a pinned model) or modelApplicability (a class the provider resolves)');
       resolvable = false;
     }
-    const notEnabled = providerProblem(runtime, config.providerRef, image);
+    const resolution = resolvable ? resolveModel(config.providerRef, modelRequestOf(agent)) : undefined;
+    // A provider the framework has no adapter for has one fix (another provider): enabling it in the config is not one.
+    const noAdapter = resolution?.ok === false && resolution.reason === 'provider_unknown';
+    const notEnabled = noAdapter ? undefined : providerProblem(runtime, config.providerRef, image);
     if (notEnabled) {
       report('config.providerRef', notEnabled);
       ok = false;
     }
     for (const [i, ref] of (agent.capabilities?.tools?.functionRefs ?? []).entries()) {
-      if (!this.tools.has(ref)) {
+      if (this.tools.has(ref)) continue;
+      ok = false;
+      // A declared tool that was refused has its own line already.
+      if (!known.declaredTools.has(ref)) {
         report(`capabilities.tools.functionRefs[${i}]`, `no function tool "${ref}" is registered; add it to a module's flowsActors.functionTools`);
-        ok = false;
       }
     }
     for (const [i, ref] of (agent.capabilities?.tools?.mcpRefs ?? []).entries()) {
-      if (!mcpServers.has(ref)) {
-        const configured = mcpServers.size > 0 ? ` (configured: ${quoteList([...mcpServers])})` : '';
+      if (!known.mcpServers.has(ref)) {
+        const configured = known.mcpServers.size > 0 ? ` (configured: ${quoteList([...known.mcpServers])})` : '';
         report(`capabilities.tools.mcpRefs[${i}]`, `no external MCP server "${ref}" is configured${configured}; pass it in createWildoBackend({ externalMcpServers })`);
         ok = false;
       }
     }
-    if (!resolvable) return undefined;
-    const request: AgentModelRequest = { operationKey: config.operationKey };
-    if (config.model !== undefined) request.model = config.model;
-    if (!image) {
-      if (llm.modelApplicability !== undefined) request.modelApplicability = llm.modelApplicability;
-      if (llm.reasoningEffort !== undefined) request.reasoningEffort = llm.reasoningEffort;
-      if (llm.temperature !== undefined) request.temperature = llm.temperature;
-    }
-    const resolution = resolveModel(config.providerRef, request);
+    if (!resolution) return undefined;
     if (!resolution.ok) return void report('config', resolution.message);
     if (!ok) return undefined;
     return {

@@ -452,6 +452,7 @@ describe('catalogueModelResolver', () => {
   it('refuses a provider without a catalogue, naming the ones that have one', () => {
     expect(resolve('mistral', { modelApplicability: 'CONVERSATION', operationKey: 'CHAT_COMPLETION' })).toEqual({
       ok: false,
+      reason: 'provider_unknown',
       message: 'Provider "mistral" has no model catalogue: the framework ships model adapters for "anthropic", "openai". Set providerRef to one of them.',
     });
   });

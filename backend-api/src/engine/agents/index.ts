@@ -35,7 +35,7 @@ export type { ToolOutcome } from './conversations/turn-tools.js';
 export { ExternalMcpConnector, type ExternalMcpSession } from './external-mcp/external-mcp.service.js';
 export type { ExternalMcpCallResult, ExternalMcpServerDefinition, ExternalMcpTool } from './external-mcp/external-mcp.types.js';
 export { ActorSystemAccess, budgetTenantOf, type SystemAccessRequest, type SystemAdmission } from './systems/actor-system-access.service.js';
-export type { FunctionTool, FunctionToolExecutionContext } from './tools/function-tool.types.js';
+export type { FunctionTool, FunctionToolExecutionContext, FunctionToolResourceOperation } from './tools/function-tool.types.js';
 export { READ_TOOL_MAX_RECORDS, resourceReadTool, resourceWriteTool, type ResourceWriteToolOptions } from './tools/resource-tools.js';
 export {
   createToolCaller,

@@ -22,10 +22,8 @@ import { createLogger, type Logger } from '../logging/index.js';
 import { SqlResourceStore } from '../persistence/sql-resource-store.js';
 import { runMigrations } from '../persistence/sql-migrations.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
-import { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import { catalogueModelResolver } from '../agents/agent-model-resolver.js';
+import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import { agentProviderWarnings } from '../agents/agent-readiness.js';
-import { AgentsRegistry } from '../agents/agents-registry.service.js';
 import { ExternalMcpConnector } from '../agents/external-mcp/external-mcp.service.js';
 import type { ExternalMcpServerDefinition } from '../agents/external-mcp/external-mcp.types.js';
 import { ProviderCallError } from '../agents/providers/llm-provider.types.js';
@@ -36,8 +34,8 @@ import type { AgentTraceSink } from '../observability/trace-sink.js';
 import type { BackendApplicationDefinition } from './backend-domain-module.js';
 import { systemClock, type Clock } from './clock.js';
 import { openApplicationDatabase } from './application-database.js';
+import { validateDeclarations } from './application-declarations.js';
 import { engineContainerModule } from './engine.module.js';
-import { withEngineModules } from './engine-modules.js';
 import { SAAS_SERVICE_TYPES as T } from './saas-service-types.tokens.js';
 
 /** Options of {@link createWildoBackend}; every one has a default suited to a fresh machine. */
@@ -101,14 +99,14 @@ export interface WildoBackend {
  * const { url } = await backend.listen(4241);
  */
 export async function createWildoBackend(options: WildoBackendOptions): Promise<WildoBackend> {
-  // The engine's own modules come first; the application's registry follows, validated together.
-  const application: BackendApplicationDefinition = withEngineModules(options.application);
-  const registry = ResourcesRegistry.fromApplication(application);
   const runtime = options.runtime as RuntimeConfiguration | undefined;
   const env = options.env ?? process.env;
   const externalMcpServers = options.externalMcpServers ?? [];
-  // Agents, tools and systems are validated with the resources, before anything is opened.
-  const agents = new AgentsRegistry(application, runtime, catalogueModelResolver(), { externalMcpServerRefs: externalMcpServers.map((s) => s.ref) });
+  // Every declaration (the engine's own modules first) is validated together, before anything is opened.
+  const { application, registry, agents } = validateDeclarations(options.application, {
+    ...(runtime ? { runtime } : {}),
+    externalMcpServerRefs: externalMcpServers.map((s) => s.ref),
+  });
   const logger = options.logger ?? createLogger();
   const clock = options.clock ?? systemClock;
   const owned: (() => Promise<void>)[] = [];

@@ -1,3 +1,4 @@
+import { listAgentTools } from '../agents/agent-tool-listing.js';
 import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
 import { withEngineModules } from '../container/engine-modules.js';
 import { createSilentLogger } from '../logging/index.js';
@@ -61,6 +62,22 @@ export interface ModuleToolExposure extends ToolExposure {
   module: string;
 }
 
+/** A tool an agent's model is offered (a function tool, or an external MCP server's tools, discovered at run time). */
+export interface AgentToolExposure {
+  agent: string;
+  module: string;
+  /** The name the model sees and calls. */
+  tool: string;
+  functionRef: string;
+  /** The resource operation it dispatches (`todos.update`), when it is a resource tool. */
+  operation?: string;
+  /** Declared on the tool (a system access entry with `requiresApproval` also gates every call). */
+  requiresHumanApproval: boolean;
+  readOnly: boolean;
+  /** The arguments the model sends; absent for an external server's tools. */
+  sends?: ExposureField[];
+}
+
 /** A catalogue the application serves. */
 export interface ExposureCatalogue {
   name: string;
@@ -68,7 +85,7 @@ export interface ExposureCatalogue {
   endpoint: string;
 }
 
-/** What the application exposes over MCP, for every declared operation variant (engine modules included). */
+/** What the application exposes over MCP, for every declared operation variant (engine modules included), and what its agents' models are offered. */
 export interface ExposureReport {
   version: 1;
   application: string;
@@ -77,6 +94,8 @@ export interface ExposureReport {
   operations: OperationExposure[];
   /** Sorted by tool name, module. */
   moduleTools: ModuleToolExposure[];
+  /** What each agent's model is offered, sorted by agent, then tool name. */
+  agentTools: AgentToolExposure[];
 }
 
 /**
@@ -129,7 +148,15 @@ export function describeExposure(registry: ResourcesRegistry, application: Backe
     catalogues: [...catalogue.all().keys()].map((ref) => ({ name: labelOf(ref), endpoint: ref === '' ? '/mcp' : `/mcp/${ref}` })).sort((a, b) => compareCatalogues(a.name, b.name)),
     operations: operations.sort((a, b) => compare(a.resourceType, b.resourceType) || compare(a.operation, b.operation) || compare(a.variant, b.variant)),
     moduleTools: moduleTools.sort((a, b) => compare(a.tool, b.tool) || compare(a.module, b.module)),
+    agentTools: describeAgentTools(application),
   };
+}
+
+/** The agents' tools with the fields their models send, in a stable order. */
+function describeAgentTools(application: BackendApplicationDefinition): AgentToolExposure[] {
+  return listAgentTools(application)
+    .map(({ inputSchema, ...listing }): AgentToolExposure => ({ ...listing, ...(inputSchema ? { sends: fieldsOf(inputSchema) } : {}) }))
+    .sort((a, b) => compare(a.agent, b.agent) || compare(a.tool, b.tool));
 }
 
 function toolExposure(tool: string, entry: McpToolEntry | undefined, catalogues: string[], omissions: readonly McpOmission[]): ToolExposure {

@@ -7,10 +7,14 @@ import { scalarKindOf, shapeOf } from './schema/index.js';
 
 const CORE_OPERATIONS = new Set<string>(Object.values(CoreResourceOperation));
 
-/** Checks what no single declaration can check alone: names, references, service code, server instances. */
+/**
+ * Checks what no single declaration can check alone: names, references, service code, server instances.
+ * `refusedTypes` are resources whose declaration was already refused: what names them adds no line of its own.
+ */
 export function validateApplication(
   application: BackendApplicationDefinition,
   resources: ReadonlyMap<string, CompiledResource>,
+  refusedTypes: ReadonlySet<string> = new Set(),
 ): DeclarationProblem[] {
   const problems: DeclarationProblem[] = [];
   const moduleNames = new Set<string>();
@@ -18,7 +22,7 @@ export function validateApplication(
     if (moduleNames.has(module.name)) problems.push({ declaration: `module "${module.name}"`, path: 'name', message: 'two modules share this name; rename one' });
     moduleNames.add(module.name);
   }
-  problems.push(...validateSegments(resources), ...validateRelationships(resources), ...validateServiceCode(application, resources));
+  problems.push(...validateSegments(resources), ...validateRelationships(resources, refusedTypes), ...validateServiceCode(application, resources, refusedTypes));
   problems.push(...validateServerInstances(application, resources));
   return problems;
 }
@@ -41,7 +45,7 @@ function validateSegments(resources: ReadonlyMap<string, CompiledResource>): Dec
   return problems;
 }
 
-function validateRelationships(resources: ReadonlyMap<string, CompiledResource>): DeclarationProblem[] {
+function validateRelationships(resources: ReadonlyMap<string, CompiledResource>, refusedTypes: ReadonlySet<string>): DeclarationProblem[] {
   const problems: DeclarationProblem[] = [];
   for (const resource of resources.values()) {
     const shape = shapeOf(resource.schema);
@@ -50,6 +54,7 @@ function validateRelationships(resources: ReadonlyMap<string, CompiledResource>)
       const field = shape[rel.field];
       if (!field || scalarKindOf(field) !== 'string') report(`"${rel.field}" must be a text field of the schema holding the related id`);
       const target = resources.get(rel.resourceType);
+      if (!target && refusedTypes.has(rel.resourceType)) return;
       if (!target) report(`no resource "${rel.resourceType}" is registered; register its module or fix the type`);
       else if (target.scope !== resource.scope && target.scope !== ResourcePrimaryScope.APPLICATION) {
         report(`"${rel.resourceType}" is ${target.scope}-scoped and cannot be referenced from a ${resource.scope}-scoped resource`);
@@ -59,7 +64,11 @@ function validateRelationships(resources: ReadonlyMap<string, CompiledResource>)
   return problems;
 }
 
-function validateServiceCode(application: BackendApplicationDefinition, resources: ReadonlyMap<string, CompiledResource>): DeclarationProblem[] {
+function validateServiceCode(
+  application: BackendApplicationDefinition,
+  resources: ReadonlyMap<string, CompiledResource>,
+  refusedTypes: ReadonlySet<string>,
+): DeclarationProblem[] {
   const problems: DeclarationProblem[] = [];
   const implemented = new Map<string, Set<string>>();
   for (const module of application.modules) {
@@ -68,7 +77,9 @@ function validateServiceCode(application: BackendApplicationDefinition, resource
       const path = `customServiceImplementations[${i}]`;
       const resource = resources.get(impl.resourceType);
       if (!resource) {
-        problems.push({ declaration: label, path, message: `no resource "${impl.resourceType}" is registered` });
+        if (!refusedTypes.has(impl.resourceType)) {
+          problems.push({ declaration: label, path, message: `no resource "${impl.resourceType}" is registered; add the module that declares it to the application, or fix the type` });
+        }
         return;
       }
       if (implemented.has(impl.resourceType)) {

@@ -6,6 +6,39 @@ import { compileResource } from './resource-compiler.js';
 import { servicePathOf } from './resource-naming.js';
 import { DeclarationValidationError, type DeclarationProblem } from './resources.errors.js';
 
+/** An application's resources compiled, with every problem found: what start-up validation reads further. */
+export interface CompiledApplicationResources {
+  /** The resources that compiled, by type. */
+  resources: ReadonlyMap<string, CompiledResource>;
+  /** Types whose declaration was refused: already reported, so nothing that names them adds a line of its own. */
+  refusedTypes: ReadonlySet<string>;
+  problems: DeclarationProblem[];
+}
+
+/** Compiles every resource of an application and checks them together; refuses nothing itself (see `problems`). */
+export function compileApplicationResources(application: BackendApplicationDefinition): CompiledApplicationResources {
+  const problems: DeclarationProblem[] = [];
+  const resources = new Map<string, CompiledResource>();
+  const refusedTypes = new Set<string>();
+  for (const module of application.modules) {
+    for (const declaration of module.resources ?? []) {
+      const { resource, problems: found } = compileResource(declaration);
+      problems.push(...found);
+      if (!resource) {
+        // A declaration malformed enough to lack its type cannot be named by anything else either.
+        if (typeof declaration.type === 'string') refusedTypes.add(declaration.type);
+        continue;
+      }
+      if (resources.has(resource.type)) {
+        problems.push({ declaration: `resource "${resource.type}"`, path: 'type', message: `registered twice (module "${module.name}"); each type belongs to one module` });
+      }
+      resources.set(resource.type, resource);
+    }
+  }
+  problems.push(...validateApplication(application, resources, refusedTypes));
+  return { resources, refusedTypes, problems };
+}
+
 /**
  * Every registered resource and operation, compiled once at start. Surfaces (REST, MCP, tools) look
  * operations up here; nothing is compiled per request.
@@ -21,22 +54,13 @@ export class ResourcesRegistry {
 
   /** Compiles and validates an application's declarations; throws {@link DeclarationValidationError} listing every problem. */
   static fromApplication(application: BackendApplicationDefinition): ResourcesRegistry {
-    const problems: DeclarationProblem[] = [];
-    const resources = new Map<string, CompiledResource>();
-    for (const module of application.modules) {
-      for (const declaration of module.resources ?? []) {
-        const { resource, problems: found } = compileResource(declaration);
-        problems.push(...found);
-        if (!resource) continue;
-        if (resources.has(resource.type)) {
-          problems.push({ declaration: `resource "${resource.type}"`, path: 'type', message: `registered twice (module "${module.name}"); each type belongs to one module` });
-        }
-        resources.set(resource.type, resource);
-      }
-    }
-    problems.push(...validateApplication(application, resources));
-    if (problems.length > 0) throw new DeclarationValidationError(problems);
-    return new ResourcesRegistry(resources);
+    return ResourcesRegistry.fromCompiled(compileApplicationResources(application));
+  }
+
+  /** The registry of an application's compiled resources; throws {@link DeclarationValidationError} when they have problems. */
+  static fromCompiled(compiled: CompiledApplicationResources): ResourcesRegistry {
+    if (compiled.problems.length > 0) throw new DeclarationValidationError(compiled.problems);
+    return new ResourcesRegistry(compiled.resources);
   }
 
   /** The service path of an operation's default variant: `todos.read`. */

@@ -45,3 +45,25 @@ export async function callSdk<T>(
     throw toProviderError(providerRef, error, sdk, signal);
   }
 }
+
+/** An SDK client with the SDK's error classes (what {@link toProviderError} classifies by). */
+export interface SdkBinding<TClient> {
+  client: TClient;
+  errors: SdkErrorClasses;
+}
+
+/**
+ * Builds the SDK binding on first use and reuses it: the vendor SDKs are loaded by the first call, not by importing
+ * the engine (they are hundreds of modules, which every `wildo` command and every start would otherwise load).
+ */
+export function lazySdk<TClient>(load: () => Promise<SdkBinding<TClient>>): () => Promise<SdkBinding<TClient>> {
+  let pending: Promise<SdkBinding<TClient>> | undefined;
+  return () => {
+    pending ??= load().catch((error: unknown) => {
+      // A failed load is retried by the next call rather than remembered.
+      pending = undefined;
+      throw error;
+    });
+    return pending;
+  };
+}

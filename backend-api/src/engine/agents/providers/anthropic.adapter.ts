@@ -1,6 +1,6 @@
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { AgentCallUsage } from '@wildo/shared-lib';
-import { callSdk, sdkClientOptions, sdkRequestOptions } from './adapter-support.js';
+import { callSdk, lazySdk, sdkClientOptions, sdkRequestOptions, type SdkBinding } from './adapter-support.js';
 import {
   ProviderCallError,
   type ChatStreamEvent,
@@ -13,14 +13,12 @@ import {
   type StructuredRequest,
   type StructuredResult,
 } from './llm-provider.types.js';
-import { parseModelJson, parseToolArguments, toProviderError, withoutSchemaKeyword, type SdkErrorClasses } from './provider-errors.js';
+import { parseModelJson, parseToolArguments, toProviderError, withoutSchemaKeyword } from './provider-errors.js';
 
 /** The vendor's API when no base URL is given (the environment is never read for it). */
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** `max_tokens` is required by the Messages API; this is sent when the call sets no `maxOutputTokens`. */
 export const ANTHROPIC_DEFAULT_MAX_OUTPUT_TOKENS = 4096;
-
-const SDK_ERRORS: SdkErrorClasses = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
@@ -93,11 +91,17 @@ export function toAnthropicMessages(messages: readonly ProviderMessage[]): Messa
 /** The Messages API adapter (`@anthropic-ai/sdk`): streaming chat with tools and structured output. */
 export class AnthropicAdapter implements LLMProviderAdapter {
   readonly ref: string;
-  readonly client: Anthropic;
+  /** The SDK client, built by the first call. */
+  readonly #sdk: () => Promise<SdkBinding<Anthropic>>;
 
   constructor(options: ProviderAdapterOptions & { ref?: string }) {
     this.ref = options.ref ?? 'anthropic';
-    this.client = new Anthropic(sdkClientOptions(options, ANTHROPIC_DEFAULT_BASE_URL));
+    const clientOptions = sdkClientOptions(options, ANTHROPIC_DEFAULT_BASE_URL);
+    this.#sdk = lazySdk(async () => {
+      const sdk = await import('@anthropic-ai/sdk');
+      const { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } = sdk;
+      return { client: new sdk.Anthropic(clientOptions), errors: { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } };
+    });
   }
 
   /**
@@ -135,8 +139,9 @@ export class AnthropicAdapter implements LLMProviderAdapter {
     let stopReason: StopReason | null = null;
     let sawStop = false;
     const toolBlocks = new Map<number, { id: string; name: string; json: string }>();
+    const { client, errors } = await this.#sdk();
     try {
-      const stream = await this.client.messages.create(params, sdkRequestOptions(request.signal));
+      const stream = await client.messages.create(params, sdkRequestOptions(request.signal));
       for await (const event of stream) {
         // Events already buffered when the caller aborted are not passed on.
         request.signal?.throwIfAborted();
@@ -179,7 +184,7 @@ export class AnthropicAdapter implements LLMProviderAdapter {
       // not a truncated answer.
       request.signal?.throwIfAborted();
     } catch (error) {
-      throw toProviderError(this.ref, error, SDK_ERRORS, request.signal);
+      throw toProviderError(this.ref, error, errors, request.signal);
     }
     if (!sawStop || stopReason === null) {
       throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} ended the stream before the message was complete (no stop reason)`);
@@ -198,7 +203,8 @@ export class AnthropicAdapter implements LLMProviderAdapter {
       messages: [{ role: 'user', content: request.prompt }],
       output_config: { ...base.output_config, format: { type: 'json_schema', schema: withoutSchemaKeyword(request.jsonSchema) } },
     };
-    const message = await callSdk(this.ref, SDK_ERRORS, request.signal, (options) => this.client.messages.create(params, options));
+    const { client, errors } = await this.#sdk();
+    const message = await callSdk(this.ref, errors, request.signal, (options) => client.messages.create(params, options));
     if (message.stop_reason === 'refusal') {
       throw new ProviderCallError(this.ref, 'refused', `${this.ref} refused to produce "${request.schemaName}" (stop reason: refusal)`);
     }

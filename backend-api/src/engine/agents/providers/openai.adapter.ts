@@ -1,6 +1,6 @@
 import type { AgentCallUsage } from '@wildo/shared-lib';
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { callSdk, sdkClientOptions, sdkRequestOptions } from './adapter-support.js';
+import type OpenAI from 'openai';
+import { callSdk, lazySdk, sdkClientOptions, sdkRequestOptions, type SdkBinding } from './adapter-support.js';
 import {
   ProviderCallError,
   type ChatStreamEvent,
@@ -18,14 +18,13 @@ import {
   type StructuredResult,
 } from './llm-provider.types.js';
 import { findModelByVendorId } from './model-catalogue.js';
-import { parseModelJson, parseToolArguments, toProviderError, withoutSchemaKeyword, type SdkErrorClasses } from './provider-errors.js';
+import { parseModelJson, parseToolArguments, toProviderError, withoutSchemaKeyword } from './provider-errors.js';
 
 /** The vendor's API when no base URL is given (the environment is never read for it). */
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** The most inputs one Embeddings API request takes; longer lists are sent in consecutive batches. */
 export const OPENAI_EMBEDDINGS_MAX_BATCH = 2048;
 
-const SDK_ERRORS: SdkErrorClasses = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
 
 type ChatMessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ChatCreateParamsBase = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
@@ -113,15 +112,17 @@ export function isStrictCompatibleSchema(schema: unknown): boolean {
 /** The Chat Completions, Images and Embeddings adapter (`openai`). */
 export class OpenAIAdapter implements LLMProviderAdapter {
   readonly ref: string;
-  readonly client: OpenAI;
+  /** The SDK client, built by the first call. */
+  readonly #sdk: () => Promise<SdkBinding<OpenAI>>;
 
   constructor(options: ProviderAdapterOptions & { ref?: string }) {
     this.ref = options.ref ?? 'openai';
-    this.client = new OpenAI({
-      ...sdkClientOptions(options, OPENAI_DEFAULT_BASE_URL),
-      // Passed explicitly so the process environment (OPENAI_ORG_ID, ...) never changes what is sent.
-      organization: null,
-      project: null,
+    // Passed explicitly so the process environment (OPENAI_ORG_ID, ...) never changes what is sent.
+    const clientOptions = { ...sdkClientOptions(options, OPENAI_DEFAULT_BASE_URL), organization: null, project: null };
+    this.#sdk = lazySdk(async () => {
+      const sdk = await import('openai');
+      const { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } = sdk;
+      return { client: new sdk.OpenAI(clientOptions), errors: { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } };
     });
   }
 
@@ -149,8 +150,9 @@ export class OpenAIAdapter implements LLMProviderAdapter {
     const calls = new Map<number, { id: string; name: string; json: string }>();
     let finishReason: string | null = null;
     let usage: OpenAI.CompletionUsage | null | undefined;
+    const { client, errors } = await this.#sdk();
     try {
-      const stream = await this.client.chat.completions.create(params, sdkRequestOptions(request.signal));
+      const stream = await client.chat.completions.create(params, sdkRequestOptions(request.signal));
       for await (const chunk of stream) {
         // Chunks already buffered when the caller aborted are not passed on.
         request.signal?.throwIfAborted();
@@ -179,7 +181,7 @@ export class OpenAIAdapter implements LLMProviderAdapter {
       // not a truncated answer.
       request.signal?.throwIfAborted();
     } catch (error) {
-      throw toProviderError(this.ref, error, SDK_ERRORS, request.signal);
+      throw toProviderError(this.ref, error, errors, request.signal);
     }
     if (finishReason === null) {
       throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} ended the stream before the completion was complete (no finish reason)`);
@@ -204,7 +206,8 @@ export class OpenAIAdapter implements LLMProviderAdapter {
         json_schema: { name: toSchemaName(request.schemaName), schema, strict: request.strict ?? isStrictCompatibleSchema(schema) },
       },
     };
-    const completion = await callSdk(this.ref, SDK_ERRORS, request.signal, (options) => this.client.chat.completions.create(params, options));
+    const { client, errors } = await this.#sdk();
+    const completion = await callSdk(this.ref, errors, request.signal, (options) => client.chat.completions.create(params, options));
     const choice = completion.choices[0];
     if (!choice) throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} returned no choice for "${request.schemaName}"`);
     if (choice.message.refusal) {
@@ -237,7 +240,8 @@ export class OpenAIAdapter implements LLMProviderAdapter {
     if (request.quality !== undefined) params.quality = request.quality as OpenAI.Images.ImageGenerateParams['quality'];
     if (request.background !== undefined) params.background = request.background as OpenAI.Images.ImageGenerateParams['background'];
     if (request.outputFormat !== undefined) params.output_format = request.outputFormat as OpenAI.Images.ImageGenerateParams['output_format'];
-    const response = await callSdk(this.ref, SDK_ERRORS, request.signal, (options) => this.client.images.generate(params, options));
+    const { client, errors } = await this.#sdk();
+    const response = await callSdk(this.ref, errors, request.signal, (options) => client.images.generate(params, options));
     const format = response.output_format ?? request.outputFormat ?? 'png';
     const mediaType = `image/${format === 'jpg' ? 'jpeg' : format}`;
     const data = response.data ?? [];
@@ -264,11 +268,12 @@ export class OpenAIAdapter implements LLMProviderAdapter {
     const vectors: number[][] = [];
     let model = request.model;
     let inputTokens = 0;
+    const { client, errors } = await this.#sdk();
     for (let start = 0; start < request.texts.length; start += OPENAI_EMBEDDINGS_MAX_BATCH) {
       const batch = request.texts.slice(start, start + OPENAI_EMBEDDINGS_MAX_BATCH);
       const params: OpenAI.Embeddings.EmbeddingCreateParams = { model: request.model, input: batch };
       if (request.dimensions !== undefined) params.dimensions = request.dimensions;
-      const response = await callSdk(this.ref, SDK_ERRORS, request.signal, (options) => this.client.embeddings.create(params, options));
+      const response = await callSdk(this.ref, errors, request.signal, (options) => client.embeddings.create(params, options));
       if (response.data.length !== batch.length) {
         throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} returned ${response.data.length} embeddings for ${batch.length} texts`);
       }

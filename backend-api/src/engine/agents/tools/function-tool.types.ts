@@ -17,9 +17,23 @@ export interface FunctionToolExecutionContext extends ToolCaller {
   signal?: AbortSignal;
 }
 
+/** The resource operation a tool dispatches (`resourceType.operation`, a named variant when not the default). */
+export interface FunctionToolResourceOperation {
+  resourceType: string;
+  /** A core operation (`read`, `update`, ...) or a custom operation key (`complete`). */
+  operation: string;
+  /** A non-default variant's key; absent for the default variant. */
+  variantKey?: string;
+}
+
 /** A function tool an agent may call: registered through a module's `flowsActors.functionTools`. */
 export interface FunctionTool<TArgs extends z.ZodObject = z.ZodObject> {
   functionRef: string;
+  /**
+   * Set by tools over a resource operation (`resourceReadTool`, `resourceWriteTool`): start-up refuses the tool
+   * when no module registers the resource, or the resource does not declare the operation (or variant).
+   */
+  resourceOperation?: FunctionToolResourceOperation;
   description: string;
   inputSchema: TArgs;
   /** Pause each call for a person's decision before any effect. */

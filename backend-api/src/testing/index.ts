@@ -1,0 +1,35 @@
+// `@wildo/backend-api/testing`: develop and test agents without a provider account. Local Anthropic and OpenAI
+// stand-ins (scripted, or the echo model `wildo dev --stub-models` runs), reply builders, the names a model sees
+// for tools, and a client that reads a streamed turn and decides its approvals.
+export { modelToolName, modelToolNames } from '../engine/agents/agent-tool-listing.js';
+export type { PendingApproval } from '../engine/agents/approvals/approval.service.js';
+export type { TurnCompletion, TurnEvent } from '../engine/agents/conversations/turn-events.js';
+export {
+  AnthropicStub,
+  deferred,
+  errorReply,
+  OpenAIStub,
+  ScriptedStubServer,
+  structuredReply,
+  textReply,
+  toolCallsReply,
+  type Deferred,
+  type StubErrorReply,
+  type StubMessageReply,
+  type StubReply,
+  type StubReplyScript,
+  type StubRequest,
+  type StubToolCall,
+  type StubUsage,
+} from './llm-stubs/index.js';
+export {
+  describeModelRequest,
+  startStubModels,
+  stubModelReply,
+  type ModelRequestView,
+  type StubModels,
+  type StubModelScript,
+  type StubModelsOptions,
+  type StubVendor,
+} from './stub-models.js';
+export { decideApproval, parseTurnStream, pendingApprovalsOf, postTurn, type TurnClientOptions, type TurnResult } from './turn-stream.js';
