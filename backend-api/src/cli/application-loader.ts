@@ -105,6 +105,7 @@ function describeLoadFailure(error: unknown, base: string): string {
   const message = error instanceof Error ? error.message : String(error);
   const named = error instanceof Error && !/^\w*Error\b/.test(message) ? `${error.name}: ${message}` : message;
   const lines: string[] = [];
+  // oxlint-disable-next-line no-control-regex -- strips terminal colour codes (ESC [ ... m) from a loader's message
   for (const line of named.replace(/\u001b\[[0-9;]*m/g, '').split('\n')) {
     if (/^\s*Require stack:/.test(line)) break;
     if (/^\s+at /.test(line) || line.trim() === '') continue;

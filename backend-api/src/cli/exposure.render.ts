@@ -35,11 +35,10 @@ export function renderExposureReport(report: ExposureReport, source: ExposureSou
 
   const cellsOf = (o: OperationExposure) => [o.operation, o.variant, o.roles.join(', ') || '-', o.lifecycle, statusLine(o)];
   // One alignment for every resource's table, so they read as one.
-  const [heading, ...rows] = alignColumns([TABLE_HEADER, ...report.operations.map(cellsOf)]);
-  const rowOf = new Map(report.operations.map((o, i) => [o, rows[i]!]));
+  const widths = columnWidths([TABLE_HEADER, ...report.operations.map(cellsOf)]);
   for (const [resourceType, operations] of groupBy(report.operations, (o) => o.resourceType)) {
-    lines.push('', `${resourceType} (scope ${operations[0]!.scope})`, `  ${heading!}`);
-    lines.push(...operations.map((o) => `  ${rowOf.get(o)!}`));
+    lines.push('', `${resourceType} (scope ${operations[0].scope})`, `  ${alignRow(TABLE_HEADER, widths)}`);
+    lines.push(...operations.map((o) => `  ${alignRow(cellsOf(o), widths)}`));
     for (const o of operations) if (o.sends) lines.push('', ...toolDetails(o));
   }
 
@@ -69,10 +68,22 @@ function agentToolGate(tool: AgentToolExposure): string {
   return tool.readOnly ? 'at once (read-only)' : 'at once';
 }
 
+/** The width of each column: its widest cell. */
+function columnWidths(rows: readonly (readonly string[])[]): number[] {
+  const widths: number[] = [];
+  for (const cells of rows) cells.forEach((cell, column) => (widths[column] = Math.max(widths[column] ?? 0, cell.length)));
+  return widths;
+}
+
+/** Pads every cell but the last to its column's width, two spaces apart. */
+function alignRow(cells: readonly string[], widths: readonly number[]): string {
+  return cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
+}
+
 /** Pads every column but the last to its widest cell, two spaces apart. */
-function alignColumns(rows: readonly string[][]): string[] {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((cells) => cells[column]!.length)));
-  return rows.map((cells) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
+function alignColumns(rows: readonly (readonly string[])[]): string[] {
+  const widths = columnWidths(rows);
+  return rows.map((cells) => alignRow(cells, widths));
 }
 
 /** `exposed on default as todos__read`, `not exposed: mcp.exposed is not set`, plus catalogues it missed. */
@@ -95,8 +106,12 @@ function fieldLines(label: string, fields: readonly ExposureField[], empty: stri
   return fields.map((f, i) => `    ${i === 0 ? label : ' '.repeat(label.length)}  ${f.path}: ${f.type}${f.required ? ' (required)' : ''}`);
 }
 
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, [T, ...T[]]> {
+  const groups = new Map<string, [T, ...T[]]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
   return groups;
 }

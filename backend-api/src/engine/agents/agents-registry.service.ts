@@ -325,7 +325,10 @@ export class AgentsRegistry {
       }
     }
     if (!resolution) return undefined;
-    if (!resolution.ok) return void report('config', resolution.message);
+    if (!resolution.ok) {
+      report('config', resolution.message);
+      return undefined;
+    }
     if (!ok) return undefined;
     return {
       declaration: agent,

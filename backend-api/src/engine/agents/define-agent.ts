@@ -170,7 +170,7 @@ export interface ActorSystemDefinition<TRef extends string> {
  */
 export interface ActorSystemHandle<TRef extends string = string> extends Required<FlowsActorsContribution> {
   readonly ref: TRef;
-  build(): ActorSystem;
+  readonly build: () => ActorSystem;
 }
 
 function actorOf(entry: ChatAgent | SystemActorDefinition): { actor: FlowActor; agent: ChatAgent } {

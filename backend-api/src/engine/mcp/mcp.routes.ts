@@ -123,7 +123,10 @@ export function createMcpRouter(options: McpRouterOptions): Router {
     if (!principal) return;
     const burst = await options.rateLimits.chargeBurst(burstKeyOf(principal, () => req.ip), options.burst);
     if (message.method === 'tools/list') {
-      if (burst && !burst.allowed) return void sendFrameworkError(res, message.id, rateLimited(burst));
+      if (burst && !burst.allowed) {
+        sendFrameworkError(res, message.id, rateLimited(burst));
+        return;
+      }
       const snapshot = principal.kind === 'user' ? await readUserSnapshot(options.directory, principal.userId) : null;
       const tools = [...(options.catalogue.catalogue(instance)?.values() ?? [])]
         .filter((entry) => entry.listed && isToolVisible(entry, principal, snapshot, options.roles))

@@ -141,14 +141,20 @@ export class McpToolCatalogue {
   private compile(resource: CompiledResource, operation: CompiledOperation): McpToolEntry | undefined {
     const name = toolNameOf(operation.resourceType, operation.operation);
     const about = { tool: name, servicePath: operation.servicePath };
-    if (!TOOL_NAME.test(name)) return void this.omit({ reason: 'malformed-name', detail: 'the name does not match the tool-name grammar', ...about });
+    if (!TOOL_NAME.test(name)) {
+      this.omit({ reason: 'malformed-name', detail: 'the name does not match the tool-name grammar', ...about });
+      return undefined;
+    }
     const idArgument = operation.target === 'instance' ? idArgumentOf(resource.singular) : undefined;
     const organizationArgument = operation.scope === ResourcePrimaryScope.ORGANIZATIONS;
     const inputShape = this.argumentShape(operation);
     const addressing: Record<string, z.ZodType> = {};
     if (idArgument) addressing[idArgument] = z.string().min(1).max(64).describe(`Id of the ${resource.singular.replace(/-/g, ' ')}.`);
     if (organizationArgument) addressing.organizationId = z.string().min(1).max(64).optional().describe('Organization to act in; defaults to your only organization.');
-    if (Object.keys(addressing).some((key) => key in inputShape)) return void this.omit({ reason: 'argument-clash', detail: 'a declared field clashes with an addressing argument', ...about });
+    if (Object.keys(addressing).some((key) => key in inputShape)) {
+      this.omit({ reason: 'argument-clash', detail: 'a declared field clashes with an addressing argument', ...about });
+      return undefined;
+    }
     let descriptor: McpToolDescriptor;
     try {
       descriptor = {
@@ -160,7 +166,10 @@ export class McpToolCatalogue {
         annotations: this.annotations(operation),
       };
     } catch (error) {
-      return void this.omit({ reason: 'schema-not-representable', detail: `its contract has no JSON Schema form (${String(error)})`, ...about });
+      {
+      this.omit({ reason: 'schema-not-representable', detail: `its contract has no JSON Schema form (${String(error)})`, ...about });
+      return undefined;
+    }
     }
     return { descriptor, listed: operation.lifecycle !== 'experimental' && operation.lifecycle !== 'retired', resource: { operation, resource, ...(idArgument ? { idArgument } : {}), organizationArgument } };
   }

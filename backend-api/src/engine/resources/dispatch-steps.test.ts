@@ -103,11 +103,11 @@ describe('the dispatch path as named steps', () => {
     expect(run('lifecycle', new DispatchCall(requestFor(CoreResourceOperation.READ)))).toBeUndefined();
   });
 
-  it('credential: refuses a request without a principal and establishes the one it carries', () => {
+  it('credential: refuses a request without a principal and establishes the one it carries', async () => {
     const { run } = fakes();
     expect(() => run('credential', new DispatchCall(requestFor(CoreResourceOperation.READ, { principal: null })))).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED', reason: 'no_credential' }));
     const call = new DispatchCall(requestFor(CoreResourceOperation.READ));
-    run('credential', call);
+    await run('credential', call);
     expect(call.principal).toBe(principal);
   });
 
@@ -141,7 +141,7 @@ describe('the dispatch path as named steps', () => {
     const badId = new DispatchCall(requestFor(CoreResourceOperation.READ, { id: '../etc' }));
     expect(() => run('input', badId)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
     const valid = new DispatchCall(requestFor(CoreResourceOperation.CREATE, { body: { title: 'a' } }));
-    run('input', valid);
+    await run('input', valid);
     expect(valid.input).toEqual({ body: { title: 'a' } });
   });
 
@@ -155,7 +155,7 @@ describe('the dispatch path as named steps', () => {
 
   it('projection: drops what the response contract does not name and keeps the version', async () => {
     const { call, run } = await callBefore('projection', requestFor(CoreResourceOperation.READ, { id: 'n-1' }));
-    run('projection', call);
+    await run('projection', call);
     expect(call.result.data).not.toHaveProperty('internalNote');
     expect(call.result).toMatchObject({ data: { _id: 'n-1', title: 'Hello' }, version: 3 });
   });

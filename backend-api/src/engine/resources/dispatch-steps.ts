@@ -10,7 +10,7 @@ import type { ExecutionContextCreator } from './execution-context-creator.servic
 import type { OperationAdmission } from './operation-admission.service.js';
 import { checkRecordId, isPaged, parseListArguments, parseListQuery, searchQueryOf, validateBody, type PageQuery } from './operation-input.js';
 import type { RateLimitService } from './rate-limit.service.js';
-import type { CoreOperationOptions, CustomOperationOptions, RecordPage, ServicesRegistryHandler } from './services-registry-handler.service.js';
+import type { CoreOperationOptions, CustomOperationOptions, RecordPage } from './services-registry-handler.service.js';
 
 /** The steps of the dispatch path, in the order they run. */
 export const DISPATCH_STEP_NAMES = ['lifecycle', 'credential', 'context', 'authorize', 'rate-policy', 'input', 'service', 'projection'] as const;
@@ -105,7 +105,7 @@ export interface DispatchStepDependencies {
   contexts: Pick<ExecutionContextCreator, 'buildContext'>;
   admission: Pick<OperationAdmission, 'checkLifecycle' | 'authorize'>;
   rateLimits: Pick<RateLimitService, 'chargeOperation'>;
-  /** The service pipeline ({@link ServicesRegistryHandler}). */
+  /** The service pipeline (the services registry handler). */
   services: {
     executeCoreOperation(type: string, operation: CoreResourceOperation, context: ExecutionContext, id?: string, input?: unknown, options?: CoreOperationOptions): Promise<unknown>;
     executeCustomOperation(type: string, operation: string, context: ExecutionContext, id?: string, input?: unknown, options?: CustomOperationOptions): Promise<unknown>;

@@ -36,7 +36,8 @@ function rolesForScope(scope: ResourcePrimaryScope): readonly string[] {
 
 /** Compiles one declaration. Returns every problem found; `resource` only when there are none. */
 export function compileResource(declaration: AnyResourceDeclaration): { resource?: CompiledResource; problems: DeclarationProblem[] } {
-  const label = `resource "${String((declaration as { type?: unknown }).type ?? '?')}"`;
+  const type: unknown = (declaration as { type?: unknown }).type;
+  const label = `resource "${typeof type === 'string' ? type : '?'}"`;
   const problems: DeclarationProblem[] = [];
   const report = (path: string, message: string) => problems.push({ declaration: label, path, message });
 
@@ -158,7 +159,7 @@ function compileOperationVariants(
     const target = binding?.target ?? custom?.target ?? 'collection';
     const unimplemented = variant.unimplemented === true;
     const routed = isDefault && variant.variantType === ResourceOperationVariantType.API_CALL && !unimplemented;
-    const contract = isCore ? contracts.core(key as CoreResourceOperation, filters, variant) : contracts.custom(custom!);
+    const contract = !isCore && custom ? contracts.custom(custom) : contracts.core(key as CoreResourceOperation, filters, variant);
     operations.set(servicePathOf(declaration.type, key, isDefault ? undefined : variantKey), {
       resourceType: declaration.type,
       operation: key,
@@ -168,7 +169,7 @@ function compileOperationVariants(
       isDefault,
       servicePath: servicePathOf(declaration.type, key, isDefault ? undefined : variantKey),
       target,
-      effect: isCore ? coreEffect(key as CoreResourceOperation) : custom!.effect,
+      effect: !isCore && custom ? custom.effect : coreEffect(key as CoreResourceOperation),
       scope: declaration.primaryScope,
       ...(routed ? { http: binding?.http ?? customBinding(target, base, key, custom?.httpMethods) } : {}),
       roles: variant.roles,

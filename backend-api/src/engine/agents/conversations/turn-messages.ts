@@ -11,7 +11,10 @@ export const HISTORY_WINDOW = 200;
 export function outstandingCalls(history: readonly ProviderMessage[]): ProviderToolCall[] {
   let i = history.length - 1;
   const answered = new Set<string>();
-  while (i >= 0 && history[i]?.role === 'tool') answered.add((history[i] as { toolCallId: string }).toolCallId), i--;
+  while (i >= 0 && history[i]?.role === 'tool') {
+    answered.add((history[i] as { toolCallId: string }).toolCallId);
+    i--;
+  }
   const last = history[i];
   if (!last || last.role !== 'assistant' || !last.toolCalls) return [];
   return last.toolCalls.filter((call) => !answered.has(call.id));

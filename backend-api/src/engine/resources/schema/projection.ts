@@ -3,7 +3,8 @@ import { defOf } from './zod-internals.js';
 
 /** Marker for "this value is not declared here": the caller drops it. */
 const DROP: unique symbol = Symbol('drop');
-type Projected = unknown | typeof DROP;
+/** A projected value, or {@link DROP} (which `unknown` already admits). */
+type Projected = unknown;
 
 /** Collects the paths where projection removed something (for surfaces that report withheld data). */
 export type WithheldCollector = string[] | undefined;
