@@ -36,17 +36,38 @@ describe('MCP hostile scenario', () => {
       const serviceCalls = { count: () => core.mock.calls.length + custom.mock.calls.length };
 
       const lines: string[] = [];
-      const results = await runMcpHostileScenario(url, (line) => lines.push(line), { serviceCalls, inProcessTools: IN_PROCESS_TOOLS, burstPoints: BURST.points });
+      const results = await runMcpHostileScenario(url, (line) => lines.push(line), {
+        serviceCalls,
+        inProcessTools: IN_PROCESS_TOOLS,
+        burstPoints: BURST.points,
+      });
       const report = lines.join('\n');
-      console.info(`MCP hostile (in-process): ${results.passed} passed, ${results.failed} failed; ${results.spiedRefusals} refusals checked against the service spy`);
+      console.info(
+        `MCP hostile (in-process): ${results.passed} passed, ${results.failed} failed; ${results.spiedRefusals} refusals checked against the service spy`,
+      );
 
-      expect(results.failures.map((f) => `${f.label}: ${f.detail ?? ''}`), report).toEqual([]);
-      expect(results.exchanges.filter((e) => e.status >= 500), report).toEqual([]);
+      expect(
+        results.failures.map((f) => `${f.label}: ${f.detail ?? ''}`),
+        report,
+      ).toEqual([]);
+      expect(
+        results.exchanges.filter((e) => e.status >= 500),
+        report,
+      ).toEqual([]);
       // The spy did see the scenario's successful calls, and each refusal was checked against it.
       expect(serviceCalls.count(), report).toBeGreaterThan(100);
       expect(results.spiedRefusals, report).toBeGreaterThan(50);
-      for (const reason of ['input_invalid', 'role_refused', 'rate_limit_exceeded', 'principal_not_allowed', 'lifecycle_blocked']) {
-        expect(results.checks.some((check) => check.passed && check.label.includes(reason)), `${reason}\n${report}`).toBe(true);
+      for (const reason of [
+        'input_invalid',
+        'role_refused',
+        'rate_limit_exceeded',
+        'principal_not_allowed',
+        'lifecycle_blocked',
+      ]) {
+        expect(
+          results.checks.some((check) => check.passed && check.label.includes(reason)),
+          `${reason}\n${report}`,
+        ).toBe(true);
       }
       expect(results.passed).toBeGreaterThan(120);
       expect(errorLog, report).toEqual([]);

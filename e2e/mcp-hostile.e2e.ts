@@ -49,7 +49,11 @@ export interface McpHostileResults extends CheckSummary {
  * const results = await runMcpHostileScenario('http://127.0.0.1:4241', console.log);
  * if (results.failed > 0) process.exitCode = 1;
  */
-export async function runMcpHostileScenario(baseUrl: string, log: LogLine, options: McpHostileOptions = {}): Promise<McpHostileResults> {
+export async function runMcpHostileScenario(
+  baseUrl: string,
+  log: LogLine,
+  options: McpHostileOptions = {},
+): Promise<McpHostileResults> {
   const client = createHttpClient(baseUrl);
   const recorder = createCheckRecorder(log);
   let spiedRefusals = 0;
@@ -57,14 +61,21 @@ export async function runMcpHostileScenario(baseUrl: string, log: LogLine, optio
 
   const health = await client.get('/api/v1/health').catch((error: unknown) => error as Error);
   if (health instanceof Error || health.status !== 200) {
-    recorder.check('stack answers GET /api/v1/health with 200', false, health instanceof Error ? describeError(health) : `status ${health.status}`);
+    recorder.check(
+      'stack answers GET /api/v1/health with 200',
+      false,
+      health instanceof Error ? describeError(health) : `status ${health.status}`,
+    );
   } else {
     recorder.section('setup: tenants, API keys and delegated tokens through the public API');
     const world = await provisionWorld(client).catch((error: unknown) => error as Error);
     if (world instanceof Error) {
       recorder.check('setup: tenants, API keys and delegated tokens provisioned', false, describeError(world));
     } else {
-      recorder.check('setup: tenants, API keys and delegated tokens provisioned (OAuth consent + token endpoint)', true);
+      recorder.check(
+        'setup: tenants, API keys and delegated tokens provisioned (OAuth consent + token endpoint)',
+        true,
+      );
       const context: McpScenarioContext = {
         client,
         recorder,
@@ -93,10 +104,20 @@ export async function runMcpHostileScenario(baseUrl: string, log: LogLine, optio
     }
     recorder.section('Z: every response of the run');
     const serverErrors = client.exchanges.filter((e) => e.status >= 500);
-    recorder.check(`Z-1 no response was a 5xx (${client.exchanges.length} responses)`, serverErrors.length === 0, serverErrors.map((e) => `${e.method} ${e.path} -> ${e.status}`).join('; '));
+    recorder.check(
+      `Z-1 no response was a 5xx (${client.exchanges.length} responses)`,
+      serverErrors.length === 0,
+      serverErrors.map((e) => `${e.method} ${e.path} -> ${e.status}`).join('; '),
+    );
   }
   const summary = recorder.summarize();
-  return { ...summary, baseUrl: client.baseUrl, checks: [...recorder.results], exchanges: [...client.exchanges], spiedRefusals };
+  return {
+    ...summary,
+    baseUrl: client.baseUrl,
+    checks: [...recorder.results],
+    exchanges: [...client.exchanges],
+    spiedRefusals,
+  };
 }
 
 await runAsScript(import.meta.url, DEFAULT_BASE_URL, runMcpHostileScenario);

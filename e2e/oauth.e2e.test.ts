@@ -12,7 +12,9 @@ import { startRealBackend, type RealBackend } from './oauth/real-backend.js';
 import { createOrganization, createTodo, describeAnswer, jwtClaims, rest, signUp } from './oauth/rest-api.js';
 
 /** Where the consent page's screenshot goes (test-results/ is git-ignored). */
-const SCREENSHOT = fileURLToPath(new URL('../test-results/screenshots/oauth-consent-real-backend.png', import.meta.url));
+const SCREENSHOT = fileURLToPath(
+  new URL('../test-results/screenshots/oauth-consent-real-backend.png', import.meta.url),
+);
 const CLIENT_NAME = 'E2E loopback tool';
 
 /**
@@ -32,7 +34,14 @@ describe('OAuth 2.1 against the real backend (openid-client, Chromium)', () => {
   const peerOptions = (seen?: string[]): client.DiscoveryRequestOptions => ({
     algorithm: 'oauth2',
     execute: [client.allowInsecureRequests],
-    ...(seen ? { [client.customFetch]: (url: string, options: client.CustomFetchOptions) => (seen.push(url), fetch(url, options as RequestInit)) } : {}),
+    ...(seen
+      ? {
+          [client.customFetch]: (url: string, options: client.CustomFetchOptions) => (
+            seen.push(url),
+            fetch(url, options as RequestInit)
+          ),
+        }
+      : {}),
   });
 
   beforeAll(async () => {
@@ -71,7 +80,13 @@ describe('OAuth 2.1 against the real backend (openid-client, Chromium)', () => {
   it('serves RFC 8414 metadata whose issuer is the URL the client discovered from', async () => {
     const seen: string[] = [];
     // Discovery needs a client id to build a Configuration; none is sent anywhere by discovery itself.
-    const config = await client.discovery(new URL(issuer), 'discovery-only', undefined, client.None(), peerOptions(seen));
+    const config = await client.discovery(
+      new URL(issuer),
+      'discovery-only',
+      undefined,
+      client.None(),
+      peerOptions(seen),
+    );
     expect(seen).toEqual([`${issuer}/.well-known/oauth-authorization-server`]);
     const metadata = config.serverMetadata();
     expect(metadata.issuer).toBe(issuer);
@@ -82,7 +97,9 @@ describe('OAuth 2.1 against the real backend (openid-client, Chromium)', () => {
     expect(metadata.authorization_response_iss_parameter_supported).toBe(true);
     expect(metadata.authorization_endpoint).toBe(`${issuer}/oauth/authorize`);
     expect(metadata.token_endpoint).toBe(`${issuer}/api/v1/oauth/token`);
-    expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'client_credentials']));
+    expect(metadata.grant_types_supported).toEqual(
+      expect.arrayContaining(['authorization_code', 'client_credentials']),
+    );
     expect(server?.errorLog).toEqual([]);
   });
 
@@ -95,14 +112,24 @@ describe('OAuth 2.1 against the real backend (openid-client, Chromium)', () => {
       // RFC 7591 registration of a public client, through the library (it discovers the server first).
       const config = await client.dynamicClientRegistration(
         new URL(issuer),
-        { client_name: CLIENT_NAME, redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', scope: 'openid profile' },
+        {
+          client_name: CLIENT_NAME,
+          redirect_uris: [redirectUri],
+          token_endpoint_auth_method: 'none',
+          scope: 'openid profile',
+        },
         client.None(),
         peerOptions(),
       );
       const registered = config.clientMetadata();
       const clientId = registered.client_id;
       expect(clientId).toMatch(/^[0-9a-f-]{36}$/);
-      expect(registered).toMatchObject({ client_name: CLIENT_NAME, redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', scope: 'openid profile' });
+      expect(registered).toMatchObject({
+        client_name: CLIENT_NAME,
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'none',
+        scope: 'openid profile',
+      });
       expect(registered.client_secret).toBeUndefined();
 
       const authorize = async () => {
@@ -124,7 +151,10 @@ describe('OAuth 2.1 against the real backend (openid-client, Chromium)', () => {
       const browser = await launchChromium();
       try {
         const { page } = browser;
-        const consentHeading = page.getByRole('heading', { level: 1, name: `Allow ${CLIENT_NAME} to use your account?` });
+        const consentHeading = page.getByRole('heading', {
+          level: 1,
+          name: `Allow ${CLIENT_NAME} to use your account?`,
+        });
 
         // Signed out: the consent page sends the person to sign in, then back to the same request.
         await page.goto(first.url.href);
@@ -164,27 +194,52 @@ describe('OAuth 2.1 against the real backend (openid-client, Chromium)', () => {
           return url;
         };
         const checks = { pkceCodeVerifier: first.verifier, expectedState: first.state };
-        const foreignIss = await client.authorizationCodeGrant(config, withIss('http://127.0.0.1:1'), checks, { resource: mcpAudience }).catch((error: unknown) => error);
+        const foreignIss = await client
+          .authorizationCodeGrant(config, withIss('http://127.0.0.1:1'), checks, { resource: mcpAudience })
+          .catch((error: unknown) => error);
         expect(foreignIss).toBeInstanceOf(client.ClientError);
-        expect((foreignIss as Error).cause).toMatchObject({ message: 'unexpected "iss" (issuer) response parameter value' });
-        const missingIss = await client.authorizationCodeGrant(config, withIss(null), checks, { resource: mcpAudience }).catch((error: unknown) => error);
+        expect((foreignIss as Error).cause).toMatchObject({
+          message: 'unexpected "iss" (issuer) response parameter value',
+        });
+        const missingIss = await client
+          .authorizationCodeGrant(config, withIss(null), checks, { resource: mcpAudience })
+          .catch((error: unknown) => error);
         expect(missingIss).toBeInstanceOf(client.ClientError);
         expect((missingIss as Error).cause).toMatchObject({ message: 'response parameter "iss" (issuer) missing' });
 
         // The library validates state and RFC 9207 iss, sends the PKCE verifier and resource, and checks the ID token.
-        const tokens = await client.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: first.verifier, expectedState: first.state }, { resource: mcpAudience });
+        const tokens = await client.authorizationCodeGrant(
+          config,
+          callbackUrl,
+          { pkceCodeVerifier: first.verifier, expectedState: first.state },
+          { resource: mcpAudience },
+        );
         expect(tokens.token_type).toBe('bearer');
         expect(tokens.scope).toBe('openid profile');
         expect(tokens.refresh_token).toBeUndefined();
         expect(tokens.expires_in).toBeGreaterThan(0);
-        expect(tokens.claims()).toMatchObject({ iss: issuer, sub: person.userId, aud: clientId, name: person.displayName });
-        expect(jwtClaims(tokens.access_token)).toMatchObject({ iss: issuer, aud: mcpAudience, sub: person.userId, azp: clientId });
+        expect(tokens.claims()).toMatchObject({
+          iss: issuer,
+          sub: person.userId,
+          aud: clientId,
+          name: person.displayName,
+        });
+        expect(jwtClaims(tokens.access_token)).toMatchObject({
+          iss: issuer,
+          aud: mcpAudience,
+          sub: person.userId,
+          azp: clientId,
+        });
 
         // The delegated token: accepted by its own endpoint (positive controls first), refused everywhere else.
         expect((await rest(issuer, 'GET', '/api/v1/auth/me', { token: person.accessToken })).status).toBe(200);
         const own = await mcp.probe(tokens.access_token);
         expect(own.status, JSON.stringify(own)).toBe(200);
-        expect(own.principal).toMatchObject({ kind: 'user', userId: person.userId, credential: { type: 'delegated_token', authorizedParty: clientId } });
+        expect(own.principal).toMatchObject({
+          kind: 'user',
+          userId: person.userId,
+          credential: { type: 'delegated_token', authorizedParty: clientId },
+        });
         expect((await mcpSupport.probe(tokens.access_token)).status).toBe(401);
         const me = await rest(issuer, 'GET', '/api/v1/auth/me', { token: tokens.access_token });
         expect(me.status, describeAnswer(me)).toBe(401);
@@ -200,7 +255,12 @@ describe('OAuth 2.1 against the real backend (openid-client, Chromium)', () => {
         expect(secondUrl.searchParams.get('code')).toBeTruthy();
         expect(secondUrl.searchParams.get('code')).not.toBe(callbackUrl.searchParams.get('code'));
         await expect(
-          client.authorizationCodeGrant(config, secondUrl, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: second.state }, { resource: mcpAudience }),
+          client.authorizationCodeGrant(
+            config,
+            secondUrl,
+            { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: second.state },
+            { resource: mcpAudience },
+          ),
         ).rejects.toMatchObject({ name: 'ResponseBodyError', status: 400, error: 'invalid_grant' });
 
         expect(callback!.received).toHaveLength(2);
@@ -232,19 +292,35 @@ describe('OAuth 2.1 against the real backend (openid-client, Chromium)', () => {
     const secret = created.body.data.plainSecret as string;
     expect(secret).toEqual(expect.any(String));
 
-    const config = await client.discovery(new URL(issuer), clientId, undefined, client.ClientSecretBasic(secret), peerOptions());
+    const config = await client.discovery(
+      new URL(issuer),
+      clientId,
+      undefined,
+      client.ClientSecretBasic(secret),
+      peerOptions(),
+    );
     const apiToken = await client.clientCredentialsGrant(config, { resource: apiAudience });
     expect(apiToken.token_type).toBe('bearer');
     expect(apiToken.refresh_token).toBeUndefined();
-    expect(jwtClaims(apiToken.access_token)).toMatchObject({ iss: issuer, aud: apiAudience, sub: clientId, org: orgA, roles: ['ORG_MEMBER'] });
+    expect(jwtClaims(apiToken.access_token)).toMatchObject({
+      iss: issuer,
+      aud: apiAudience,
+      sub: clientId,
+      org: orgA,
+      roles: ['ORG_MEMBER'],
+    });
 
     // Its own organization's records: readable.
     const listA = await rest(issuer, 'GET', `/api/v1/organizations/${orgA}/todos`, { token: apiToken.access_token });
     expect(listA.status, describeAnswer(listA)).toBe(200);
     expect((listA.body.data as { _id: string }[]).map((todo) => todo._id)).toContain(todoA);
     // Another organization's record: exists for its own admin (control), invisible to this client.
-    expect((await rest(issuer, 'GET', `/api/v1/organizations/${orgB}/todos/${todoB}`, { token: adminB.accessToken })).status).toBe(200);
-    const foreign = await rest(issuer, 'GET', `/api/v1/organizations/${orgB}/todos/${todoB}`, { token: apiToken.access_token });
+    expect(
+      (await rest(issuer, 'GET', `/api/v1/organizations/${orgB}/todos/${todoB}`, { token: adminB.accessToken })).status,
+    ).toBe(200);
+    const foreign = await rest(issuer, 'GET', `/api/v1/organizations/${orgB}/todos/${todoB}`, {
+      token: apiToken.access_token,
+    });
     expect(foreign.status, describeAnswer(foreign)).toBe(404);
 
     // A token for the MCP audience: the MCP stand-in accepts it as the machine, the REST API refuses it.
@@ -254,7 +330,9 @@ describe('OAuth 2.1 against the real backend (openid-client, Chromium)', () => {
     expect(atMcp.status, JSON.stringify(atMcp)).toBe(200);
     expect(atMcp.principal).toMatchObject({ kind: 'machine', clientId, organizationId: orgA, roles: ['ORG_MEMBER'] });
     expect((await mcp.probe(apiToken.access_token)).status).toBe(401);
-    const restWithMcpToken = await rest(issuer, 'GET', `/api/v1/organizations/${orgA}/todos`, { token: mcpToken.access_token });
+    const restWithMcpToken = await rest(issuer, 'GET', `/api/v1/organizations/${orgA}/todos`, {
+      token: mcpToken.access_token,
+    });
     expect(restWithMcpToken.status, describeAnswer(restWithMcpToken)).toBe(401);
 
     // The `support` instance's stand-in accepts a token for its own audience only.
@@ -264,7 +342,13 @@ describe('OAuth 2.1 against the real backend (openid-client, Chromium)', () => {
 
     // A wrong secret. Through HTTP Basic the server answers 401 with a Basic challenge (RFC 6749 §5.2), which the
     // library surfaces as a challenge error; the body still says invalid_client. Through the form body: ResponseBodyError.
-    const wrongBasic = await client.discovery(new URL(issuer), clientId, undefined, client.ClientSecretBasic(`${secret}x`), peerOptions());
+    const wrongBasic = await client.discovery(
+      new URL(issuer),
+      clientId,
+      undefined,
+      client.ClientSecretBasic(`${secret}x`),
+      peerOptions(),
+    );
     const challenged = await client.clientCredentialsGrant(wrongBasic, { resource: apiAudience }).then(
       () => undefined,
       (error: unknown) => error,
@@ -274,8 +358,18 @@ describe('OAuth 2.1 against the real backend (openid-client, Chromium)', () => {
     expect(challenge.status).toBe(401);
     expect(challenge.cause).toEqual([expect.objectContaining({ scheme: 'basic' })]);
     expect(await challenge.response.json()).toMatchObject({ error: 'invalid_client' });
-    const wrongPost = await client.discovery(new URL(issuer), clientId, undefined, client.ClientSecretPost(`${secret}x`), peerOptions());
-    await expect(client.clientCredentialsGrant(wrongPost, { resource: apiAudience })).rejects.toMatchObject({ name: 'ResponseBodyError', status: 401, error: 'invalid_client' });
+    const wrongPost = await client.discovery(
+      new URL(issuer),
+      clientId,
+      undefined,
+      client.ClientSecretPost(`${secret}x`),
+      peerOptions(),
+    );
+    await expect(client.clientCredentialsGrant(wrongPost, { resource: apiAudience })).rejects.toMatchObject({
+      name: 'ResponseBodyError',
+      status: 401,
+      error: 'invalid_client',
+    });
 
     expect(server?.errorLog).toEqual([]);
   });

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, startBackendProcess, type BackendProcess } from '@wildo/backend-api/testing/backend-process';
-import { AnthropicStub, textReply, toolCallsReply, type StubReply, type StubRequest } from '@wildo/backend-api/testing/llm-stubs';
+import {
+  AnthropicStub,
+  textReply,
+  toolCallsReply,
+  type StubReply,
+  type StubRequest,
+} from '@wildo/backend-api/testing/llm-stubs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignedVariables, readTourBlocks, type ReadmeShellBlock } from './readme-tour.js';
 
@@ -39,11 +45,16 @@ function tourModel(request: StubRequest): StubReply {
   const read = resultOf('tour-read');
   if (!read) return toolCallsReply([{ id: 'tour-read', name: 'resource_todos_read', arguments: { query: 'milk' } }]);
   const text = typeof read.content === 'string' ? read.content : JSON.stringify(read.content);
-  const milk = (JSON.parse(text) as { data?: { _id: string; title: string }[] }).data?.find((todo) => /milk/i.test(todo.title));
+  const milk = (JSON.parse(text) as { data?: { _id: string; title: string }[] }).data?.find((todo) =>
+    /milk/i.test(todo.title),
+  );
   if (!milk) return textReply('I found no milk todo.');
-  return toolCallsReply([{ id: 'tour-rename', name: 'resource_todos_update', arguments: { id: milk._id, title: 'Buy oat milk' } }], {
-    text: 'I will rename it once you approve.',
-  });
+  return toolCallsReply(
+    [{ id: 'tour-rename', name: 'resource_todos_update', arguments: { id: milk._id, title: 'Buy oat milk' } }],
+    {
+      text: 'I will rename it once you approve.',
+    },
+  );
 }
 
 describe('the README tour', () => {
@@ -55,7 +66,10 @@ describe('the README tour', () => {
   beforeAll(async () => {
     const missing = missingTools();
     // A missing tool fails the run (never a skip): the README tells people to use these.
-    if (missing.length > 0) throw new Error(`The README tour needs ${missing.join(', ')} on the PATH (install with apt-get install -y ${missing.join(' ')}; .ci/run does).`);
+    if (missing.length > 0)
+      throw new Error(
+        `The README tour needs ${missing.join(', ')} on the PATH (install with apt-get install -y ${missing.join(' ')}; .ci/run does).`,
+      );
     workDir = await mkdtemp(path.join(tmpdir(), 'wildo-readme-tour-'));
     await stub.start();
     stub.setFallback(tourModel);
@@ -96,15 +110,27 @@ describe('the README tour', () => {
 
   it('runs every sh block from "Run it" through "6. Agents" in order, and ends with the todo renamed', async () => {
     const blocks = readTourBlocks(path.join(ROOT, 'README.md'));
-    expect(blocks.map((b) => b.heading)).toEqual(expect.arrayContaining(['Run it', '3. Call it', '4. Credentials and delegation', '6. Agents, assistants and approvals']));
+    expect(blocks.map((b) => b.heading)).toEqual(
+      expect.arrayContaining([
+        'Run it',
+        '3. Call it',
+        '4. Credentials and delegation',
+        '6. Agents, assistants and approvals',
+      ]),
+    );
     const variables = assignedVariables(blocks);
-    expect(variables).toEqual(expect.arrayContaining(['API', 'TOKEN', 'ORG', 'KEY', 'KEY_ID', 'APPROVAL', 'APPROVAL_TOKEN']));
+    expect(variables).toEqual(
+      expect.arrayContaining(['API', 'TOKEN', 'ORG', 'KEY', 'KEY_ID', 'APPROVAL', 'APPROVAL_TOKEN']),
+    );
     for (const block of blocks) {
       const result = await runBlock(block.script, variables);
       expect(result.code, describeBlock(block, result)).toBe(0);
     }
     // The approved rename took effect, read back with the tour's own variables.
-    const check = await runBlock('curl -fsS "$API/organizations/$ORG/todos" -H "authorization: Bearer $TOKEN" | jq -e \'any(.data[]; .title == "Buy oat milk")\'', variables);
+    const check = await runBlock(
+      'curl -fsS "$API/organizations/$ORG/todos" -H "authorization: Bearer $TOKEN" | jq -e \'any(.data[]; .title == "Buy oat milk")\'',
+      variables,
+    );
     expect(check.code, check.stderr).toBe(0);
     expect(backend!.logLines.filter((line) => (line.level ?? 0) >= 50)).toEqual([]);
   }, 180_000);

@@ -27,7 +27,10 @@ export function readTourBlocks(readmePath: string): ReadmeShellBlock[] {
   const lines = readFileSync(readmePath, 'utf8').split('\n');
   const start = lines.findIndex((line) => line.trim() === TOUR_FIRST_HEADING);
   const last = lines.findIndex((line) => line.startsWith(TOUR_LAST_HEADING_PREFIX));
-  if (start < 0 || last < 0) throw new Error(`README.md has no "${TOUR_FIRST_HEADING}" or "${TOUR_LAST_HEADING_PREFIX}" heading: the tour cannot be found`);
+  if (start < 0 || last < 0)
+    throw new Error(
+      `README.md has no "${TOUR_FIRST_HEADING}" or "${TOUR_LAST_HEADING_PREFIX}" heading: the tour cannot be found`,
+    );
   const afterLast = lines.findIndex((line, i) => i > last && /^#{1,3} /.test(line));
   const end = afterLast < 0 ? lines.length : afterLast;
   const blocks: ReadmeShellBlock[] = [];
@@ -60,6 +63,7 @@ function withoutSkippedCommands(lines: readonly string[]): string {
 /** Upper-case shell variables the blocks assign (`TOKEN=...`), to carry from one block to the next. */
 export function assignedVariables(blocks: readonly ReadmeShellBlock[]): string[] {
   const names = new Set<string>();
-  for (const block of blocks) for (const match of block.script.matchAll(/^\s*(?:export\s+)?([A-Z][A-Z0-9_]*)=/gm)) names.add(match[1]!);
+  for (const block of blocks)
+    for (const match of block.script.matchAll(/^\s*(?:export\s+)?([A-Z][A-Z0-9_]*)=/gm)) names.add(match[1]!);
   return [...names];
 }

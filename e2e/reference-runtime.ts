@@ -8,7 +8,10 @@ let cached: Promise<RuntimeConfiguration> | undefined;
  * The reference application's committed runtime configuration, as `npm start` runs it, with an empty provider
  * environment: scenarios never reach a real model provider.
  */
-export async function referenceRuntimeOptions(): Promise<{ runtime: RuntimeConfiguration; env: Record<string, string> }> {
+export async function referenceRuntimeOptions(): Promise<{
+  runtime: RuntimeConfiguration;
+  env: Record<string, string>;
+}> {
   cached ??= readRuntimeConfiguration(findProjectRoot(path.dirname(fileURLToPath(import.meta.url))));
   return { runtime: await cached, env: {} };
 }

@@ -24,8 +24,14 @@ describe('REST hostile scenario', () => {
       const results = await runRestHostileScenario(url, (line) => lines.push(line));
       const report = lines.join('\n');
 
-      expect(results.failures.map((f) => `${f.label}: ${f.detail ?? ''}`), report).toEqual([]);
-      expect(results.exchanges.filter((e) => e.status >= 500), report).toEqual([]);
+      expect(
+        results.failures.map((f) => `${f.label}: ${f.detail ?? ''}`),
+        report,
+      ).toEqual([]);
+      expect(
+        results.exchanges.filter((e) => e.status >= 500),
+        report,
+      ).toEqual([]);
       expect(results.passed).toBeGreaterThan(100);
     } finally {
       await database.close();

@@ -52,7 +52,11 @@ export async function runRestHostileScenario(baseUrl: string, log: LogLine): Pro
   const health = await client.get('/api/v1/health').catch((error: unknown) => error as Error);
   if (health instanceof Error || health.status !== 200) {
     // An unreachable stack is an unexecuted scenario, never a passed one: nothing else is reported.
-    recorder.check('stack answers GET /api/v1/health with 200', false, health instanceof Error ? describeError(health) : `status ${health.status}`);
+    recorder.check(
+      'stack answers GET /api/v1/health with 200',
+      false,
+      health instanceof Error ? describeError(health) : `status ${health.status}`,
+    );
   } else {
     for (const section of REST_HOSTILE_SECTIONS) {
       recorder.section(section.title);

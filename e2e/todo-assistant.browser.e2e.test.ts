@@ -32,7 +32,11 @@ const APPROVAL = {
   approvalToken: 'approval-token-e2e',
 };
 
-const CONTENT_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
 
 function frame(type: string, data: Record<string, unknown>): string {
   return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
@@ -70,10 +74,14 @@ describe.skipIf(!existsSync(CHROMIUM))('todo assistant in Chromium (built app, s
   beforeAll(async () => {
     outDir = await mkdtemp(join(tmpdir(), 'wildo-assistant-dist-'));
     const viteBin = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
-    await promisify(execFile)(process.execPath, [viteBin, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
-      cwd: FRONTEND_DIR,
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
+    await promisify(execFile)(
+      process.execPath,
+      [viteBin, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+      {
+        cwd: FRONTEND_DIR,
+        env: { ...process.env, NODE_ENV: 'production' },
+      },
+    );
     server = createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://stub.invalid').pathname;
       const route = `${req.method ?? 'GET'} ${path}`;
@@ -81,25 +89,44 @@ describe.skipIf(!existsSync(CHROMIUM))('todo assistant in Chromium (built app, s
         if (path.startsWith('/api/')) {
           const body = req.method === 'POST' ? await readBody(req) : undefined;
           received.push({ route, authorization: req.headers.authorization, body });
-          if (req.headers.authorization !== `Bearer ${TOKEN}`) return sendJson(res, 401, { error: { code: 'UNAUTHENTICATED', message: 'Sign in.' } });
+          if (req.headers.authorization !== `Bearer ${TOKEN}`)
+            return sendJson(res, 401, { error: { code: 'UNAUTHENTICATED', message: 'Sign in.' } });
           if (route === 'GET /api/v1/flows-actors/approvals') return sendJson(res, 200, { data: [] });
           if (route === `POST /api/v1/organizations/${ORG}/flows-actors/systems/todo-assistant/turns`) {
             return streamInPieces(
               res,
-              frame('execution', { executionId: EXECUTION_ID, systemRef: 'todo-assistant', agentRef: 'todo-assistant.chat.agent' }) +
+              frame('execution', {
+                executionId: EXECUTION_ID,
+                systemRef: 'todo-assistant',
+                agentRef: 'todo-assistant.chat.agent',
+              }) +
                 frame('text_delta', { text: 'I can rename it ' }) +
                 frame('text_delta', { text: 'once you approve.' }) +
-                frame('tool_call', { toolCallId: APPROVAL.toolCallId, functionRef: APPROVAL.functionRef, arguments: APPROVAL.arguments }) +
+                frame('tool_call', {
+                  toolCallId: APPROVAL.toolCallId,
+                  functionRef: APPROVAL.functionRef,
+                  arguments: APPROVAL.arguments,
+                }) +
                 frame('approval_required', { approval: APPROVAL }) +
                 frame('turn_completed', { status: 'awaiting_approval', usage: USAGE }),
             );
           }
           if (route === `POST /api/v1/flows-actors/approvals/${APPROVAL.approvalId}/decision`) {
-            const args = (body as { modifiedArguments?: Record<string, unknown> }).modifiedArguments ?? APPROVAL.arguments;
+            const args =
+              (body as { modifiedArguments?: Record<string, unknown> }).modifiedArguments ?? APPROVAL.arguments;
             return streamInPieces(
               res,
-              frame('approval_decided', { approvalId: APPROVAL.approvalId, toolCallId: APPROVAL.toolCallId, decision: 'approve', arguments: args }) +
-                frame('tool_result', { toolCallId: APPROVAL.toolCallId, functionRef: APPROVAL.functionRef, outcome: { ok: true, result: { _id: 'todo-7', ...args } } }) +
+              frame('approval_decided', {
+                approvalId: APPROVAL.approvalId,
+                toolCallId: APPROVAL.toolCallId,
+                decision: 'approve',
+                arguments: args,
+              }) +
+                frame('tool_result', {
+                  toolCallId: APPROVAL.toolCallId,
+                  functionRef: APPROVAL.functionRef,
+                  outcome: { ok: true, result: { _id: 'todo-7', ...args } },
+                }) +
                 frame('text_delta', { text: `Renamed to ${String(args.title)}.` }) +
                 frame('turn_completed', { status: 'completed', usage: USAGE }),
             );
@@ -107,8 +134,13 @@ describe.skipIf(!existsSync(CHROMIUM))('todo assistant in Chromium (built app, s
           return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'No such route.' } });
         }
         const file = resolve(join(outDir, decodeURIComponent(path)));
-        const asset = file.startsWith(outDir + sep) && extname(file) ? await readFile(file).catch(() => undefined) : undefined;
-        res.writeHead(200, { 'content-type': asset ? (CONTENT_TYPES[extname(file)] ?? 'application/octet-stream') : CONTENT_TYPES['.html']! });
+        const asset =
+          file.startsWith(outDir + sep) && extname(file) ? await readFile(file).catch(() => undefined) : undefined;
+        res.writeHead(200, {
+          'content-type': asset
+            ? (CONTENT_TYPES[extname(file)] ?? 'application/octet-stream')
+            : CONTENT_TYPES['.html']!,
+        });
         res.end(asset ?? (await readFile(join(outDir, 'index.html'))));
       };
       handle().catch(() => sendJson(res, 500, { error: { code: 'INTERNAL', message: 'An internal error occurred.' } }));
@@ -132,7 +164,15 @@ describe.skipIf(!existsSync(CHROMIUM))('todo assistant in Chromium (built app, s
       context = await chromium.launchPersistentContext(userDataDir, {
         executablePath: CHROMIUM,
         headless: true,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--no-first-run',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
         viewport: { width: 1280, height: 800 },
       });
       context.setDefaultTimeout(15_000);
@@ -151,7 +191,9 @@ describe.skipIf(!existsSync(CHROMIUM))('todo assistant in Chromium (built app, s
 
       const log = page.getByRole('log', { name: 'Conversation' });
       await log.getByText('I can rename it once you approve.').waitFor();
-      const card = page.locator('section.approval', { has: page.getByRole('heading', { level: 2, name: 'Approval needed' }) });
+      const card = page.locator('section.approval', {
+        has: page.getByRole('heading', { level: 2, name: 'Approval needed' }),
+      });
       await card.waitFor();
       expect(await card.locator('time').getAttribute('datetime')).toBe(APPROVAL.expiresAt);
 
@@ -167,7 +209,11 @@ describe.skipIf(!existsSync(CHROMIUM))('todo assistant in Chromium (built app, s
       expect(turn?.body).toEqual({ message: 'Rename my groceries todo to Weekly shop' });
       const decision = received.find((r) => r.route.endsWith('/decision'));
       expect(decision).toMatchObject({ authorization: `Bearer ${TOKEN}` });
-      expect(decision?.body).toEqual({ approvalToken: APPROVAL.approvalToken, decision: 'approve', modifiedArguments: { id: 'todo-7', title: 'Big weekly shop' } });
+      expect(decision?.body).toEqual({
+        approvalToken: APPROVAL.approvalToken,
+        decision: 'approve',
+        modifiedArguments: { id: 'todo-7', title: 'Big weekly shop' },
+      });
       expect(pageErrors).toEqual([]);
     } finally {
       await context?.close();

@@ -10,8 +10,14 @@ stub.setFallback((request: StubRequest) => {
   const messages = (request.body as { messages: { role: string; content: unknown }[] }).messages;
   const round = messages.filter((m) => m.role === 'assistant').length;
   const todoId = JSON.stringify(messages[0]?.content).match(/todo ([\w-]+)/)?.[1] ?? '';
-  if (round === 0) return toolCallsReply([{ id: 'read-1', name: 'resource_todos_read', arguments: { id: todoId } }], { usage: { inputTokens: 300, outputTokens: 20 } });
-  if (round === 1) return toolCallsReply([{ id: 'read-2', name: 'resource_todos_read', arguments: { id: todoId } }], { usage: { inputTokens: 340, outputTokens: 20 } });
+  if (round === 0)
+    return toolCallsReply([{ id: 'read-1', name: 'resource_todos_read', arguments: { id: todoId } }], {
+      usage: { inputTokens: 300, outputTokens: 20 },
+    });
+  if (round === 1)
+    return toolCallsReply([{ id: 'read-2', name: 'resource_todos_read', arguments: { id: todoId } }], {
+      usage: { inputTokens: 340, outputTokens: 20 },
+    });
   return textReply('Your todo is called "Benchmark the runtime".', { usage: { inputTokens: 380, outputTokens: 12 } });
 });
 process.stdout.write(`${stub.baseURL}\n`);

@@ -8,7 +8,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createWildoBackend, type WildoBackend } from '../src/engine/container/wildo-backend.js';
 import { AnthropicAdapter } from '../src/engine/agents/providers/anthropic.adapter.js';
-import type { ChatStreamEvent, ChatStreamRequest, LLMProviderAdapter } from '../src/engine/agents/providers/llm-provider.types.js';
+import type {
+  ChatStreamEvent,
+  ChatStreamRequest,
+  LLMProviderAdapter,
+} from '../src/engine/agents/providers/llm-provider.types.js';
 import { createSilentLogger } from '../src/engine/logging/index.js';
 import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '../src/engine/persistence/index.js';
 import { referenceApplication } from '../src/modules/index.js';
@@ -80,17 +84,29 @@ async function benchDatabase(label: string, database: SqlDatabase, stubUrl: stri
       const q = db.query.bind(db);
       (db as { query: SqlDatabase['query'] }).query = (async (sql: string, params?: unknown[]) => {
         const t0 = performance.now();
-        try { return await q(sql, params as never); } finally {
+        try {
+          return await q(sql, params as never);
+        } finally {
           const key = sql.replace(/\s+/g, ' ').slice(0, 90);
-          const e = stats.get(key) ?? { n: 0, ms: 0 }; e.n++; e.ms += performance.now() - t0; stats.set(key, e);
+          const e = stats.get(key) ?? { n: 0, ms: 0 };
+          e.n++;
+          e.ms += performance.now() - t0;
+          stats.set(key, e);
         }
       }) as SqlDatabase['query'];
       if (!db.transaction) return;
       const tx = db.transaction.bind(db);
-      (db as { transaction: SqlDatabase['transaction'] }).transaction = ((fn: (t: SqlDatabase) => Promise<unknown>) => tx((t) => { wrap(t as SqlDatabase); return fn(t as SqlDatabase); })) as SqlDatabase['transaction'];
+      (db as { transaction: SqlDatabase['transaction'] }).transaction = ((fn: (t: SqlDatabase) => Promise<unknown>) =>
+        tx((t) => {
+          wrap(t as SqlDatabase);
+          return fn(t as SqlDatabase);
+        })) as SqlDatabase['transaction'];
     };
     wrap(database);
-    process.on('exit', () => { for (const [k, v] of [...stats].sort((a, b) => b[1].ms - a[1].ms).slice(0, 30)) process.stderr.write(`${String(v.n).padStart(6)} ${v.ms.toFixed(0).padStart(7)}ms ${k}\n`); });
+    process.on('exit', () => {
+      for (const [k, v] of [...stats].sort((a, b) => b[1].ms - a[1].ms).slice(0, 30))
+        process.stderr.write(`${String(v.n).padStart(6)} ${v.ms.toFixed(0).padStart(7)}ms ${k}\n`);
+    });
   }
   const backend: WildoBackend = await createWildoBackend({
     application: referenceApplication,
@@ -110,7 +126,8 @@ async function benchDatabase(label: string, database: SqlDatabase, stubUrl: stri
     serverStart = performance.now();
     const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
     res.write = ((chunk: unknown, ...rest: unknown[]) => {
-      if (serverCompleted === 0 && String(chunk).includes('event: turn_completed')) serverCompleted = performance.now() - serverStart;
+      if (serverCompleted === 0 && String(chunk).includes('event: turn_completed'))
+        serverCompleted = performance.now() - serverStart;
       return write(chunk, ...rest);
     }) as typeof res.write;
     next();
@@ -121,13 +138,26 @@ async function benchDatabase(label: string, database: SqlDatabase, stubUrl: stri
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     const post = async (path: string, body: unknown, token?: string) => {
-      const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+      const res = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, text: await res.text() };
     };
-    const signup = JSON.parse((await post('/api/v1/auth/signup', { email: `bench-${Date.now()}@example.test`, password: 'correct horse battery staple' })).text);
+    const signup = JSON.parse(
+      (
+        await post('/api/v1/auth/signup', {
+          email: `bench-${Date.now()}@example.test`,
+          password: 'correct horse battery staple',
+        })
+      ).text,
+    );
     const token = signup.data.accessToken as string;
     const orgId = JSON.parse((await post('/api/v1/organizations', { name: 'Bench' }, token)).text).data._id as string;
-    const todoId = JSON.parse((await post(`/api/v1/organizations/${orgId}/todos`, { title: 'Benchmark the runtime' }, token)).text).data._id as string;
+    const todoId = JSON.parse(
+      (await post(`/api/v1/organizations/${orgId}/todos`, { title: 'Benchmark the runtime' }, token)).text,
+    ).data._id as string;
     const path = `/api/v1/organizations/${orgId}/flows-actors/systems/todo-assistant/turns`;
 
     const turn = async () => {
@@ -192,16 +222,26 @@ function report(results: Measured[]): string {
       `${r.label.padEnd(20)} ${fmt(quantile(overhead, 0.5)).padStart(16)} ${fmt(quantile(overhead, 0.95)).padStart(13)} ${`${fmt(quantile(client, 0.5))} / ${fmt(quantile(client, 0.95))}`.padStart(28)} ${fmt(quantile(sorted(r.completed), 0.5)).padStart(12)} ${fmt(quantile(sorted(r.provider), 0.5)).padStart(16)}`,
     );
   }
-  lines.push('', `Target: overhead median under ${TARGET_MEDIAN_MS} ms. The turn's last writes finish after turn_completed, before the response ends.`);
+  lines.push(
+    '',
+    `Target: overhead median under ${TARGET_MEDIAN_MS} ms. The turn's last writes finish after turn_completed, before the response ends.`,
+  );
   return lines.join('\n');
 }
 
 /** Starts the stub model in its own process and returns its base URL. */
 async function startStubProcess(): Promise<{ url: string; child: ChildProcess }> {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'agents-stub-process.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'agents-stub-process.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout });
-  const [url] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => { throw new Error('the stub process exited'); })])) as [string];
+  const [url] = (await Promise.race([
+    once(lines, 'line'),
+    once(child, 'exit').then(() => {
+      throw new Error('the stub process exited');
+    }),
+  ])) as [string];
   return { url, child };
 }
 

@@ -39,12 +39,18 @@ declare module 'autocannon' {
 
     interface Instance {
       /** One event per response: latency in milliseconds (fractional). */
-      on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): Instance;
+      on(
+        event: 'response',
+        listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void,
+      ): Instance;
       stop(): void;
     }
   }
 
-  function autocannon(options: autocannon.Options, callback: (error: Error | null, result: autocannon.Result) => void): autocannon.Instance;
+  function autocannon(
+    options: autocannon.Options,
+    callback: (error: Error | null, result: autocannon.Result) => void,
+  ): autocannon.Instance;
 
   export = autocannon;
 }

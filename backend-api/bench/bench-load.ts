@@ -117,7 +117,8 @@ export function runLoad(request: LoadRequest, settings: LoadSettings): Promise<L
 export async function assertAnswersTodo(request: LoadRequest, todoId: string): Promise<void> {
   const response = await fetch(request.url, { headers: request.headers });
   const text = await response.text();
-  if (response.status !== 200) throw new BenchResponseError(`${request.label} (${request.url}) answered ${response.status}: ${text}`);
+  if (response.status !== 200)
+    throw new BenchResponseError(`${request.label} (${request.url}) answered ${response.status}: ${text}`);
   const data = (JSON.parse(text) as { data?: { _id?: unknown; id?: unknown } }).data;
   // The framework projects the record (`_id`); the bare handler returns the row (`id`).
   if (data?._id !== todoId && data?.id !== todoId) {

@@ -68,7 +68,11 @@ export interface BenchServerProfileStop {
 }
 
 /** Every message the runner sends. */
-export type BenchRunnerMessage = BenchServerStop | BenchServerCpuQuery | BenchServerProfileStart | BenchServerProfileStop;
+export type BenchRunnerMessage =
+  | BenchServerStop
+  | BenchServerCpuQuery
+  | BenchServerProfileStart
+  | BenchServerProfileStop;
 
 const typeOf = (value: unknown) => (value as { type?: unknown } | null)?.type;
 

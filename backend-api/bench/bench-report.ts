@@ -64,7 +64,12 @@ export function summarize(rounds: RoundResult[]): SideSummary {
 }
 
 /** Compares the framework's rounds with the bare handler's on one database. */
-export function compare(backend: TargetResult['backend'], label: string, framework: RoundResult[], bare: RoundResult[]): TargetResult {
+export function compare(
+  backend: TargetResult['backend'],
+  label: string,
+  framework: RoundResult[],
+  bare: RoundResult[],
+): TargetResult {
   const frameworkSummary = summarize(framework);
   const bareSummary = summarize(bare);
   const ratio = frameworkSummary.requestsPerSecond / bareSummary.requestsPerSecond;

@@ -15,7 +15,8 @@ async function post(url: string, body: unknown, expected: number, token?: string
     body: JSON.stringify(body),
   });
   const text = await response.text();
-  if (response.status !== expected) throw new Error(`POST ${new URL(url).pathname} answered ${response.status}: ${text}`);
+  if (response.status !== expected)
+    throw new Error(`POST ${new URL(url).pathname} answered ${response.status}: ${text}`);
   return (JSON.parse(text) as { data: Record<string, unknown> }).data;
 }
 
@@ -31,10 +32,17 @@ function stringField(data: Record<string, unknown>, field: string): string {
  */
 export async function seedTodo(frameworkUrl: string): Promise<SeededTodo> {
   const api = `${frameworkUrl}/api/v1`;
-  const signup = await post(`${api}/auth/signup`, { email: `bench-${randomUUID()}@example.test`, password: 'bench passphrase, long enough' }, 201);
+  const signup = await post(
+    `${api}/auth/signup`,
+    { email: `bench-${randomUUID()}@example.test`, password: 'bench passphrase, long enough' },
+    201,
+  );
   const token = stringField(signup, 'accessToken');
   const organizationId = stringField(await post(`${api}/organizations`, { name: 'Bench' }, 201, token), '_id');
   const todoPath = `/api/v1/organizations/${organizationId}/todos`;
-  const todoId = stringField(await post(`${frameworkUrl}${todoPath}`, { title: 'Measure the pipeline', priority: 2 }, 201, token), '_id');
+  const todoId = stringField(
+    await post(`${frameworkUrl}${todoPath}`, { title: 'Measure the pipeline', priority: 2 }, 201, token),
+    '_id',
+  );
   return { token, todoPath: `${todoPath}/${todoId}`, todoId };
 }

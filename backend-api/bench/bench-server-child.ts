@@ -69,7 +69,9 @@ function listen(server: Server): Promise<string> {
  * `npm start` runs it, without provider credentials) and the bare app on it on two ephemeral ports, answers CPU
  * usage queries and stops when asked or orphaned. It speaks the protocol of `bench-protocol.ts`.
  */
-export async function runBenchServerChild<TReady extends object>(options: BenchServerChildOptions<TReady>): Promise<void> {
+export async function runBenchServerChild<TReady extends object>(
+  options: BenchServerChildOptions<TReady>,
+): Promise<void> {
   const send = (message: BenchServerMessage | TReady) => process.send?.(message);
   const target = JSON.parse(process.argv[2] ?? '') as BenchTarget;
   let database: SqlDatabase | undefined;
@@ -98,7 +100,8 @@ export async function runBenchServerChild<TReady extends object>(options: BenchS
     if (!isBenchRunnerMessage(message)) return;
     if (message.type === 'stop') return void stop(0);
     if (message.type === 'profile-start') return profiler.start();
-    if (message.type === 'profile-stop') return void profiler.stopInto(message.path).then(() => send({ type: 'profile-written', path: message.path }));
+    if (message.type === 'profile-stop')
+      return void profiler.stopInto(message.path).then(() => send({ type: 'profile-written', path: message.path }));
     const { user, system } = process.cpuUsage();
     send({ type: 'cpu-usage', user, system });
   });

@@ -1,6 +1,12 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { isBenchServerMessage, type BenchRunnerMessage, type BenchServerMessage, type BenchServerReady, type BenchTarget } from './bench-protocol.js';
+import {
+  isBenchServerMessage,
+  type BenchRunnerMessage,
+  type BenchServerMessage,
+  type BenchServerReady,
+  type BenchTarget,
+} from './bench-protocol.js';
 import type { BenchSchema } from './bench-postgres-schema.js';
 
 /** A running server child (see `bench-server.ts`); `TReady` is what its script reports once it listens. */
@@ -64,7 +70,10 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 function awaitReady<TReady>(child: ChildProcess): Promise<TReady> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => settle(new Error(`The bench server did not get ready within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => settle(new Error(`The bench server did not get ready within ${START_TIMEOUT_MS / 1000} s.`)),
+      START_TIMEOUT_MS,
+    );
     const onMessage = (message: unknown) => {
       if (!isBenchServerMessage(message)) return;
       if (message.type === 'ready') settle(message);
@@ -155,7 +164,10 @@ export async function stopAllBenchServers(): Promise<void> {
  * then drops the schemas. On SIGINT/SIGTERM everything is released before exiting; a second interrupt does not
  * wait for a hung cleanup (the exit hook still kills the children).
  */
-export function benchRunResources(progress: (message: string) => void): { schemas: Set<BenchSchema>; release: () => Promise<void> } {
+export function benchRunResources(progress: (message: string) => void): {
+  schemas: Set<BenchSchema>;
+  release: () => Promise<void>;
+} {
   const schemas = new Set<BenchSchema>();
   const release = async () => {
     await stopAllBenchServers();

@@ -33,7 +33,9 @@ export function placeOf(url: string, functionName: string): string {
 /** Reads a `.cpuprofile` and sums the sampled self time per place, idle time left out. */
 export async function selfTimesOf(profilePath: string): Promise<SelfTimes> {
   const profile = JSON.parse(await readFile(profilePath, 'utf8')) as CpuProfile;
-  const placeById = new Map(profile.nodes.map((node) => [node.id, placeOf(node.callFrame.url, node.callFrame.functionName)]));
+  const placeById = new Map(
+    profile.nodes.map((node) => [node.id, placeOf(node.callFrame.url, node.callFrame.functionName)]),
+  );
   const times: SelfTimes = new Map();
   // timeDeltas[i] is the time before sample i; charging it to sample i is how DevTools attributes self time.
   for (let i = 0; i < profile.samples.length; i++) {
@@ -53,7 +55,12 @@ export interface BreakdownRow {
 }
 
 /** Self time per request, per place, on both sides, largest extra first. */
-export function breakdown(framework: SelfTimes, frameworkRequests: number, bare: SelfTimes, bareRequests: number): BreakdownRow[] {
+export function breakdown(
+  framework: SelfTimes,
+  frameworkRequests: number,
+  bare: SelfTimes,
+  bareRequests: number,
+): BreakdownRow[] {
   const places = new Set([...framework.keys(), ...bare.keys()]);
   return [...places]
     .map((place) => {

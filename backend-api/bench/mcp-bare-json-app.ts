@@ -16,7 +16,9 @@ export function mountBareJsonToolCall(app: Express, database: SqlDatabase, path:
   app.post(path, async (req, res) => {
     const body = req.body as ToolCallBody;
     const args = body.params?.arguments ?? {};
-    const { rows } = await database.query(TODO_BY_ID, [String(args.todoId), String(args.organizationId)], { prepare: true });
+    const { rows } = await database.query(TODO_BY_ID, [String(args.todoId), String(args.organizationId)], {
+      prepare: true,
+    });
     const row = rows[0] as Record<string, unknown> | undefined;
     const result = row
       ? { content: [{ type: 'text', text: JSON.stringify(row, null, 2) }], structuredContent: row }

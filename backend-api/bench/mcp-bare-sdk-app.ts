@@ -28,12 +28,18 @@ const TODO_READ_TOOL = {
  */
 export function createBareSdkMcpApp(database: SqlDatabase, path: string, jsonPath: string): Express {
   const factory = () => {
-    const server = new Server({ name: 'bare-sdk-bench', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
+    const server = new Server(
+      { name: 'bare-sdk-bench', version: '1.0.0' },
+      { capabilities: { tools: { listChanged: false } } },
+    );
     server.setRequestHandler('tools/list', async () => ({ tools: [TODO_READ_TOOL] }));
     server.setRequestHandler('tools/call', async (request) => {
       const args = (request.params.arguments ?? {}) as { todoId?: unknown; organizationId?: unknown };
-      if (request.params.name !== MCP_BENCH_TOOL) return { isError: true, content: [{ type: 'text' as const, text: `Unknown tool: ${request.params.name}` }] };
-      const { rows } = await database.query(TODO_BY_ID, [String(args.todoId), String(args.organizationId)], { prepare: true });
+      if (request.params.name !== MCP_BENCH_TOOL)
+        return { isError: true, content: [{ type: 'text' as const, text: `Unknown tool: ${request.params.name}` }] };
+      const { rows } = await database.query(TODO_BY_ID, [String(args.todoId), String(args.organizationId)], {
+        prepare: true,
+      });
       const row = rows[0] as Record<string, unknown> | undefined;
       if (!row) return { isError: true, content: [{ type: 'text' as const, text: 'The record was not found.' }] };
       return { content: [{ type: 'text' as const, text: JSON.stringify(row, null, 2) }], structuredContent: row };

@@ -59,7 +59,9 @@ export interface McpBenchReport {
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((x, y) => x - y);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 function summarizeByMedian(rounds: RoundResult[]): McpSideSummary {
@@ -76,7 +78,9 @@ function compareWith(ours: McpSideSummary, anchor: McpSideSummary, targetRatio: 
   const ratio = ours.requestsPerSecond / anchor.requestsPerSecond;
   return {
     ratio,
-    roundRatios: ours.rounds.map((round, i) => round.requestsPerSecond / (anchor.rounds[i]?.requestsPerSecond ?? Number.NaN)),
+    roundRatios: ours.rounds.map(
+      (round, i) => round.requestsPerSecond / (anchor.rounds[i]?.requestsPerSecond ?? Number.NaN),
+    ),
     cpuRatio: anchor.serverCpuMicrosPerRequest / ours.serverCpuMicrosPerRequest,
     targetRatio,
     meetsTarget: ratio >= targetRatio,
@@ -104,14 +108,24 @@ export function compareMcp(
 }
 
 /** Assembles the report of a run. */
-export function buildMcpReport(options: BenchOptions, credential: McpBenchReport['credential'], results: McpTargetResult[]): McpBenchReport {
+export function buildMcpReport(
+  options: BenchOptions,
+  credential: McpBenchReport['credential'],
+  results: McpTargetResult[],
+): McpBenchReport {
   return {
     benchmark: 'mcp-tools-call-read',
     tool: MCP_BENCH_TOOL,
     revision: MCP_BENCH_REVISION,
     credential,
     targetRatios: { bareSdk: MCP_TARGET_RATIO, bareJson: MCP_JSON_TARGET_RATIO },
-    settings: { durationSeconds: options.durationSeconds, connections: options.connections, pipelining: 1, rounds: options.rounds, warmupSeconds: options.warmupSeconds },
+    settings: {
+      durationSeconds: options.durationSeconds,
+      connections: options.connections,
+      pipelining: 1,
+      rounds: options.rounds,
+      warmupSeconds: options.warmupSeconds,
+    },
     machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown' },
     results,
   };
@@ -140,7 +154,10 @@ export function formatMcpResult(result: McpTargetResult, report: McpBenchReport)
   return [
     `tools/call ${report.tool} at ${report.revision} (stateless) on ${result.label}: ${settings.connections} connections, ${settings.rounds} × ${settings.durationSeconds} s rounds per side, rotating; medians over rounds`,
     `${name('')}${cell('req/s')}${cell('p50 ms')}${cell('p99 ms')}${cell('CPU µs/req')}`,
-    ...rows.map(([label, side]) => `${name(label)}${cell(integer(side.requestsPerSecond))}${cell(millis(side.p50Ms))}${cell(millis(side.p99Ms))}${cell(integer(side.serverCpuMicrosPerRequest))}`),
+    ...rows.map(
+      ([label, side]) =>
+        `${name(label)}${cell(integer(side.requestsPerSecond))}${cell(millis(side.p50Ms))}${cell(millis(side.p99Ms))}${cell(integer(side.serverCpuMicrosPerRequest))}`,
+    ),
     ...comparison('bare SDK server', result.versusSdk),
     ...comparison('bare JSON handler', result.versusJson),
   ].join('\n');

@@ -5,7 +5,13 @@ import type { BenchTarget } from './bench-protocol.js';
 import type { RoundResult } from './bench-report.js';
 import { benchRunResources, startBenchServer, type BenchServerProcess } from './bench-server-process.js';
 import { MCP_BENCH_REVISION, MCP_BENCH_TOOL, type McpBenchServerReady } from './mcp-bench-protocol.js';
-import { buildMcpReport, compareMcp, formatMcpReport, type McpBenchReport, type McpTargetResult } from './mcp-bench-report.js';
+import {
+  buildMcpReport,
+  compareMcp,
+  formatMcpReport,
+  type McpBenchReport,
+  type McpTargetResult,
+} from './mcp-bench-report.js';
 
 /**
  * `pnpm bench:mcp`: `tools/call` throughput of a simple read tool (`todos__read`) through our MCP endpoint with a
@@ -44,7 +50,10 @@ function toolCall(label: string, url: string, ready: McpBenchServerReady, author
     params: {
       name: MCP_BENCH_TOOL,
       arguments: { todoId: ready.todoId, organizationId: ready.organizationId },
-      _meta: { 'io.modelcontextprotocol/protocolVersion': MCP_BENCH_REVISION, 'io.modelcontextprotocol/clientCapabilities': {} },
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': MCP_BENCH_REVISION,
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
     },
   };
   return {
@@ -67,25 +76,42 @@ function toolCall(label: string, url: string, ready: McpBenchServerReady, author
 async function assertAnswersTool(request: LoadRequest, todoId: string): Promise<void> {
   const response = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body ?? null });
   const text = await response.text();
-  if (response.status !== 200) throw new BenchResponseError(`${request.label} (${request.url}) answered ${response.status}: ${text}`);
-  const result = (JSON.parse(text) as { result?: { isError?: boolean; structuredContent?: { _id?: unknown; id?: unknown } } }).result;
+  if (response.status !== 200)
+    throw new BenchResponseError(`${request.label} (${request.url}) answered ${response.status}: ${text}`);
+  const result = (
+    JSON.parse(text) as { result?: { isError?: boolean; structuredContent?: { _id?: unknown; id?: unknown } } }
+  ).result;
   const record = result?.structuredContent;
   // Ours projects the record (`_id`); the bare tool returns the row (`id`).
   if (result?.isError === true || (record?._id !== todoId && record?.id !== todoId)) {
-    throw new BenchResponseError(`${request.label} (${request.url}) did not return todo ${todoId}: ${text.slice(0, 500)}`);
+    throw new BenchResponseError(
+      `${request.label} (${request.url}) did not return todo ${todoId}: ${text.slice(0, 500)}`,
+    );
   }
 }
 
-async function measureRound(server: BenchServerProcess<McpBenchServerReady>, side: LoadRequest, settings: LoadSettings): Promise<RoundResult> {
+async function measureRound(
+  server: BenchServerProcess<McpBenchServerReady>,
+  side: LoadRequest,
+  settings: LoadSettings,
+): Promise<RoundResult> {
   const before = await server.cpuMicros();
   const load = await runLoad(side, settings);
   const after = await server.cpuMicros();
   return { ...load, serverCpuMicrosPerRequest: (after - before) / load.requests };
 }
 
-async function benchTarget(label: string, target: BenchTarget, options: BenchOptions, useApiKey: boolean): Promise<McpTargetResult> {
+async function benchTarget(
+  label: string,
+  target: BenchTarget,
+  options: BenchOptions,
+  useApiKey: boolean,
+): Promise<McpTargetResult> {
   progress(`${label}: starting the server child…`);
-  const server = await startBenchServer<McpBenchServerReady>(target, { script: SERVER_SCRIPT, ...(options.cpuProfDir === undefined ? {} : { cpuProfDir: options.cpuProfDir }) });
+  const server = await startBenchServer<McpBenchServerReady>(target, {
+    script: SERVER_SCRIPT,
+    ...(options.cpuProfDir === undefined ? {} : { cpuProfDir: options.cpuProfDir }),
+  });
   try {
     const { ready } = server;
     const authorization = useApiKey ? ready.credentials.apiKey : ready.credentials.token;
@@ -98,16 +124,22 @@ async function benchTarget(label: string, target: BenchTarget, options: BenchOpt
     for (const key of order) await assertAnswersTool(sides[key], ready.todoId);
 
     progress(`${label}: warming up (${options.warmupSeconds} s each)…`);
-    for (const key of order) await runLoad(sides[key], { connections: options.connections, durationSeconds: options.warmupSeconds });
+    for (const key of order)
+      await runLoad(sides[key], { connections: options.connections, durationSeconds: options.warmupSeconds });
     const rounds = { ours: [] as RoundResult[], bareSdk: [] as RoundResult[], bareJson: [] as RoundResult[] };
     for (let round = 1; round <= options.rounds; round++) {
       // Rotate which side goes first, so none always follows another's garbage.
       const shift = (round - 1) % order.length;
       for (const key of [...order.slice(shift), ...order.slice(0, shift)]) {
         const side = sides[key];
-        const result = await measureRound(server, side, { connections: options.connections, durationSeconds: options.durationSeconds });
+        const result = await measureRound(server, side, {
+          connections: options.connections,
+          durationSeconds: options.durationSeconds,
+        });
         rounds[key].push(result);
-        progress(`${label}: round ${round}/${options.rounds} ${side.label.padEnd(9)} ${Math.round(result.requestsPerSecond)} req/s, ${Math.round(result.serverCpuMicrosPerRequest)} µs CPU/req`);
+        progress(
+          `${label}: round ${round}/${options.rounds} ${side.label.padEnd(9)} ${Math.round(result.requestsPerSecond)} req/s, ${Math.round(result.serverCpuMicrosPerRequest)} µs CPU/req`,
+        );
       }
     }
     // Still answering the todo (no credential expired, no throttle kicked in) after the load.
@@ -138,13 +170,22 @@ async function main(): Promise<void> {
     return;
   }
   const { options, useApiKey } = parsed;
-  const results: McpTargetResult[] = [await benchTarget('PGlite (in memory)', { backend: 'pglite' }, options, useApiKey)];
+  const results: McpTargetResult[] = [
+    await benchTarget('PGlite (in memory)', { backend: 'pglite' }, options, useApiKey),
+  ];
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
     const schema = await createBenchSchema(databaseUrl);
     schemas.add(schema);
     try {
-      results.push(await benchTarget(`PostgreSQL (schema ${schema.name})`, { backend: 'postgres', connectionString: databaseUrl, schema: schema.name }, options, useApiKey));
+      results.push(
+        await benchTarget(
+          `PostgreSQL (schema ${schema.name})`,
+          { backend: 'postgres', connectionString: databaseUrl, schema: schema.name },
+          options,
+          useApiKey,
+        ),
+      );
     } finally {
       await schema.drop();
       schemas.delete(schema);

@@ -25,7 +25,12 @@ const CONNECTIONS = 10;
 
 function options() {
   const { values } = parseArgs({
-    options: { duration: { type: 'string' }, top: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false } },
+    options: {
+      duration: { type: 'string' },
+      top: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
     strict: true,
   });
   if (values.help) return null;
@@ -44,11 +49,23 @@ function options() {
 const micros = (value: number) => value.toFixed(1).padStart(10);
 
 function format(rows: BreakdownRow[], top: number, totals: { framework: number; bare: number }): string {
-  const lines = [`${'place'.padEnd(64)}${'framework'.padStart(10)}${'bare'.padStart(10)}${'extra'.padStart(10)}   (self µs per request)`];
-  for (const row of rows.slice(0, top)) lines.push(`${row.place.slice(-64).padEnd(64)}${micros(row.framework)}${micros(row.bare)}${micros(row.extra)}`);
-  const rest = rows.slice(top).reduce((sum, row) => ({ framework: sum.framework + row.framework, bare: sum.bare + row.bare }), { framework: 0, bare: 0 });
-  lines.push(`${`(${Math.max(rows.length - top, 0)} other places)`.padEnd(64)}${micros(rest.framework)}${micros(rest.bare)}${micros(rest.framework - rest.bare)}`);
-  lines.push(`${'total sampled'.padEnd(64)}${micros(totals.framework)}${micros(totals.bare)}${micros(totals.framework - totals.bare)}`);
+  const lines = [
+    `${'place'.padEnd(64)}${'framework'.padStart(10)}${'bare'.padStart(10)}${'extra'.padStart(10)}   (self µs per request)`,
+  ];
+  for (const row of rows.slice(0, top))
+    lines.push(`${row.place.slice(-64).padEnd(64)}${micros(row.framework)}${micros(row.bare)}${micros(row.extra)}`);
+  const rest = rows
+    .slice(top)
+    .reduce((sum, row) => ({ framework: sum.framework + row.framework, bare: sum.bare + row.bare }), {
+      framework: 0,
+      bare: 0,
+    });
+  lines.push(
+    `${`(${Math.max(rows.length - top, 0)} other places)`.padEnd(64)}${micros(rest.framework)}${micros(rest.bare)}${micros(rest.framework - rest.bare)}`,
+  );
+  lines.push(
+    `${'total sampled'.padEnd(64)}${micros(totals.framework)}${micros(totals.bare)}${micros(totals.framework - totals.bare)}`,
+  );
   return lines.join('\n');
 }
 
@@ -75,11 +92,15 @@ async function profileTarget(target: BenchTarget, settings: NonNullable<ReturnTy
       measured.push({ requests: load.requests, times: await selfTimesOf(file) });
     }
     const [framework, bare] = measured as [(typeof measured)[number], (typeof measured)[number]];
-    const total = (times: Map<string, number>, requests: number) => [...times.values()].reduce((sum, value) => sum + value, 0) / requests;
+    const total = (times: Map<string, number>, requests: number) =>
+      [...times.values()].reduce((sum, value) => sum + value, 0) / requests;
     const rows = breakdown(framework.times, framework.requests, bare.times, bare.requests);
     return [
       `GET one todo on ${target.backend === 'postgres' ? 'PostgreSQL' : 'PGlite'}: ${framework.requests} framework and ${bare.requests} bare requests profiled; profiles in ${settings.out}`,
-      format(rows, settings.top, { framework: total(framework.times, framework.requests), bare: total(bare.times, bare.requests) }),
+      format(rows, settings.top, {
+        framework: total(framework.times, framework.requests),
+        bare: total(bare.times, bare.requests),
+      }),
     ].join('\n');
   } finally {
     await server.stop();
@@ -100,7 +121,9 @@ async function main(): Promise<void> {
   const schema = await createBenchSchema(databaseUrl);
   schemas.add(schema);
   try {
-    process.stdout.write(`${await profileTarget({ backend: 'postgres', connectionString: databaseUrl, schema: schema.name }, settings)}\n`);
+    process.stdout.write(
+      `${await profileTarget({ backend: 'postgres', connectionString: databaseUrl, schema: schema.name }, settings)}\n`,
+    );
   } finally {
     await schema.drop();
     schemas.delete(schema);

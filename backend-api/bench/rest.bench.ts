@@ -18,7 +18,11 @@ const progress = (message: string) => process.stderr.write(`${message}\n`);
 const { schemas, release: releaseAll } = benchRunResources(progress);
 
 /** One round against one side, with the server child's CPU time spent meanwhile. */
-async function measureRound(server: BenchServerProcess, side: LoadRequest, settings: LoadSettings): Promise<RoundResult> {
+async function measureRound(
+  server: BenchServerProcess,
+  side: LoadRequest,
+  settings: LoadSettings,
+): Promise<RoundResult> {
   const before = await server.cpuMicros();
   const load = await runLoad(side, settings);
   const after = await server.cpuMicros();
@@ -26,17 +30,29 @@ async function measureRound(server: BenchServerProcess, side: LoadRequest, setti
 }
 
 /** Warms both servers up, then measures them alternately: a drift of the machine (heat, neighbours, GC of this runner) hits both sides alike. */
-async function measureAlternately(label: string, server: BenchServerProcess, framework: LoadRequest, bare: LoadRequest, options: BenchOptions) {
+async function measureAlternately(
+  label: string,
+  server: BenchServerProcess,
+  framework: LoadRequest,
+  bare: LoadRequest,
+  options: BenchOptions,
+) {
   progress(`${label}: warming up (${options.warmupSeconds} s each)…`);
-  for (const side of [framework, bare]) await runLoad(side, { connections: options.connections, durationSeconds: options.warmupSeconds });
+  for (const side of [framework, bare])
+    await runLoad(side, { connections: options.connections, durationSeconds: options.warmupSeconds });
 
   const rounds = { framework: [] as RoundResult[], bare: [] as RoundResult[] };
   for (let round = 1; round <= options.rounds; round++) {
     for (const side of [framework, bare]) {
-      const result = await measureRound(server, side, { connections: options.connections, durationSeconds: options.durationSeconds });
+      const result = await measureRound(server, side, {
+        connections: options.connections,
+        durationSeconds: options.durationSeconds,
+      });
       rounds[side === framework ? 'framework' : 'bare'].push(result);
       const cpu = `${Math.round(result.serverCpuMicrosPerRequest)} µs CPU/req`;
-      progress(`${label}: round ${round}/${options.rounds} ${side.label.padEnd(9)} ${Math.round(result.requestsPerSecond)} req/s, ${cpu}`);
+      progress(
+        `${label}: round ${round}/${options.rounds} ${side.label.padEnd(9)} ${Math.round(result.requestsPerSecond)} req/s, ${cpu}`,
+      );
     }
   }
   return rounds;
@@ -44,7 +60,10 @@ async function measureAlternately(label: string, server: BenchServerProcess, fra
 
 async function benchTarget(label: string, target: BenchTarget, options: BenchOptions): Promise<TargetResult> {
   progress(`${label}: starting the server child…`);
-  const server = await startBenchServer(target, options.cpuProfDir === undefined ? {} : { cpuProfDir: options.cpuProfDir });
+  const server = await startBenchServer(
+    target,
+    options.cpuProfDir === undefined ? {} : { cpuProfDir: options.cpuProfDir },
+  );
   try {
     const { frameworkUrl, bareUrl, todoPath, todoId, token } = server.ready;
     // The same request (token included) to both: only the server that answers it differs.
@@ -65,7 +84,11 @@ async function benchPostgres(connectionString: string, options: BenchOptions): P
   const schema = await createBenchSchema(connectionString);
   schemas.add(schema);
   try {
-    return await benchTarget(`PostgreSQL (schema ${schema.name})`, { backend: 'postgres', connectionString, schema: schema.name }, options);
+    return await benchTarget(
+      `PostgreSQL (schema ${schema.name})`,
+      { backend: 'postgres', connectionString, schema: schema.name },
+      options,
+    );
   } finally {
     await schema.drop();
     schemas.delete(schema);

@@ -20,7 +20,8 @@ const ENGINE_ES_MODULES = [
   '@electric-sql/pglite',
   '@electric-sql/pglite-pgvector',
 ];
-if (ENGINE_COMMANDS.has(process.argv[2])) await Promise.all(ENGINE_ES_MODULES.map((name) => import(name).catch(() => undefined)));
+if (ENGINE_COMMANDS.has(process.argv[2]))
+  await Promise.all(ENGINE_ES_MODULES.map((name) => import(name).catch(() => undefined)));
 
 register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
 const { main } = await import('../src/cli/main.ts');

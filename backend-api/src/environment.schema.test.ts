@@ -3,7 +3,12 @@ import path from 'node:path';
 import { BUILT_IN_PROVIDER_CATALOG } from '@wildo/shared-lib';
 import { describe, expect, it } from 'vitest';
 import { baseUrlEnvVar, BUILT_IN_ADAPTER_FACTORIES } from './engine/agents/providers/provider-registry.service.js';
-import { BackendEnvironmentSchema, engineEnvironment, InvalidEnvironmentError, parseBackendEnvironment } from './environment.schema.js';
+import {
+  BackendEnvironmentSchema,
+  engineEnvironment,
+  InvalidEnvironmentError,
+  parseBackendEnvironment,
+} from './environment.schema.js';
 
 const SOURCE_DIR = import.meta.dirname;
 const declared = new Set(Object.keys(BackendEnvironmentSchema.shape));
@@ -13,7 +18,12 @@ function productionSources(dir = SOURCE_DIR): { file: string; text: string }[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'testing' ? [] : productionSources(file);
-    if (!entry.name.endsWith('.ts') || /\.(test|contract|fixtures)\.ts$/.test(entry.name) || entry.name.endsWith('-test-schema.ts')) return [];
+    if (
+      !entry.name.endsWith('.ts') ||
+      /\.(test|contract|fixtures)\.ts$/.test(entry.name) ||
+      entry.name.endsWith('-test-schema.ts')
+    )
+      return [];
     return [{ file: path.relative(SOURCE_DIR, file), text: readFileSync(file, 'utf8') }];
   });
 }
@@ -27,7 +37,11 @@ const baseUrlVariables = Object.keys(BUILT_IN_ADAPTER_FACTORIES).map(baseUrlEnvV
 describe('the environment schema', () => {
   const sources = productionSources();
   // `export const POSTHOG_HOST_ENV = 'POSTHOG_HOST'`: names read through a constant.
-  const constants = new Map(sources.flatMap(({ text }) => [...text.matchAll(/const (\w+_ENV\w*) = '([A-Z][A-Z0-9_]*)'/g)].map((m) => [m[1]!, m[2]!] as const)));
+  const constants = new Map(
+    sources.flatMap(({ text }) =>
+      [...text.matchAll(/const (\w+_ENV\w*) = '([A-Z][A-Z0-9_]*)'/g)].map((m) => [m[1]!, m[2]!] as const),
+    ),
+  );
 
   it('gives every variable a one-line description that states its default or what its absence means', () => {
     for (const [name, field] of Object.entries(BackendEnvironmentSchema.shape)) {
@@ -45,12 +59,16 @@ describe('the environment schema', () => {
         ...matches(text, /process\.env\.([A-Z][A-Z0-9_]*)/g),
         ...matches(text, /\benv\.([A-Z][A-Z0-9_]+)\b/g),
         ...matches(text, /\benv\[['"]([A-Z][A-Z0-9_]*)['"]\]/g),
-        ...matches(text, /\benv\[(\w+_ENV\w*)\]/g).map((constant) => constants.get(constant) ?? `unresolved constant ${constant}`),
+        ...matches(text, /\benv\[(\w+_ENV\w*)\]/g).map(
+          (constant) => constants.get(constant) ?? `unresolved constant ${constant}`,
+        ),
       ];
       for (const name of names) read.set(name, file);
     }
     expect(read.size).toBeGreaterThan(8);
-    const undeclared = [...read].filter(([name]) => !declared.has(name)).map(([name, file]) => `${name} (read in ${file})`);
+    const undeclared = [...read]
+      .filter(([name]) => !declared.has(name))
+      .map(([name, file]) => `${name} (read in ${file})`);
     expect(undeclared).toEqual([]);
   });
 
@@ -61,8 +79,14 @@ describe('the environment schema', () => {
 
   it('knows how every computed `env[...]` name is enumerated', () => {
     // A new dynamic read must be added here, with a check above that its names are declared.
-    const dynamic = new Set(sources.flatMap(({ text }) => matches(text, /\benv\[([\w.]+)\]/g)).filter((expression) => !/_ENV\w*$/.test(expression)));
-    const enumerated = [...dynamic].filter((expression) => !/(^|\.)credentialEnvVar$/.test(expression) && expression !== 'baseUrlVar');
+    const dynamic = new Set(
+      sources
+        .flatMap(({ text }) => matches(text, /\benv\[([\w.]+)\]/g))
+        .filter((expression) => !/_ENV\w*$/.test(expression)),
+    );
+    const enumerated = [...dynamic].filter(
+      (expression) => !/(^|\.)credentialEnvVar$/.test(expression) && expression !== 'baseUrlVar',
+    );
     expect(enumerated).toEqual([]);
     expect(dynamic.size).toBeGreaterThan(0);
   });
@@ -84,7 +108,18 @@ describe('parseBackendEnvironment', () => {
   });
 
   it('hands the engine only declared, text-valued variables', () => {
-    const env = engineEnvironment(parseBackendEnvironment({ ANTHROPIC_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', UNRELATED_SECRET: 'x' }));
-    expect(env).toEqual({ ANTHROPIC_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+    const env = engineEnvironment(
+      parseBackendEnvironment({
+        ANTHROPIC_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+        UNRELATED_SECRET: 'x',
+      }),
+    );
+    expect(env).toEqual({
+      ANTHROPIC_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    });
   });
 });

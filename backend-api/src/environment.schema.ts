@@ -10,27 +10,68 @@ const optionalText = z.string().trim().min(1).optional().catch(undefined);
  * schema does not declare; the backend hands the parsed object, not `process.env`, to the engine.
  */
 export const BackendEnvironmentSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65_535).default(4241).describe('Port to listen on; 0 picks a free one. Default 4241.'),
-  HOST: z.string().min(1).default('127.0.0.1').describe('Interface to listen on; set 0.0.0.0 inside containers. Default 127.0.0.1.'),
+  PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65_535)
+    .default(4241)
+    .describe('Port to listen on; 0 picks a free one. Default 4241.'),
+  HOST: z
+    .string()
+    .min(1)
+    .default('127.0.0.1')
+    .describe('Interface to listen on; set 0.0.0.0 inside containers. Default 127.0.0.1.'),
   WILDO_PUBLIC_URL: z
     .preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/ }).optional())
-    .describe('The URL clients reach the backend at (token issuer, audiences, discovery); default the configured URL, following PORT in development.'),
+    .describe(
+      'The URL clients reach the backend at (token issuer, audiences, discovery); default the configured URL, following PORT in development.',
+    ),
   DATABASE_URL: optionalText.describe('PostgreSQL URL; default the embedded PGlite under the data directory.'),
-  REDIS_URL: optionalText.describe('Redis URL for rate limits, pub/sub and leases across replicas; default in-process.'),
-  WILDO_DATA_DIR: optionalText.describe('Where embedded data lives (PGlite, the development secret); default .wildo-saas/data under the project root.'),
-  WILDO_PRIMARY_SECRET: optionalText.describe('The primary secret every signing key derives from (32+ characters); required in production, else a development secret.'),
-  WILDO_FRONTEND_DIST: optionalText.describe('The built frontend to serve; default frontend/dist under the project root, when it exists.'),
-  WILDO_TRUST_PROXY: optionalText.describe('Express `trust proxy`: true, a hop count, or a list of addresses; default false (the socket address is the client).'),
-  NODE_ENV: optionalText.describe('`production` runs in production mode even if the configuration says DEVELOPMENT; default unset.'),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info').describe('Log level: debug, info, warn, error or silent. Default info.'),
-  ANTHROPIC_API_KEY: optionalText.describe('Credential of the "anthropic" provider; without it, agents on it refuse with 503 (named in a start-up warning).'),
-  ANTHROPIC_BASE_URL: optionalText.describe("Base URL of the Anthropic API (a proxy or a local stub); default the vendor's API."),
-  OPENAI_API_KEY: optionalText.describe('Credential of the "openai" provider (chat, embeddings, images); without it, agents on it refuse with 503.'),
-  OPENAI_BASE_URL: optionalText.describe("Base URL of the OpenAI API (a proxy or a local stub); default the vendor's API."),
-  POSTHOG_PROJECT_API_KEY: optionalText.describe('PostHog project key: with the LLM_OBSERVABILITY capability enabled, model calls are traced to PostHog too; without it, to the log only.'),
+  REDIS_URL: optionalText.describe(
+    'Redis URL for rate limits, pub/sub and leases across replicas; default in-process.',
+  ),
+  WILDO_DATA_DIR: optionalText.describe(
+    'Where embedded data lives (PGlite, the development secret); default .wildo-saas/data under the project root.',
+  ),
+  WILDO_PRIMARY_SECRET: optionalText.describe(
+    'The primary secret every signing key derives from (32+ characters); required in production, else a development secret.',
+  ),
+  WILDO_FRONTEND_DIST: optionalText.describe(
+    'The built frontend to serve; default frontend/dist under the project root, when it exists.',
+  ),
+  WILDO_TRUST_PROXY: optionalText.describe(
+    'Express `trust proxy`: true, a hop count, or a list of addresses; default false (the socket address is the client).',
+  ),
+  NODE_ENV: optionalText.describe(
+    '`production` runs in production mode even if the configuration says DEVELOPMENT; default unset.',
+  ),
+  LOG_LEVEL: z
+    .enum(['debug', 'info', 'warn', 'error', 'silent'])
+    .default('info')
+    .describe('Log level: debug, info, warn, error or silent. Default info.'),
+  ANTHROPIC_API_KEY: optionalText.describe(
+    'Credential of the "anthropic" provider; without it, agents on it refuse with 503 (named in a start-up warning).',
+  ),
+  ANTHROPIC_BASE_URL: optionalText.describe(
+    "Base URL of the Anthropic API (a proxy or a local stub); default the vendor's API.",
+  ),
+  OPENAI_API_KEY: optionalText.describe(
+    'Credential of the "openai" provider (chat, embeddings, images); without it, agents on it refuse with 503.',
+  ),
+  OPENAI_BASE_URL: optionalText.describe(
+    "Base URL of the OpenAI API (a proxy or a local stub); default the vendor's API.",
+  ),
+  POSTHOG_PROJECT_API_KEY: optionalText.describe(
+    'PostHog project key: with the LLM_OBSERVABILITY capability enabled, model calls are traced to PostHog too; without it, to the log only.',
+  ),
   POSTHOG_HOST: optionalText.describe("PostHog endpoint (EU cloud, self-hosted, a proxy); default posthog-node's own."),
-  WILDO_LLM_OBS_SAMPLE_RATE: optionalText.describe('Share of model calls traced, 0 to 1 (written to runtime.env by `wildo config sync`); default the configured sample rate.'),
-  WILDO_LLM_OBS_CAPTURE_CONTENT: optionalText.describe('`true` records prompts and completions in traces; default the configured captureContent (off).'),
+  WILDO_LLM_OBS_SAMPLE_RATE: optionalText.describe(
+    'Share of model calls traced, 0 to 1 (written to runtime.env by `wildo config sync`); default the configured sample rate.',
+  ),
+  WILDO_LLM_OBS_CAPTURE_CONTENT: optionalText.describe(
+    '`true` records prompts and completions in traces; default the configured captureContent (off).',
+  ),
 });
 export type BackendEnvironment = z.infer<typeof BackendEnvironmentSchema>;
 
@@ -52,7 +93,9 @@ export function parseBackendEnvironment(env: Readonly<Record<string, string | un
  * URLs, observability settings): only declared variables reach it.
  */
 export function engineEnvironment(env: BackendEnvironment): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 /** `true`/`false`/a number/the text as given. */

@@ -83,77 +83,100 @@ describe('the backend process (real processes)', () => {
     expect(metadata.issuer).toBe(expected);
     expect(metadata.authorization_endpoint).toMatch(new RegExp(`^${expected}/`));
     expect(metadata.token_endpoint).toMatch(new RegExp(`^${expected}/`));
-    expect(await getJson('/.well-known/oauth-protected-resource/api/v1/mcp')).toMatchObject({ resource: `${expected}/api/v1/mcp`, authorization_servers: [expected] });
+    expect(await getJson('/.well-known/oauth-protected-resource/api/v1/mcp')).toMatchObject({
+      resource: `${expected}/api/v1/mcp`,
+      authorization_servers: [expected],
+    });
   });
 
-  it('refuses a second backend with one line naming the first, which keeps serving', async () => {
-    const first = await lockRecord();
-    const url = await backend.listening;
-    const second = spawnBackendProcess({ WILDO_DATA_DIR: dataDir, PORT: '0' });
-    const exit = await second.exited;
-    expect(exit.code).toBe(1);
-    expect(exit.stderr).toBe(
-      `The embedded database in ${pgliteDir} is in use by another process (pid ${backend.pid}, host ${hostname()}, started ${first.startedAt}, ` +
-        `command "src/main.ts", serving ${url}): stop it, or set WILDO_DATA_DIR to another directory.\n`,
-    );
-    expect((await lockRecord()).nonce).toBe(first.nonce);
-    await createTodo('after the refusal');
-    const [id] = [...acknowledged].find(([, title]) => title === 'after the refusal') ?? [];
-    expect((await api.get(`${todos}/${id}`).set(user.auth)).body.data.title).toBe('after the refusal');
-  }, PROCESS_TIMEOUT_MS);
-
-  it('refuses what a CLI command calls to open the database while the backend holds it', async () => {
-    const holder = new RegExp(`is in use by another process \\(pid ${backend.pid}, .*, serving http://127\\.0\\.0\\.1:\\d+\\): stop it, or set WILDO_DATA_DIR to another directory\\.$`);
-    const logger = createSilentLogger();
-    const opens = [
-      () => openSqlDatabase({ dataDir: pgliteDir, logger }),
-      async () => createWildoBackend({ application: referenceApplication, runtime: await readGeneratedRuntime(), dataDir, logger }),
-    ];
-    for (const open of opens) {
-      const error = await open().then(
-        () => undefined,
-        (e: unknown) => e,
+  it(
+    'refuses a second backend with one line naming the first, which keeps serving',
+    async () => {
+      const first = await lockRecord();
+      const url = await backend.listening;
+      const second = spawnBackendProcess({ WILDO_DATA_DIR: dataDir, PORT: '0' });
+      const exit = await second.exited;
+      expect(exit.code).toBe(1);
+      expect(exit.stderr).toBe(
+        `The embedded database in ${pgliteDir} is in use by another process (pid ${backend.pid}, host ${hostname()}, started ${first.startedAt}, ` +
+          `command "src/main.ts", serving ${url}): stop it, or set WILDO_DATA_DIR to another directory.\n`,
       );
-      expect(error).toBeInstanceOf(DataDirectoryLockedError);
-      expect((error as Error).message).toMatch(holder);
-    }
-    expect((await api.get(todos).set(user.auth)).status).toBe(200);
-  }, PROCESS_TIMEOUT_MS);
+      expect((await lockRecord()).nonce).toBe(first.nonce);
+      await createTodo('after the refusal');
+      const [id] = [...acknowledged].find(([, title]) => title === 'after the refusal') ?? [];
+      expect((await api.get(`${todos}/${id}`).set(user.auth)).body.data.title).toBe('after the refusal');
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 
-  it('restarts after a SIGKILL amid a stream of writes with every acknowledged write present', async () => {
-    const killedPid = backend.pid;
-    const killAfter = acknowledged.size + 40;
-    // Four writers keep requests in flight; the kill lands while some are being written.
-    const writer = async (n: number) => {
-      for (let i = 0; ; i++) {
-        const res = await api
-          .post(todos)
-          .set(user.auth)
-          .send({ title: `stream ${n}-${i}` })
-          .catch(() => undefined);
-        if (res?.status !== 201) return;
-        acknowledged.set(res.body.data._id as string, `stream ${n}-${i}`);
-        if (acknowledged.size >= killAfter) backend.child.kill('SIGKILL');
+  it(
+    'refuses what a CLI command calls to open the database while the backend holds it',
+    async () => {
+      const holder = new RegExp(
+        `is in use by another process \\(pid ${backend.pid}, .*, serving http://127\\.0\\.0\\.1:\\d+\\): stop it, or set WILDO_DATA_DIR to another directory\\.$`,
+      );
+      const logger = createSilentLogger();
+      const opens = [
+        () => openSqlDatabase({ dataDir: pgliteDir, logger }),
+        async () =>
+          createWildoBackend({
+            application: referenceApplication,
+            runtime: await readGeneratedRuntime(),
+            dataDir,
+            logger,
+          }),
+      ];
+      for (const open of opens) {
+        const error = await open().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(DataDirectoryLockedError);
+        expect((error as Error).message).toMatch(holder);
       }
-    };
-    await Promise.all([0, 1, 2, 3].map(writer));
-    expect((await backend.exited).signal).toBe('SIGKILL');
-    expect(acknowledged.size).toBeGreaterThanOrEqual(killAfter);
-    // SIGKILL leaves the lock behind; the next start finds its process gone and takes it over.
-    expect((await lockRecord()).pid).toBe(killedPid);
+      expect((await api.get(todos).set(user.auth)).status).toBe(200);
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 
-    await startBackend({ WILDO_PUBLIC_URL: `${OVERRIDDEN_PUBLIC_URL}/` });
-    expect((await lockRecord()).pid).toBe(backend.pid);
-    // Another issuer now: the old token is refused, a new sign-in is not (the account survived too).
-    expect((await api.get(todos).set(user.auth)).status).toBe(401);
-    user = await signInAgain(api, user);
-    const missing: string[] = [];
-    for (const [id, title] of acknowledged) {
-      const res = await api.get(`${todos}/${id}`).set(user.auth);
-      if (res.status !== 200 || res.body.data.title !== title) missing.push(`${title} (${res.status})`);
-    }
-    expect(missing).toEqual([]);
-  }, PROCESS_TIMEOUT_MS);
+  it(
+    'restarts after a SIGKILL amid a stream of writes with every acknowledged write present',
+    async () => {
+      const killedPid = backend.pid;
+      const killAfter = acknowledged.size + 40;
+      // Four writers keep requests in flight; the kill lands while some are being written.
+      const writer = async (n: number) => {
+        for (let i = 0; ; i++) {
+          const res = await api
+            .post(todos)
+            .set(user.auth)
+            .send({ title: `stream ${n}-${i}` })
+            .catch(() => undefined);
+          if (res?.status !== 201) return;
+          acknowledged.set(res.body.data._id as string, `stream ${n}-${i}`);
+          if (acknowledged.size >= killAfter) backend.child.kill('SIGKILL');
+        }
+      };
+      await Promise.all([0, 1, 2, 3].map(writer));
+      expect((await backend.exited).signal).toBe('SIGKILL');
+      expect(acknowledged.size).toBeGreaterThanOrEqual(killAfter);
+      // SIGKILL leaves the lock behind; the next start finds its process gone and takes it over.
+      expect((await lockRecord()).pid).toBe(killedPid);
+
+      await startBackend({ WILDO_PUBLIC_URL: `${OVERRIDDEN_PUBLIC_URL}/` });
+      expect((await lockRecord()).pid).toBe(backend.pid);
+      // Another issuer now: the old token is refused, a new sign-in is not (the account survived too).
+      expect((await api.get(todos).set(user.auth)).status).toBe(401);
+      user = await signInAgain(api, user);
+      const missing: string[] = [];
+      for (const [id, title] of acknowledged) {
+        const res = await api.get(`${todos}/${id}`).set(user.auth);
+        if (res.status !== 200 || res.body.data.title !== title) missing.push(`${title} (${res.status})`);
+      }
+      expect(missing).toEqual([]);
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 
   it('uses WILDO_PUBLIC_URL over the configuration and the port (the restarted backend)', async () => {
     expect(listeningLine()).toMatchObject({ publicUrl: OVERRIDDEN_PUBLIC_URL });
@@ -164,9 +187,13 @@ describe('the backend process (real processes)', () => {
     });
   });
 
-  it('releases the lock when stopped normally (SIGTERM)', async () => {
-    const exit = await stopBackendProcess(backend);
-    expect(exit.code).toBe(0);
-    expect(existsSync(lockFile)).toBe(false);
-  }, PROCESS_TIMEOUT_MS);
+  it(
+    'releases the lock when stopped normally (SIGTERM)',
+    async () => {
+      const exit = await stopBackendProcess(backend);
+      expect(exit.code).toBe(0);
+      expect(existsSync(lockFile)).toBe(false);
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 });

@@ -10,13 +10,20 @@ async function main(): Promise<void> {
   const rootDir = findProjectRoot(process.cwd());
   const { env, runtime } = await loadStartupConfiguration(process.env, rootDir);
   const logger = createLogger({ level: env.LOG_LEVEL });
-  const backend = await createWildoBackend({ application: referenceApplication, logger, ...backendOptionsFromRuntime(runtime, env, rootDir) });
+  const backend = await createWildoBackend({
+    application: referenceApplication,
+    logger,
+    ...backendOptionsFromRuntime(runtime, env, rootDir),
+  });
   const { url } = await backend.listen(env.PORT, env.HOST);
   const { publicUrl, source } = resolvePublicUrls(runtime, env, isProduction(runtime, env));
   logger.info('wildo backend listening', { url, publicUrl, publicUrlFrom: source, health: `${url}/api/v1/health` });
   if (env.PORT === 0 && source !== 'WILDO_PUBLIC_URL') {
     // The issuer is fixed when the backend is built, before the port is picked.
-    logger.warn('PORT=0: the public URL does not follow the port picked; set WILDO_PUBLIC_URL to the URL clients use', { publicUrl, url });
+    logger.warn('PORT=0: the public URL does not follow the port picked; set WILDO_PUBLIC_URL to the URL clients use', {
+      publicUrl,
+      url,
+    });
   }
 
   let stopping = false;
@@ -39,6 +46,8 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   // Configuration, environment, declaration and data directory problems are the operator's to fix: print the message, not a stack.
   const refusal = startupRefusalText(error);
-  process.stderr.write(`${refusal ?? `wildo backend failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`}\n`);
+  process.stderr.write(
+    `${refusal ?? `wildo backend failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`}\n`,
+  );
   process.exit(1);
 });

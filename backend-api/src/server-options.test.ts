@@ -7,7 +7,10 @@ import { DEFAULT_PUBLIC_URL, resolvePublicUrls } from './server-options.js';
 function withEndPoints(runtime: RuntimeConfiguration, backend: string, frontend: string): RuntimeConfiguration {
   return {
     ...runtime,
-    runtime: { ...runtime.runtime, endPoints: { main_backend_api: { publicUrl: backend }, main_frontend: { publicUrl: frontend } } },
+    runtime: {
+      ...runtime.runtime,
+      endPoints: { main_backend_api: { publicUrl: backend }, main_frontend: { publicUrl: frontend } },
+    },
   } as RuntimeConfiguration;
 }
 
@@ -18,7 +21,11 @@ describe('resolvePublicUrls', () => {
   });
 
   it('follows PORT in development when the configuration keeps the default URL (the frontend on the same origin too)', () => {
-    expect(resolvePublicUrls(runtime, { PORT: 4399 }, false)).toEqual({ publicUrl: 'http://localhost:4399', frontendUrl: 'http://localhost:4399', source: 'PORT' });
+    expect(resolvePublicUrls(runtime, { PORT: 4399 }, false)).toEqual({
+      publicUrl: 'http://localhost:4399',
+      frontendUrl: 'http://localhost:4399',
+      source: 'PORT',
+    });
   });
 
   it('keeps the default for the default port, and for PORT=0 (the port is only known after listening)', () => {
@@ -42,13 +49,17 @@ describe('resolvePublicUrls', () => {
 
   it('lets WILDO_PUBLIC_URL win everywhere, production included; a frontend on the backend origin follows it', () => {
     for (const production of [false, true]) {
-      expect(resolvePublicUrls(runtime, { PORT: 4399, WILDO_PUBLIC_URL: 'https://todos.example.test/' }, production)).toEqual({
+      expect(
+        resolvePublicUrls(runtime, { PORT: 4399, WILDO_PUBLIC_URL: 'https://todos.example.test/' }, production),
+      ).toEqual({
         publicUrl: 'https://todos.example.test',
         frontendUrl: 'https://todos.example.test',
         source: 'WILDO_PUBLIC_URL',
       });
     }
     const split = withEndPoints(runtime, 'https://api.todos.example.test', 'https://todos.example.test');
-    expect(resolvePublicUrls(split, { PORT: 4241, WILDO_PUBLIC_URL: 'https://api2.todos.example.test' }, true).frontendUrl).toBe('https://todos.example.test');
+    expect(
+      resolvePublicUrls(split, { PORT: 4241, WILDO_PUBLIC_URL: 'https://api2.todos.example.test' }, true).frontendUrl,
+    ).toBe('https://todos.example.test');
   });
 });

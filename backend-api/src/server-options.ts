@@ -11,7 +11,10 @@ export interface StoreOptions {
 }
 
 /** The stores named by the environment: `DATABASE_URL`, `WILDO_DATA_DIR` (default `.wildo-saas/data` under the root), `REDIS_URL`. */
-export function storeOptionsFromEnvironment(env: Pick<BackendEnvironment, 'DATABASE_URL' | 'WILDO_DATA_DIR' | 'REDIS_URL'>, rootDir: string): StoreOptions {
+export function storeOptionsFromEnvironment(
+  env: Pick<BackendEnvironment, 'DATABASE_URL' | 'WILDO_DATA_DIR' | 'REDIS_URL'>,
+  rootDir: string,
+): StoreOptions {
   return {
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     dataDir: env.WILDO_DATA_DIR ?? path.join(rootDir, '.wildo-saas', 'data'),
@@ -33,7 +36,8 @@ export interface PublicUrls {
 }
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
-const sameUrl = (a: string, b: string) => withoutTrailingSlash(new URL(a).href) === withoutTrailingSlash(new URL(b).href);
+const sameUrl = (a: string, b: string) =>
+  withoutTrailingSlash(new URL(a).href) === withoutTrailingSlash(new URL(b).href);
 
 /**
  * The public URLs of a backend: `WILDO_PUBLIC_URL` wherever it is set (production too); else, in development,
@@ -42,16 +46,27 @@ const sameUrl = (a: string, b: string) => withoutTrailingSlash(new URL(a).href) 
  * configured `main_backend_api` URL. The default frontend follows the backend when it was configured on the
  * backend's own origin.
  */
-export function resolvePublicUrls(runtime: RuntimeConfiguration, env: Pick<BackendEnvironment, 'PORT' | 'WILDO_PUBLIC_URL'>, production: boolean): PublicUrls {
+export function resolvePublicUrls(
+  runtime: RuntimeConfiguration,
+  env: Pick<BackendEnvironment, 'PORT' | 'WILDO_PUBLIC_URL'>,
+  production: boolean,
+): PublicUrls {
   const endPoints = runtime.runtime.endPoints;
   const configured = endPoints.main_backend_api?.publicUrl ?? DEFAULT_PUBLIC_URL;
-  const configuredFrontend = runtime.defaultFrontendService ? endPoints[runtime.defaultFrontendService]?.publicUrl : undefined;
+  const configuredFrontend = runtime.defaultFrontendService
+    ? endPoints[runtime.defaultFrontendService]?.publicUrl
+    : undefined;
   let publicUrl = withoutTrailingSlash(configured);
   let source: PublicUrlSource = 'configuration';
   if (env.WILDO_PUBLIC_URL) {
     publicUrl = withoutTrailingSlash(env.WILDO_PUBLIC_URL);
     source = 'WILDO_PUBLIC_URL';
-  } else if (!production && sameUrl(configured, DEFAULT_PUBLIC_URL) && env.PORT > 0 && `http://localhost:${env.PORT}` !== DEFAULT_PUBLIC_URL) {
+  } else if (
+    !production &&
+    sameUrl(configured, DEFAULT_PUBLIC_URL) &&
+    env.PORT > 0 &&
+    `http://localhost:${env.PORT}` !== DEFAULT_PUBLIC_URL
+  ) {
     publicUrl = `http://localhost:${env.PORT}`;
     source = 'PORT';
   }

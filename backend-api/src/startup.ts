@@ -16,7 +16,10 @@ export interface StartupConfiguration {
  * Parses the environment and loads the generated runtime configuration of the project at `rootDir` (refusing a
  * stale generation). Throws `InvalidEnvironmentError` or a `WildoConfigError`.
  */
-export async function loadStartupConfiguration(processEnv: Readonly<Record<string, string | undefined>>, rootDir: string): Promise<StartupConfiguration> {
+export async function loadStartupConfiguration(
+  processEnv: Readonly<Record<string, string | undefined>>,
+  rootDir: string,
+): Promise<StartupConfiguration> {
   const env = parseBackendEnvironment(processEnv);
   const runtime = await loadRuntimeConfiguration({ rootDir });
   return { env, runtime };

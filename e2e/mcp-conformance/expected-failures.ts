@@ -39,5 +39,10 @@ export const EXPECTED_FAILURES: readonly ExpectedFailure[] = [
 
 /** The entry covering a failed check, if any. */
 export function expectedFailureFor(scenario: string, specVersion: string, check: string): ExpectedFailure | undefined {
-  return EXPECTED_FAILURES.find((entry) => entry.scenario === scenario && entry.check === check && (!entry.specVersions || entry.specVersions.includes(specVersion)));
+  return EXPECTED_FAILURES.find(
+    (entry) =>
+      entry.scenario === scenario &&
+      entry.check === check &&
+      (!entry.specVersions || entry.specVersions.includes(specVersion)),
+  );
 }

@@ -1,4 +1,9 @@
-import { McpClientCapabilityRequired, type BackendDomainModule, type McpCustomTool, type McpToolResult } from '@wildo/backend-api';
+import {
+  McpClientCapabilityRequired,
+  type BackendDomainModule,
+  type McpCustomTool,
+  type McpToolResult,
+} from '@wildo/backend-api';
 
 /**
  * The conformance fixture module: the tools the MCP conformance suite's server scenarios call by their fixed
@@ -17,7 +22,11 @@ export const JSON_SCHEMA_2020_12 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
   $defs: {
-    address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+    address: {
+      $anchor: 'addressDef',
+      type: 'object',
+      properties: { street: { type: 'string' }, city: { type: 'string' } },
+    },
   },
   properties: {
     name: { type: 'string' },
@@ -36,7 +45,12 @@ export const JSON_SCHEMA_2020_12 = {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const text = (value: string): McpToolResult => ({ content: [{ type: 'text', text: value }] });
 
-function tool(name: string, description: string, call: McpCustomTool['call'], inputSchema: Record<string, unknown> = NO_ARGUMENTS): McpCustomTool {
+function tool(
+  name: string,
+  description: string,
+  call: McpCustomTool['call'],
+  inputSchema: Record<string, unknown> = NO_ARGUMENTS,
+): McpCustomTool {
   return { descriptor: { name, description, inputSchema }, call };
 }
 
@@ -47,16 +61,36 @@ function declares(capabilities: unknown, name: string): boolean {
 /** The fixture tools, by the names the suite's scenarios expect. */
 export const CONFORMANCE_FIXTURE_TOOLS: readonly McpCustomTool[] = [
   tool('test_simple_text', 'Returns simple text.', async () => text('This is a simple text response for testing.')),
-  tool('test_image_content', 'Returns an image.', async () => ({ content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] })),
-  tool('test_audio_content', 'Returns audio.', async () => ({ content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] })),
+  tool('test_image_content', 'Returns an image.', async () => ({
+    content: [{ type: 'image', data: PNG, mimeType: 'image/png' }],
+  })),
+  tool('test_audio_content', 'Returns audio.', async () => ({
+    content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }],
+  })),
   tool('test_embedded_resource', 'Returns an embedded resource.', async () => ({
-    content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }],
+    content: [
+      {
+        type: 'resource',
+        resource: {
+          uri: 'test://embedded-resource',
+          mimeType: 'text/plain',
+          text: 'This is an embedded resource content.',
+        },
+      },
+    ],
   })),
   tool('test_multiple_content_types', 'Returns text, an image and a resource.', async () => ({
     content: [
       { type: 'text', text: 'Multiple content types test:' },
       { type: 'image', data: PNG, mimeType: 'image/png' },
-      { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
+      {
+        type: 'resource',
+        resource: {
+          uri: 'test://mixed-content-resource',
+          mimeType: 'application/json',
+          text: '{"test":"data","value":123}',
+        },
+      },
     ],
   })),
   tool('test_error_handling', 'Always fails (as a tool error result).', async () => ({
@@ -73,9 +107,13 @@ export const CONFORMANCE_FIXTURE_TOOLS: readonly McpCustomTool[] = [
   }),
   // The engine gives custom tools no log channel (only progress): this tool never logs, which is what the
   // stateless scenario checks (no notifications/message without a requested log level).
-  tool('test_logging_tool', 'Would log only when the client asked for a log level.', async () => text('Logging tool completed without logging')),
-  tool('test_tool_with_logging', 'Handshake-era logging fixture; this server has no logging capability, so it does not log.', async () =>
-    text('Tool completed (this server does not send log notifications)'),
+  tool('test_logging_tool', 'Would log only when the client asked for a log level.', async () =>
+    text('Logging tool completed without logging'),
+  ),
+  tool(
+    'test_tool_with_logging',
+    'Handshake-era logging fixture; this server has no logging capability, so it does not log.',
+    async () => text('Tool completed (this server does not send log notifications)'),
   ),
   tool('test_missing_capability', 'Needs the sampling client capability.', async (_args, context) => {
     if (!declares(context.clientCapabilities, 'sampling')) throw new McpClientCapabilityRequired('sampling');
@@ -83,13 +121,22 @@ export const CONFORMANCE_FIXTURE_TOOLS: readonly McpCustomTool[] = [
   }),
   // The engine has no input-required (MRTR) results for custom tools: the tool answers with progress and a
   // complete result, never with a request of its own on the response stream.
-  tool('test_streaming_elicitation', 'Streams progress, then completes; it never sends a request to the client.', async (_args, context) => {
-    await context.progress?.(1, 2);
-    await sleep(20);
-    await context.progress?.(2, 2);
-    return text('Completed without elicitation (input-required results are not supported by this server)');
-  }),
-  tool('json_schema_2020_12_tool', 'Tool with JSON Schema 2020-12 features.', async () => text('ok'), JSON_SCHEMA_2020_12),
+  tool(
+    'test_streaming_elicitation',
+    'Streams progress, then completes; it never sends a request to the client.',
+    async (_args, context) => {
+      await context.progress?.(1, 2);
+      await sleep(20);
+      await context.progress?.(2, 2);
+      return text('Completed without elicitation (input-required results are not supported by this server)');
+    },
+  ),
+  tool(
+    'json_schema_2020_12_tool',
+    'Tool with JSON Schema 2020-12 features.',
+    async () => text('ok'),
+    JSON_SCHEMA_2020_12,
+  ),
 ];
 
 /** The fixture module; add it to an application's modules next to the reference application's own. */

@@ -11,9 +11,20 @@ describe('MCP conformance suite', () => {
     const lines: string[] = [];
     const report = await runMcpConformance({ log: (line) => lines.push(line), verbose: true });
     const text = lines.join('\n');
-    expect(report.outcomes.flatMap((o) => o.unexpected.map((c) => `${o.specVersion} ${o.scenario} ${c.id}: ${c.errorMessage ?? ''}`)), text).toEqual([]);
-    expect(report.staleExpectations.map((e) => `${e.scenario} ${e.check}`), text).toEqual([]);
-    expect(report.outcomes.filter((o) => o.runError), text).toEqual([]);
+    expect(
+      report.outcomes.flatMap((o) =>
+        o.unexpected.map((c) => `${o.specVersion} ${o.scenario} ${c.id}: ${c.errorMessage ?? ''}`),
+      ),
+      text,
+    ).toEqual([]);
+    expect(
+      report.staleExpectations.map((e) => `${e.scenario} ${e.check}`),
+      text,
+    ).toEqual([]);
+    expect(
+      report.outcomes.filter((o) => o.runError),
+      text,
+    ).toEqual([]);
     expect(report.passed, text).toBeGreaterThan(100);
     // Every listed expected failure carries a reason.
     for (const entry of EXPECTED_FAILURES) expect(entry.reason.length).toBeGreaterThan(20);

@@ -51,9 +51,24 @@ const HANDSHAKE_TOOL_SCENARIOS = ['tools-call-with-logging', 'tools-call-samplin
 
 /** What the runner runs by default: tools at every revision, plus the transport scenarios of each era. */
 export const CONFORMANCE_PLAN: readonly PlannedScenario[] = [
-  ...[...TOOL_SCENARIOS, 'json-schema-2020-12', 'http-header-validation', 'server-stateless', 'dns-rebinding-protection'].map((scenario) => ({ scenario, specVersion: '2026-07-28' })),
-  ...[...TOOL_SCENARIOS, ...HANDSHAKE_TOOL_SCENARIOS, 'json-schema-2020-12', 'server-initialize', 'dns-rebinding-protection'].map((scenario) => ({ scenario, specVersion: '2025-11-25' })),
-  ...[...TOOL_SCENARIOS, ...HANDSHAKE_TOOL_SCENARIOS, 'server-initialize'].map((scenario) => ({ scenario, specVersion: '2025-06-18' })),
+  ...[
+    ...TOOL_SCENARIOS,
+    'json-schema-2020-12',
+    'http-header-validation',
+    'server-stateless',
+    'dns-rebinding-protection',
+  ].map((scenario) => ({ scenario, specVersion: '2026-07-28' })),
+  ...[
+    ...TOOL_SCENARIOS,
+    ...HANDSHAKE_TOOL_SCENARIOS,
+    'json-schema-2020-12',
+    'server-initialize',
+    'dns-rebinding-protection',
+  ].map((scenario) => ({ scenario, specVersion: '2025-11-25' })),
+  ...[...TOOL_SCENARIOS, ...HANDSHAKE_TOOL_SCENARIOS, 'server-initialize'].map((scenario) => ({
+    scenario,
+    specVersion: '2025-06-18',
+  })),
 ];
 
 /** One check of one scenario run, as the suite wrote it to `checks.json`. */
@@ -122,9 +137,16 @@ function conformanceCli(): string {
   return join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
 }
 
-function run(command: string, args: readonly string[], timeoutMs: number): Promise<{ code: number | null; output: string }> {
+function run(
+  command: string,
+  args: readonly string[],
+  timeoutMs: number,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -140,15 +162,47 @@ function run(command: string, args: readonly string[], timeoutMs: number): Promi
   });
 }
 
-async function runScenario(planned: PlannedScenario, url: string, outputRoot: string, timeoutMs: number): Promise<ScenarioOutcome> {
+async function runScenario(
+  planned: PlannedScenario,
+  url: string,
+  outputRoot: string,
+  timeoutMs: number,
+): Promise<ScenarioOutcome> {
   const started = Date.now();
   const outputDir = await mkdtemp(join(outputRoot, `${planned.scenario}-${planned.specVersion}-`));
-  const args = [conformanceCli(), 'server', '--url', url, '--scenario', planned.scenario, '--spec-version', planned.specVersion, '--timeout', String(timeoutMs), '-o', outputDir];
+  const args = [
+    conformanceCli(),
+    'server',
+    '--url',
+    url,
+    '--scenario',
+    planned.scenario,
+    '--spec-version',
+    planned.specVersion,
+    '--timeout',
+    String(timeoutMs),
+    '-o',
+    outputDir,
+  ];
   const { code, output } = await run(node22Binary(), args, timeoutMs + 30_000);
-  const outcome: ScenarioOutcome = { ...planned, passed: 0, failed: 0, warnings: 0, other: 0, checks: [], expected: [], unexpected: [], durationMs: 0 };
+  const outcome: ScenarioOutcome = {
+    ...planned,
+    passed: 0,
+    failed: 0,
+    warnings: 0,
+    other: 0,
+    checks: [],
+    expected: [],
+    unexpected: [],
+    durationMs: 0,
+  };
   const [resultDir] = await readdir(outputDir).catch(() => [] as string[]);
   const checksFile = resultDir ? join(outputDir, resultDir, 'checks.json') : undefined;
-  const checks = checksFile ? ((await readFile(checksFile, 'utf8').then((text) => JSON.parse(text) as unknown).catch(() => undefined)) as ConformanceCheck[] | undefined) : undefined;
+  const checks = checksFile
+    ? ((await readFile(checksFile, 'utf8')
+        .then((text) => JSON.parse(text) as unknown)
+        .catch(() => undefined)) as ConformanceCheck[] | undefined)
+    : undefined;
   if (!Array.isArray(checks) || checks.length === 0) {
     outcome.runError = `the suite wrote no results (exit ${code}): ${output.trim().split('\n').slice(-5).join(' | ')}`;
     outcome.failed = 1;
@@ -185,7 +239,12 @@ async function pool<T, R>(items: readonly T[], limit: number, task: (item: T) =>
 }
 
 /** The reference application plus the fixture module, on a free 127.0.0.1 port that is also its public URL. */
-async function startConformanceBackend(): Promise<{ backend: WildoBackend; issuer: string; errorLog: string[]; close(): Promise<void> }> {
+async function startConformanceBackend(): Promise<{
+  backend: WildoBackend;
+  issuer: string;
+  errorLog: string[];
+  close(): Promise<void>;
+}> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const errorLog: string[] = [];
@@ -231,7 +290,8 @@ export async function runMcpConformance(options: ConformanceOptions): Promise<Co
   const started = Date.now();
   const nodePath = node22Binary();
   const version = (await run(nodePath, ['--version'], 10_000)).output.trim();
-  if (!version.startsWith('v22.')) throw new Error(`the conformance suite needs Node 22; ${nodePath} is ${version || 'not runnable'}`);
+  if (!version.startsWith('v22.'))
+    throw new Error(`the conformance suite needs Node 22; ${nodePath} is ${version || 'not runnable'}`);
 
   const server = await startConformanceBackend();
   const outputRoot = await mkdtemp(join(tmpdir(), 'wildo-mcp-conformance-'));
@@ -240,29 +300,52 @@ export async function runMcpConformance(options: ConformanceOptions): Promise<Co
     const client = createHttpClient(server.issuer);
     const admin = await signUp(client, 'conformance');
     const organizationId = await createOrganization(client, admin, uniqueMarker('conformance org'));
-    const credential = await createOrganizationApiKey(client, admin, organizationId, { name: 'MCP conformance', label: 'conformance API key' });
+    const credential = await createOrganizationApiKey(client, admin, organizationId, {
+      name: 'MCP conformance',
+      label: 'conformance API key',
+    });
     const proxy = await startTokenProxy({ target: `${server.issuer}/api/v1/mcp`, authorization: credential.header() });
     try {
       // The endpoint must serve the fixtures to this credential before the suite is worth running.
       const listed = toolNamesOf(await mcpCall(client, '/api/v1/mcp', 'tools/list', {}, { credential }));
-      const missing = CONFORMANCE_FIXTURE_TOOLS.map((tool) => tool.descriptor.name).filter((name) => !listed.includes(name));
-      if (missing.length > 0) throw new Error(`tools/list through the API key lacks the fixture tools ${missing.join(', ')}`);
+      const missing = CONFORMANCE_FIXTURE_TOOLS.map((tool) => tool.descriptor.name).filter(
+        (name) => !listed.includes(name),
+      );
+      if (missing.length > 0)
+        throw new Error(`tools/list through the API key lacks the fixture tools ${missing.join(', ')}`);
 
-      log(`MCP conformance (@modelcontextprotocol/conformance, Node ${version}) against ${server.issuer}/api/v1/mcp through ${proxy.url}`);
+      log(
+        `MCP conformance (@modelcontextprotocol/conformance, Node ${version}) against ${server.issuer}/api/v1/mcp through ${proxy.url}`,
+      );
       log(`${plan.length} scenario runs, ${options.concurrency ?? 3} at a time`);
-      const outcomes = await pool(plan, options.concurrency ?? 3, (planned) => runScenario(planned, proxy.url, outputRoot, options.timeoutMs ?? 30_000));
+      const outcomes = await pool(plan, options.concurrency ?? 3, (planned) =>
+        runScenario(planned, proxy.url, outputRoot, options.timeoutMs ?? 30_000),
+      );
 
       log('');
-      log(`${pad('revision', 11)} ${pad('scenario', 30)} ${pad('passed', 6)} ${pad('failed', 6)} ${pad('expected', 8)} warnings`);
+      log(
+        `${pad('revision', 11)} ${pad('scenario', 30)} ${pad('passed', 6)} ${pad('failed', 6)} ${pad('expected', 8)} warnings`,
+      );
       for (const outcome of outcomes) {
-        log(`${pad(outcome.specVersion, 11)} ${pad(outcome.scenario, 30)} ${pad(String(outcome.passed), 6)} ${pad(String(outcome.failed), 6)} ${pad(String(outcome.expected.length), 8)} ${outcome.warnings}`);
-        for (const check of outcome.unexpected) log(`    UNEXPECTED FAILURE ${check.id}${options.verbose || check.id === '(suite run)' ? `: ${check.errorMessage ?? ''}` : ''}`);
-        for (const { check } of outcome.expected) log(`    expected failure ${check.id}${options.verbose ? `: ${check.errorMessage ?? ''}` : ''}`);
-        if (options.verbose) for (const check of outcome.checks.filter((c) => c.status === 'WARNING')) log(`    warning ${check.id}: ${check.errorMessage ?? ''}`);
+        log(
+          `${pad(outcome.specVersion, 11)} ${pad(outcome.scenario, 30)} ${pad(String(outcome.passed), 6)} ${pad(String(outcome.failed), 6)} ${pad(String(outcome.expected.length), 8)} ${outcome.warnings}`,
+        );
+        for (const check of outcome.unexpected)
+          log(
+            `    UNEXPECTED FAILURE ${check.id}${options.verbose || check.id === '(suite run)' ? `: ${check.errorMessage ?? ''}` : ''}`,
+          );
+        for (const { check } of outcome.expected)
+          log(`    expected failure ${check.id}${options.verbose ? `: ${check.errorMessage ?? ''}` : ''}`);
+        if (options.verbose)
+          for (const check of outcome.checks.filter((c) => c.status === 'WARNING'))
+            log(`    warning ${check.id}: ${check.errorMessage ?? ''}`);
       }
 
       const failedIn = (entry: ExpectedFailure) => outcomes.some((o) => o.expected.some((e) => e.entry === entry));
-      const planned = (entry: ExpectedFailure) => plan.some((p) => p.scenario === entry.scenario && (!entry.specVersions || entry.specVersions.includes(p.specVersion)));
+      const planned = (entry: ExpectedFailure) =>
+        plan.some(
+          (p) => p.scenario === entry.scenario && (!entry.specVersions || entry.specVersions.includes(p.specVersion)),
+        );
       const staleExpectations = EXPECTED_FAILURES.filter((entry) => planned(entry) && !failedIn(entry));
       const sum = (pick: (o: ScenarioOutcome) => number) => outcomes.reduce((total, o) => total + pick(o), 0);
       const report: ConformanceReport = {
@@ -279,11 +362,18 @@ export async function runMcpConformance(options: ConformanceOptions): Promise<Co
       log('');
       if (report.expectedFailures > 0) {
         log('Expected failures:');
-        for (const entry of EXPECTED_FAILURES.filter(failedIn)) log(`  ${entry.scenario} / ${entry.check} (${entry.specVersions?.join(', ') ?? 'all revisions'}): ${entry.reason}`);
+        for (const entry of EXPECTED_FAILURES.filter(failedIn))
+          log(
+            `  ${entry.scenario} / ${entry.check} (${entry.specVersions?.join(', ') ?? 'all revisions'}): ${entry.reason}`,
+          );
       }
-      for (const entry of staleExpectations) log(`STALE expected failure ${entry.scenario} / ${entry.check}: it passes now; remove the entry`);
-      if (server.errorLog.length > 0) log(`The backend logged ${server.errorLog.length} error line(s); first: ${server.errorLog[0]?.slice(0, 300)}`);
-      log(`Total: ${report.passed} passed, ${report.failed} failed (${report.expectedFailures} expected, ${report.unexpectedFailures} unexpected), ${report.warnings} warnings; ${(report.durationMs / 1000).toFixed(1)} s`);
+      for (const entry of staleExpectations)
+        log(`STALE expected failure ${entry.scenario} / ${entry.check}: it passes now; remove the entry`);
+      if (server.errorLog.length > 0)
+        log(`The backend logged ${server.errorLog.length} error line(s); first: ${server.errorLog[0]?.slice(0, 300)}`);
+      log(
+        `Total: ${report.passed} passed, ${report.failed} failed (${report.expectedFailures} expected, ${report.unexpectedFailures} unexpected), ${report.warnings} warnings; ${(report.durationMs / 1000).toFixed(1)} s`,
+      );
       return report;
     } finally {
       await proxy.close();
@@ -307,7 +397,9 @@ if (invokedPath && import.meta.url === pathToFileURL(realpathSync(invokedPath)).
     const report = await runMcpConformance({ log: (line) => process.stdout.write(`${line}\n`), verbose });
     process.exitCode = conformanceExitCode(report);
   } catch (error) {
-    process.stderr.write(`conformance:mcp could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `conformance:mcp could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   }
 }

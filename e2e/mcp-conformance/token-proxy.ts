@@ -34,7 +34,13 @@ export async function startTokenProxy(options: TokenProxyOptions): Promise<Token
     forwarded += 1;
     const headers = { ...incoming.headers, authorization: options.authorization };
     const upstream = request(
-      { host: target.hostname, port: target.port, method: incoming.method, path: target.pathname + (incoming.url?.replace(/^[^?]*/, '') ?? ''), headers },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path: target.pathname + (incoming.url?.replace(/^[^?]*/, '') ?? ''),
+        headers,
+      },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
         answer.pipe(outgoing);
@@ -42,7 +48,9 @@ export async function startTokenProxy(options: TokenProxyOptions): Promise<Token
     );
     upstream.on('error', () => {
       if (!outgoing.headersSent) outgoing.writeHead(502, { 'content-type': 'application/json' });
-      outgoing.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'proxy: upstream failed' } }));
+      outgoing.end(
+        JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'proxy: upstream failed' } }),
+      );
     });
     incoming.pipe(upstream);
   });

@@ -17,9 +17,26 @@ export const headerMismatchSection: McpScenarioSection = {
   async run({ client, recorder, world, refused }) {
     const { a } = world;
     const inA = { organizationId: a.organizationId };
-    const control = await callTool(client, MCP_PATH, 'todos__create', { ...inA, title: uniqueMarker('H control') }, { credential: a.apiKey });
-    checkToolControl(recorder, 'H-0 CONTROL a well-formed stateless todos__create succeeds', control, typeof structuredOf(control)?._id === 'string');
-    const trimmed = await callTool(client, MCP_PATH, 'todos__list', { ...inA, limit: 1 }, { credential: a.apiKey, headerOverrides: { 'mcp-name': '  todos__list  ', 'mcp-method': ' tools/call ' } });
+    const control = await callTool(
+      client,
+      MCP_PATH,
+      'todos__create',
+      { ...inA, title: uniqueMarker('H control') },
+      { credential: a.apiKey },
+    );
+    checkToolControl(
+      recorder,
+      'H-0 CONTROL a well-formed stateless todos__create succeeds',
+      control,
+      typeof structuredOf(control)?._id === 'string',
+    );
+    const trimmed = await callTool(
+      client,
+      MCP_PATH,
+      'todos__list',
+      { ...inA, limit: 1 },
+      { credential: a.apiKey, headerOverrides: { 'mcp-name': '  todos__list  ', 'mcp-method': ' tools/call ' } },
+    );
     checkToolControl(recorder, 'H-0 CONTROL header values are compared without surrounding whitespace', trimmed);
     const countBefore = (await listTodoIds(client, a.admin, a.organizationId)).length;
 
@@ -29,19 +46,37 @@ export const headerMismatchSection: McpScenarioSection = {
       ['Mcp-Method differs in case (TOOLS/CALL)', -32020, { headerOverrides: { 'mcp-method': 'TOOLS/CALL' } }],
       ['Mcp-Name names another tool (todos__read)', -32020, { headerOverrides: { 'mcp-name': 'todos__read' } }],
       ['Mcp-Name is missing', -32020, { headerOverrides: { 'mcp-name': null } }],
-      ['MCP-Protocol-Version names a handshake revision (2025-11-25)', -32020, { headerOverrides: { 'mcp-protocol-version': '2025-11-25' } }],
+      [
+        'MCP-Protocol-Version names a handshake revision (2025-11-25)',
+        -32020,
+        { headerOverrides: { 'mcp-protocol-version': '2025-11-25' } },
+      ],
       ['MCP-Protocol-Version is missing', -32020, { headerOverrides: { 'mcp-protocol-version': null } }],
       ['_meta lacks the client capabilities', -32602, { meta: { [META_VERSION]: STATELESS_REVISION } }],
-      ['header and _meta name an unsupported revision (2099-01-01)', -32022, { headerOverrides: { 'mcp-protocol-version': '2099-01-01' }, meta: { [META_VERSION]: '2099-01-01', [META_CAPABILITIES]: {} } }],
+      [
+        'header and _meta name an unsupported revision (2099-01-01)',
+        -32022,
+        {
+          headerOverrides: { 'mcp-protocol-version': '2099-01-01' },
+          meta: { [META_VERSION]: '2099-01-01', [META_CAPABILITIES]: {} },
+        },
+      ],
     ];
     const markers: string[] = [];
     for (const [index, [what, code, options]] of probes.entries()) {
       const marker = uniqueMarker(`header probe ${index + 1}`);
       markers.push(marker);
       const label = `H-${index + 1} ${what}: 400 with ${code}`;
-      const answer = await refused(label, () => callTool(client, MCP_PATH, 'todos__create', { ...inA, title: marker }, { credential: a.apiKey, ...options }));
+      const answer = await refused(label, () =>
+        callTool(client, MCP_PATH, 'todos__create', { ...inA, title: marker }, { credential: a.apiKey, ...options }),
+      );
       checkRpcRefusal(recorder, label, answer, { status: 400, code, mustNotDisclose: [marker] });
     }
-    checkCountUnchanged(recorder, `H-${probes.length + 1} none of the refused creates stored a todo`, countBefore, (await listTodoIds(client, a.admin, a.organizationId)).length);
+    checkCountUnchanged(
+      recorder,
+      `H-${probes.length + 1} none of the refused creates stored a todo`,
+      countBefore,
+      (await listTodoIds(client, a.admin, a.organizationId)).length,
+    );
   },
 };

@@ -26,11 +26,24 @@ const sunsets = defineResource({
   primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
   schema: SavedViewSchema,
   customOperations: {
-    sunset: { target: 'collection', requestSchema: TodoStatsRequestSchema, responseSchema: TodoStatsResponseSchema, effect: ResourceOperationEffect.READ },
+    sunset: {
+      target: 'collection',
+      requestSchema: TodoStatsRequestSchema,
+      responseSchema: TodoStatsResponseSchema,
+      effect: ResourceOperationEffect.READ,
+    },
   },
   operationsConfiguration: {
     sunset: {
-      variants: [{ variantType: API_CALL, isDefault: true, roles: [CORE_ORG_ROLES.ORG_MEMBER], lifecycle: 'retired', mcp: { exposed: true, description: 'A retired tool.' } }],
+      variants: [
+        {
+          variantType: API_CALL,
+          isDefault: true,
+          roles: [CORE_ORG_ROLES.ORG_MEMBER],
+          lifecycle: 'retired',
+          mcp: { exposed: true, description: 'A retired tool.' },
+        },
+      ],
     },
   },
 });
@@ -42,7 +55,16 @@ const memos = defineResource({
   primaryScope: ResourcePrimaryScope.USER,
   schema: SavedViewSchema,
   operationsConfiguration: {
-    [CoreResourceOperation.LIST]: { variants: [{ variantType: API_CALL, isDefault: true, roles: [CORE_APP_ROLES.APP_USER], mcp: { exposed: true, description: 'List your memos.' } }] },
+    [CoreResourceOperation.LIST]: {
+      variants: [
+        {
+          variantType: API_CALL,
+          isDefault: true,
+          roles: [CORE_APP_ROLES.APP_USER],
+          mcp: { exposed: true, description: 'List your memos.' },
+        },
+      ],
+    },
   },
 });
 
@@ -51,7 +73,9 @@ export const inProcessProbesModule: BackendDomainModule = {
   name: 'e2e-mcp-probes',
   resources: [sunsets, memos],
   customServiceImplementations: [
-    createResourceCustomServiceImplementation('e2e-sunsets', { customOperations: { sunset: async () => ({ total: 0, byStatus: { todo: 0, in_progress: 0, done: 0 } }) } }),
+    createResourceCustomServiceImplementation('e2e-sunsets', {
+      customOperations: { sunset: async () => ({ total: 0, byStatus: { todo: 0, in_progress: 0, done: 0 } }) },
+    }),
   ],
 };
 

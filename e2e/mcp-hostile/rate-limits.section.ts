@@ -2,7 +2,13 @@ import { createOrganization, listTodoIds, signUp, todosPath, uniqueMarker } from
 import { callTool, mcpCall, structuredOf, type McpExchange } from '../support/mcp-client.js';
 import { createOrganizationApiKey } from '../support/mcp-credentials.js';
 import { recordOf } from '../support/responses.js';
-import { checkRpcRefusal, checkToolControl, checkToolRefusal, MCP_PATH, type McpScenarioSection } from './scenario-context.js';
+import {
+  checkRpcRefusal,
+  checkToolControl,
+  checkToolRefusal,
+  MCP_PATH,
+  type McpScenarioSection,
+} from './scenario-context.js';
 
 /** `todos__create`'s declared policy in the reference application: 120 calls per 60 s per principal. */
 const CREATE_POLICY_POINTS = 120;
@@ -19,20 +25,49 @@ export const rateLimitsSection: McpScenarioSection = {
   async run({ client, recorder, refused, options }) {
     const owner = await signUp(client, 'mcp-rate');
     const organizationId = await createOrganization(client, owner, uniqueMarker('e2e MCP rate org'));
-    const key = await createOrganizationApiKey(client, owner, organizationId, { name: 'MCP rate', label: 'API key of the rate org' });
+    const key = await createOrganizationApiKey(client, owner, organizationId, {
+      name: 'MCP rate',
+      label: 'API key of the rate org',
+    });
     const inC = { organizationId };
 
     const answers: McpExchange[] = [];
-    for (let i = 0; i < CREATE_POLICY_POINTS; i++) answers.push(await callTool(client, MCP_PATH, 'todos__create', { ...inC, title: `rate ${i}` }, { credential: key }));
+    for (let i = 0; i < CREATE_POLICY_POINTS; i++)
+      answers.push(
+        await callTool(client, MCP_PATH, 'todos__create', { ...inC, title: `rate ${i}` }, { credential: key }),
+      );
     const succeeded = answers.filter((answer) => typeof structuredOf(answer)?._id === 'string').length;
-    recorder.check(`L-0 CONTROL ${CREATE_POLICY_POINTS} todos__create calls within the policy all succeed`, succeeded === CREATE_POLICY_POINTS, `${succeeded} succeeded`);
+    recorder.check(
+      `L-0 CONTROL ${CREATE_POLICY_POINTS} todos__create calls within the policy all succeed`,
+      succeeded === CREATE_POLICY_POINTS,
+      `${succeeded} succeeded`,
+    );
     const marker = uniqueMarker('over the limit');
-    const over = await refused('L-1 the call over the policy', () => callTool(client, MCP_PATH, 'todos__create', { ...inC, title: marker }, { credential: key }));
-    checkToolRefusal(recorder, `L-1 call ${CREATE_POLICY_POINTS + 1} is refused: dev.wildo/policy_denied, reason rate_limit_exceeded`, over, { key: 'dev.wildo/policy_denied', reason: 'rate_limit_exceeded', mustNotDisclose: [marker] });
+    const over = await refused('L-1 the call over the policy', () =>
+      callTool(client, MCP_PATH, 'todos__create', { ...inC, title: marker }, { credential: key }),
+    );
+    checkToolRefusal(
+      recorder,
+      `L-1 call ${CREATE_POLICY_POINTS + 1} is refused: dev.wildo/policy_denied, reason rate_limit_exceeded`,
+      over,
+      { key: 'dev.wildo/policy_denied', reason: 'rate_limit_exceeded', mustNotDisclose: [marker] },
+    );
     const ids = await listTodoIds(client, owner, organizationId);
-    recorder.check(`L-2 exactly ${CREATE_POLICY_POINTS} todos exist: the refused call stored nothing`, ids.length === CREATE_POLICY_POINTS, `${ids.length} todos`);
-    const viaRest = await client.post(todosPath(organizationId), { title: uniqueMarker('rest after mcp limit') }, { authorization: key.header() });
-    recorder.check('L-3 the same key still creates through REST: the MCP policy bucket is its own', viaRest.status === 201 && recordOf(viaRest) !== undefined, `status ${viaRest.status}`);
+    recorder.check(
+      `L-2 exactly ${CREATE_POLICY_POINTS} todos exist: the refused call stored nothing`,
+      ids.length === CREATE_POLICY_POINTS,
+      `${ids.length} todos`,
+    );
+    const viaRest = await client.post(
+      todosPath(organizationId),
+      { title: uniqueMarker('rest after mcp limit') },
+      { authorization: key.header() },
+    );
+    recorder.check(
+      'L-3 the same key still creates through REST: the MCP policy bucket is its own',
+      viaRest.status === 201 && recordOf(viaRest) !== undefined,
+      `status ${viaRest.status}`,
+    );
 
     const burst = options.burstPoints ?? 600;
     if (burst <= 0) return;
@@ -44,16 +79,36 @@ export const rateLimitsSection: McpScenarioSection = {
     let throttled: McpExchange | undefined;
     let sent = 0;
     while (!throttled && sent < burst + 100) {
-      const batch = await Promise.all(Array.from({ length: 20 }, () => callTool(client, MCP_PATH, 'todos__read', { todoId: sample, ...inC }, { credential: key })));
+      const batch = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          callTool(client, MCP_PATH, 'todos__read', { todoId: sample, ...inC }, { credential: key }),
+        ),
+      );
       sent += batch.length;
       throttled = batch.find((answer) => answer.result?.isError === true);
     }
-    recorder.check(`L-4 the burst throttle refuses within ${burst + 100} calls`, throttled !== undefined, `${sent} calls sent`);
+    recorder.check(
+      `L-4 the burst throttle refuses within ${burst + 100} calls`,
+      throttled !== undefined,
+      `${sent} calls sent`,
+    );
     if (!throttled) return;
-    checkToolRefusal(recorder, 'L-5 a call over the burst throttle is refused: dev.wildo/policy_denied, reason rate_limit_exceeded', throttled, { key: 'dev.wildo/policy_denied', reason: 'rate_limit_exceeded' });
-    const again = await refused('L-6 a call during the throttled window', () => callTool(client, MCP_PATH, 'todos__read', { todoId: sample, ...inC }, { credential: key }));
-    checkToolRefusal(recorder, 'L-6 the next tools/call in the window is refused too (nothing dispatched)', again, { key: 'dev.wildo/policy_denied', reason: 'rate_limit_exceeded' });
-    const list = await refused('L-7 tools/list during the throttled window', () => mcpCall(client, MCP_PATH, 'tools/list', {}, { credential: key }));
+    checkToolRefusal(
+      recorder,
+      'L-5 a call over the burst throttle is refused: dev.wildo/policy_denied, reason rate_limit_exceeded',
+      throttled,
+      { key: 'dev.wildo/policy_denied', reason: 'rate_limit_exceeded' },
+    );
+    const again = await refused('L-6 a call during the throttled window', () =>
+      callTool(client, MCP_PATH, 'todos__read', { todoId: sample, ...inC }, { credential: key }),
+    );
+    checkToolRefusal(recorder, 'L-6 the next tools/call in the window is refused too (nothing dispatched)', again, {
+      key: 'dev.wildo/policy_denied',
+      reason: 'rate_limit_exceeded',
+    });
+    const list = await refused('L-7 tools/list during the throttled window', () =>
+      mcpCall(client, MCP_PATH, 'tools/list', {}, { credential: key }),
+    );
     checkRpcRefusal(recorder, 'L-7 tools/list in the window is 429', list, { status: 429 });
   },
 };

@@ -88,15 +88,22 @@ export interface ExpectedToolRefusal {
 }
 
 /** Records a governed refusal: HTTP 200, `isError`, the `_meta` key and reason, nothing forbidden disclosed, no structured content. */
-export function checkToolRefusal(recorder: CheckRecorder, label: string, exchange: McpExchange, expected: ExpectedToolRefusal): boolean {
+export function checkToolRefusal(
+  recorder: CheckRecorder,
+  label: string,
+  exchange: McpExchange,
+  expected: ExpectedToolRefusal,
+): boolean {
   const refusal = refusalOf(exchange);
   const problems: string[] = [];
   if (exchange.http.status !== 200) problems.push('expected HTTP 200');
   if (!refusal) problems.push('expected an isError result');
   else {
     if (refusal.key !== expected.key) problems.push(`expected _meta ${expected.key}`);
-    if (expected.reason !== undefined && refusal.reason !== expected.reason) problems.push(`expected reason ${expected.reason}`);
-    if (expected.error !== undefined && refusal.error !== expected.error) problems.push(`expected error ${expected.error}`);
+    if (expected.reason !== undefined && refusal.reason !== expected.reason)
+      problems.push(`expected reason ${expected.reason}`);
+    if (expected.error !== undefined && refusal.error !== expected.error)
+      problems.push(`expected error ${expected.error}`);
   }
   if (exchange.result?.structuredContent !== undefined) problems.push('a refusal carries structuredContent');
   const leaked = disclosedAmong(exchange.http, expected.mustNotDisclose ?? []);
@@ -114,13 +121,20 @@ export interface ExpectedRpcRefusal {
 }
 
 /** Records a refusal answered before dispatch: status, JSON-RPC error code, challenge header. */
-export function checkRpcRefusal(recorder: CheckRecorder, label: string, exchange: McpExchange, expected: ExpectedRpcRefusal): boolean {
+export function checkRpcRefusal(
+  recorder: CheckRecorder,
+  label: string,
+  exchange: McpExchange,
+  expected: ExpectedRpcRefusal,
+): boolean {
   const problems: string[] = [];
   if (exchange.http.status !== expected.status) problems.push(`expected status ${expected.status}`);
-  if (expected.code !== undefined && exchange.error?.code !== expected.code) problems.push(`expected rpc error ${expected.code}`);
+  if (expected.code !== undefined && exchange.error?.code !== expected.code)
+    problems.push(`expected rpc error ${expected.code}`);
   if (exchange.result !== undefined) problems.push('answered with a result');
   const challenge = exchange.http.headers.get('www-authenticate') ?? '';
-  if (expected.challenge !== undefined && !challenge.includes(expected.challenge)) problems.push(`expected WWW-Authenticate with ${expected.challenge}`);
+  if (expected.challenge !== undefined && !challenge.includes(expected.challenge))
+    problems.push(`expected WWW-Authenticate with ${expected.challenge}`);
   const leaked = disclosedAmong(exchange.http, expected.mustNotDisclose ?? []);
   if (leaked.length > 0) problems.push(`discloses ${leaked.length} forbidden value(s)`);
   return recorder.check(label, problems.length === 0, `${describeExchange(exchange)}; ${problems.join('; ')}`);

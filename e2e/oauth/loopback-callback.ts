@@ -37,7 +37,10 @@ export async function startLoopbackCallback(): Promise<LoopbackCallback> {
   const nextCallback = async (timeoutMs = 15_000): Promise<URL> => {
     if (received.length <= consumed) {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no authorization response reached the callback within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no authorization response reached the callback within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push(() => {
           clearTimeout(timer);
           resolve();

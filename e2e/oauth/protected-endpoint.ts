@@ -30,9 +30,12 @@ export interface ProtectedEndpoint {
  * audience, 401 without a credential, the framework error's status for a refused one.
  */
 export async function startProtectedEndpoint(backend: WildoBackend, audience: string): Promise<ProtectedEndpoint> {
-  const authenticator = backend.container.get<ResourceServerAuthenticator>(SAAS_SERVICE_TYPES.ResourceServerAuthenticator);
+  const authenticator = backend.container.get<ResourceServerAuthenticator>(
+    SAAS_SERVICE_TYPES.ResourceServerAuthenticator,
+  );
   const server = createServer((req, res) => {
-    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const send = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (req.method !== 'GET' || req.url !== '/probe') return send(404, { error: 'not found' });
     authenticator.authenticate(req.headers.authorization, audience).then(
       (principal) => (principal ? send(200, { principal }) : send(401, { error: 'no credential' })),

@@ -18,11 +18,20 @@ export interface Person {
 }
 
 /** Calls the backend's REST API with an optional bearer token and JSON body. */
-export async function rest(baseUrl: string, method: string, path: string, options: { token?: string; json?: unknown } = {}): Promise<RestResult> {
+export async function rest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; json?: unknown } = {},
+): Promise<RestResult> {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(options.json !== undefined ? { body: JSON.stringify(options.json) } : {}) });
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    ...(options.json !== undefined ? { body: JSON.stringify(options.json) } : {}),
+  });
   const text = await res.text();
   let body: unknown;
   try {
@@ -60,8 +69,16 @@ export async function createOrganization(baseUrl: string, owner: Person, name: s
 }
 
 /** `POST /api/v1/organizations/:orgId/todos` as `author`; returns the todo's id. */
-export async function createTodo(baseUrl: string, author: Person, organizationId: string, title: string): Promise<string> {
-  const res = await rest(baseUrl, 'POST', `/api/v1/organizations/${organizationId}/todos`, { token: author.accessToken, json: { title } });
+export async function createTodo(
+  baseUrl: string,
+  author: Person,
+  organizationId: string,
+  title: string,
+): Promise<string> {
+  const res = await rest(baseUrl, 'POST', `/api/v1/organizations/${organizationId}/todos`, {
+    token: author.accessToken,
+    json: { title },
+  });
   expectStatus(res, 201, 'create todo');
   return res.body.data._id as string;
 }

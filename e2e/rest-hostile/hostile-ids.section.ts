@@ -1,5 +1,13 @@
 import { checkControl, checkCountUnchanged, checkRefusal, checkUnchanged } from '../support/expectations.js';
-import { createOrganization, createTodo, listTodoIds, readTodo, signUp, todosPath, uniqueMarker } from '../support/fixtures.js';
+import {
+  createOrganization,
+  createTodo,
+  listTodoIds,
+  readTodo,
+  signUp,
+  todosPath,
+  uniqueMarker,
+} from '../support/fixtures.js';
 import { describeResponse, errorOf } from '../support/responses.js';
 import type { ScenarioSection } from './scenario-context.js';
 
@@ -42,12 +50,27 @@ export const hostileIdsSection: ScenarioSection = {
     const countBefore = (await listTodoIds(client, owner, org)).length;
 
     for (const [what, segment] of HOSTILE_SEGMENTS) {
-      checkRefusal(recorder, `H-1 GET with ${what} as the todo id answers 404`, await client.get(`${base}/${segment}`, { token: owner.token }), { status: 404, code: 'NOT_FOUND' });
-      checkRefusal(recorder, `H-2 DELETE with ${what} as the todo id answers 404`, await client.delete(`${base}/${segment}`, { token: owner.token }), { status: 404, code: 'NOT_FOUND' });
-      checkRefusal(recorder, `H-3 GET with ${what} as the organization id answers 404`, await client.get(`/api/v1/organizations/${segment}/todos`, { token: owner.token }), {
-        status: 404,
-        code: 'NOT_FOUND',
-      });
+      checkRefusal(
+        recorder,
+        `H-1 GET with ${what} as the todo id answers 404`,
+        await client.get(`${base}/${segment}`, { token: owner.token }),
+        { status: 404, code: 'NOT_FOUND' },
+      );
+      checkRefusal(
+        recorder,
+        `H-2 DELETE with ${what} as the todo id answers 404`,
+        await client.delete(`${base}/${segment}`, { token: owner.token }),
+        { status: 404, code: 'NOT_FOUND' },
+      );
+      checkRefusal(
+        recorder,
+        `H-3 GET with ${what} as the organization id answers 404`,
+        await client.get(`/api/v1/organizations/${segment}/todos`, { token: owner.token }),
+        {
+          status: 404,
+          code: 'NOT_FOUND',
+        },
+      );
     }
     for (const [what, suffix] of VERBATIM_SUFFIXES) {
       const res = await client.requestVerbatim('GET', `${base}${suffix}`, { token: owner.token });
@@ -55,14 +78,22 @@ export const hostileIdsSection: ScenarioSection = {
     }
     // A NUL decodes to text no record id (and no database) holds: refused as input_invalid before any route runs.
     const nulSegment = `${uniqueMarker('nul')}%00${uniqueMarker('id')}`;
-    for (const [what, path] of [['the todo id', `${base}/${nulSegment}`], ['the organization id', `/api/v1/organizations/${nulSegment}/todos`]] as const) {
-      checkRefusal(recorder, `H-8 GET with a NUL byte in ${what} answers 400 input_invalid naming (path)`, await client.get(path, { token: owner.token }), {
-        status: 400,
-        code: 'VALIDATION_FAILED',
-        reason: 'input_invalid',
-        problemPaths: ['(path)'],
-        mustNotDisclose: nulSegment.split('%00'),
-      });
+    for (const [what, path] of [
+      ['the todo id', `${base}/${nulSegment}`],
+      ['the organization id', `/api/v1/organizations/${nulSegment}/todos`],
+    ] as const) {
+      checkRefusal(
+        recorder,
+        `H-8 GET with a NUL byte in ${what} answers 400 input_invalid naming (path)`,
+        await client.get(path, { token: owner.token }),
+        {
+          status: 400,
+          code: 'VALIDATION_FAILED',
+          reason: 'input_invalid',
+          problemPaths: ['(path)'],
+          mustNotDisclose: nulSegment.split('%00'),
+        },
+      );
     }
     // A broken percent-encoding cannot name any record: a structured 400 or 404 is right, a 5xx is not.
     const broken = await client.requestVerbatim('GET', `${base}/%E0%A4%A`, { token: owner.token });
@@ -72,7 +103,17 @@ export const hostileIdsSection: ScenarioSection = {
       describeResponse(broken),
     );
 
-    checkUnchanged(recorder, 'H-6 the todo is unchanged after the hostile ids', snapshot, await readTodo(client, owner, org, todo._id));
-    checkCountUnchanged(recorder, 'H-7 the organization’s todo count is unchanged', countBefore, (await listTodoIds(client, owner, org)).length);
+    checkUnchanged(
+      recorder,
+      'H-6 the todo is unchanged after the hostile ids',
+      snapshot,
+      await readTodo(client, owner, org, todo._id),
+    );
+    checkCountUnchanged(
+      recorder,
+      'H-7 the organization’s todo count is unchanged',
+      countBefore,
+      (await listTodoIds(client, owner, org)).length,
+    );
   },
 };

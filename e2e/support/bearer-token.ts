@@ -28,7 +28,8 @@ export class BearerToken {
   /** A copy whose signature no longer matches (its first characters changed, so it cannot still verify). */
   withBrokenSignature(): BearerToken {
     const [header = '', payload = '', signature = ''] = this.#value.split('.');
-    const flipped = (signature.startsWith('A') ? 'B' : 'A') + (signature.slice(1, 2) === 'A' ? 'B' : 'A') + signature.slice(2);
+    const flipped =
+      (signature.startsWith('A') ? 'B' : 'A') + (signature.slice(1, 2) === 'A' ? 'B' : 'A') + signature.slice(2);
     return new BearerToken(`${header}.${payload}.${flipped}`);
   }
 

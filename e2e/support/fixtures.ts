@@ -42,7 +42,8 @@ export async function signUp(client: HttpClient, label: string): Promise<Scenari
   expectStatus(res, 201, `sign up ${label}`);
   const data = dataObject(res);
   const user = data['user'] as { _id?: unknown } | undefined;
-  if (typeof data['accessToken'] !== 'string' || typeof user?._id !== 'string') throw new FixtureError(`sign up ${label}: no token or user id in the answer`);
+  if (typeof data['accessToken'] !== 'string' || typeof user?._id !== 'string')
+    throw new FixtureError(`sign up ${label}: no token or user id in the answer`);
   const scenarioUser: ScenarioUser = { userId: user._id, email, token: new BearerToken(data['accessToken']) };
   passwords.set(scenarioUser, password);
   return scenarioUser;
@@ -71,8 +72,18 @@ export async function createOrganization(client: HttpClient, owner: ScenarioUser
  * Makes `member` a member with `role`: the admin invites the member's email, then the member accepts. Accepting
  * revokes the member's outstanding tokens, so `member.token` is replaced by the fresh one the answer carries.
  */
-export async function addMember(client: HttpClient, admin: ScenarioUser, organizationId: string, member: ScenarioUser, role: OrgRole): Promise<void> {
-  const invited = await client.post(`/api/v1/organizations/${organizationId}/invitations`, { email: member.email, role }, { token: admin.token });
+export async function addMember(
+  client: HttpClient,
+  admin: ScenarioUser,
+  organizationId: string,
+  member: ScenarioUser,
+  role: OrgRole,
+): Promise<void> {
+  const invited = await client.post(
+    `/api/v1/organizations/${organizationId}/invitations`,
+    { email: member.email, role },
+    { token: admin.token },
+  );
   expectStatus(invited, 201, `invite member as ${role}`);
   const invitation = recordOf(invited);
   if (!invitation) throw new FixtureError('invite member: no invitation id in the answer');
@@ -84,21 +95,42 @@ export async function addMember(client: HttpClient, admin: ScenarioUser, organiz
 }
 
 /** Changes a member's role, as the organization's admin (the member's outstanding tokens stop working). */
-export async function changeMemberRole(client: HttpClient, admin: ScenarioUser, organizationId: string, member: ScenarioUser, role: OrgRole): Promise<HttpResult> {
-  const res = await client.put(`/api/v1/organizations/${organizationId}/members/${member.userId}`, { role }, { token: admin.token });
+export async function changeMemberRole(
+  client: HttpClient,
+  admin: ScenarioUser,
+  organizationId: string,
+  member: ScenarioUser,
+  role: OrgRole,
+): Promise<HttpResult> {
+  const res = await client.put(
+    `/api/v1/organizations/${organizationId}/members/${member.userId}`,
+    { role },
+    { token: admin.token },
+  );
   expectStatus(res, 200, `change member role to ${role}`);
   return res;
 }
 
 /** Removes a member, as the organization's admin. */
-export async function removeMember(client: HttpClient, admin: ScenarioUser, organizationId: string, member: ScenarioUser): Promise<HttpResult> {
-  const res = await client.delete(`/api/v1/organizations/${organizationId}/members/${member.userId}`, { token: admin.token });
+export async function removeMember(
+  client: HttpClient,
+  admin: ScenarioUser,
+  organizationId: string,
+  member: ScenarioUser,
+): Promise<HttpResult> {
+  const res = await client.delete(`/api/v1/organizations/${organizationId}/members/${member.userId}`, {
+    token: admin.token,
+  });
   expectStatus(res, 200, 'remove member');
   return res;
 }
 
 /** The members of an organization (user id and role), read by one of its members. */
-export async function listMembers(client: HttpClient, reader: ScenarioUser, organizationId: string): Promise<{ userId: string; role: string }[]> {
+export async function listMembers(
+  client: HttpClient,
+  reader: ScenarioUser,
+  organizationId: string,
+): Promise<{ userId: string; role: string }[]> {
   const res = await client.get(`/api/v1/organizations/${organizationId}/members`, { token: reader.token });
   expectStatus(res, 200, 'list members');
   const data = dataOf(res);
@@ -111,7 +143,12 @@ export function todosPath(organizationId: string): string {
 }
 
 /** Creates a todo in the organization as `author` and returns the stored record. */
-export async function createTodo(client: HttpClient, author: ScenarioUser, organizationId: string, input: Record<string, unknown>): Promise<ApiRecord> {
+export async function createTodo(
+  client: HttpClient,
+  author: ScenarioUser,
+  organizationId: string,
+  input: Record<string, unknown>,
+): Promise<ApiRecord> {
   const res = await client.post(todosPath(organizationId), input, { token: author.token });
   expectStatus(res, 201, 'create todo');
   const todo = recordOf(res);
@@ -120,7 +157,12 @@ export async function createTodo(client: HttpClient, author: ScenarioUser, organ
 }
 
 /** Reads a todo as an allowed caller: the stored state that refusals must have left alone. */
-export async function readTodo(client: HttpClient, reader: ScenarioUser, organizationId: string, id: string): Promise<ApiRecord | undefined> {
+export async function readTodo(
+  client: HttpClient,
+  reader: ScenarioUser,
+  organizationId: string,
+  id: string,
+): Promise<ApiRecord | undefined> {
   const res = await client.get(`${todosPath(organizationId)}/${id}`, { token: reader.token });
   if (res.status === 404) return undefined;
   expectStatus(res, 200, 'read todo');

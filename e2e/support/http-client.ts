@@ -65,7 +65,8 @@ const REQUEST_TIMEOUT_MS = 30_000;
 export function createHttpClient(baseUrl: string): HttpClient {
   const origin = baseUrl.replace(/\/+$/, '');
   const exchanges: ExchangeRecord[] = [];
-  const record = (method: string, path: string, status: number) => exchanges.push({ method, path: shortPath(path), status });
+  const record = (method: string, path: string, status: number) =>
+    exchanges.push({ method, path: shortPath(path), status });
 
   const request = async (method: string, path: string, options: HttpRequestOptions = {}): Promise<HttpResult> => {
     const url = new URL(origin + path);
@@ -80,7 +81,13 @@ export function createHttpClient(baseUrl: string): HttpClient {
     } else if (options.rawBody !== undefined) {
       body = options.rawBody;
     }
-    const response = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    const response = await fetch(url, {
+      method,
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
     const text = await response.text();
     record(method, url.pathname, response.status);
     return { status: response.status, headers: response.headers, body: parseJson(text), text };
@@ -90,20 +97,33 @@ export function createHttpClient(baseUrl: string): HttpClient {
     new Promise<HttpResult>((resolve, reject) => {
       const target = new URL(origin);
       const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-      const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token.reveal()}` } : {};
-      const req = send({ host: target.hostname.replace(/^\[(.*)\]$/, '$1'), port: target.port, method, path, headers, timeout: REQUEST_TIMEOUT_MS }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const status = res.statusCode ?? 0;
-          record(method, path, status);
-          const responseHeaders = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
-          resolve({ status, headers: responseHeaders, body: parseJson(text), text });
-        });
-      });
+      const headers: Record<string, string> = options.token
+        ? { authorization: `Bearer ${options.token.reveal()}` }
+        : {};
+      const req = send(
+        {
+          host: target.hostname.replace(/^\[(.*)\]$/, '$1'),
+          port: target.port,
+          method,
+          path,
+          headers,
+          timeout: REQUEST_TIMEOUT_MS,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            const status = res.statusCode ?? 0;
+            record(method, path, status);
+            const responseHeaders = new Headers();
+            for (const [name, value] of Object.entries(res.headers))
+              if (typeof value === 'string') responseHeaders.set(name, value);
+            resolve({ status, headers: responseHeaders, body: parseJson(text), text });
+          });
+        },
+      );
       req.on('timeout', () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
       req.on('error', reject);
       req.end();

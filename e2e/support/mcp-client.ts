@@ -30,10 +30,18 @@ export interface McpRequestOptions {
 let nextId = 1;
 
 /** The headers and body of a request as a well-behaved client of `revision` sends it. */
-export function mcpRequest(method: string, params: Record<string, unknown> = {}, options: McpRequestOptions = {}): { headers: Record<string, string>; body: Record<string, unknown> } {
+export function mcpRequest(
+  method: string,
+  params: Record<string, unknown> = {},
+  options: McpRequestOptions = {},
+): { headers: Record<string, string>; body: Record<string, unknown> } {
   const revision = options.revision ?? STATELESS_REVISION;
   const stateless = revision === STATELESS_REVISION;
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': revision };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': revision,
+  };
   const body: Record<string, unknown> = { jsonrpc: '2.0', id: nextId++, method, params: { ...params } };
   if (stateless) {
     headers['mcp-method'] = method;
@@ -54,7 +62,13 @@ export function mcpRequest(method: string, params: Record<string, unknown> = {},
 function lastSseMessage(text: string): unknown {
   const data = text
     .split(/\r?\n\r?\n/)
-    .map((event) => event.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n'))
+    .map((event) =>
+      event
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim())
+        .join('\n'),
+    )
     .filter((payload) => payload !== '');
   const last = data.at(-1);
   try {
@@ -65,32 +79,62 @@ function lastSseMessage(text: string): unknown {
 }
 
 /** Sends one JSON-RPC request to `path` (e.g. `/api/v1/mcp`) and reads its result or error. */
-export async function mcpCall(client: HttpClient, path: string, method: string, params: Record<string, unknown> = {}, options: McpRequestOptions = {}): Promise<McpExchange> {
+export async function mcpCall(
+  client: HttpClient,
+  path: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: McpRequestOptions = {},
+): Promise<McpExchange> {
   const { headers, body } = mcpRequest(method, params, options);
-  const http = await client.request('POST', path, { rawBody: JSON.stringify(body), headers, ...(options.credential ? { authorization: options.credential.header() } : {}) });
-  const envelope = (http.headers.get('content-type') ?? '').includes('text/event-stream') ? lastSseMessage(http.text) : http.body;
-  const message = (typeof envelope === 'object' && envelope !== null ? envelope : {}) as { result?: Record<string, unknown>; error?: McpExchange['error'] };
-  return { http, ...(message.result ? { result: message.result } : {}), ...(message.error ? { error: message.error } : {}) };
+  const http = await client.request('POST', path, {
+    rawBody: JSON.stringify(body),
+    headers,
+    ...(options.credential ? { authorization: options.credential.header() } : {}),
+  });
+  const envelope = (http.headers.get('content-type') ?? '').includes('text/event-stream')
+    ? lastSseMessage(http.text)
+    : http.body;
+  const message = (typeof envelope === 'object' && envelope !== null ? envelope : {}) as {
+    result?: Record<string, unknown>;
+    error?: McpExchange['error'];
+  };
+  return {
+    http,
+    ...(message.result ? { result: message.result } : {}),
+    ...(message.error ? { error: message.error } : {}),
+  };
 }
 
 /** `tools/call` of `name` with `args`. */
-export function callTool(client: HttpClient, path: string, name: string, args: Record<string, unknown>, options: McpRequestOptions = {}): Promise<McpExchange> {
+export function callTool(
+  client: HttpClient,
+  path: string,
+  name: string,
+  args: Record<string, unknown>,
+  options: McpRequestOptions = {},
+): Promise<McpExchange> {
   return mcpCall(client, path, 'tools/call', { name, arguments: args }, options);
 }
 
 /** The tool names of a `tools/list` answer (empty when it has none). */
 export function toolNamesOf(exchange: McpExchange): string[] {
   const tools = exchange.result?.tools;
-  return Array.isArray(tools) ? tools.map((tool) => (tool as { name?: unknown }).name).filter((name): name is string => typeof name === 'string') : [];
+  return Array.isArray(tools)
+    ? tools.map((tool) => (tool as { name?: unknown }).name).filter((name): name is string => typeof name === 'string')
+    : [];
 }
 
 /** The governed refusal of a tool result: `{ key, error, reason, ... }` from its `dev.wildo/*` `_meta`, if it is one. */
-export function refusalOf(exchange: McpExchange): { key: string; error?: string; reason?: string; problems?: unknown } | undefined {
+export function refusalOf(
+  exchange: McpExchange,
+): { key: string; error?: string; reason?: string; problems?: unknown } | undefined {
   const result = exchange.result;
   if (!result || result.isError !== true) return undefined;
   const meta = (result._meta ?? {}) as Record<string, unknown>;
   for (const [key, value] of Object.entries(meta)) {
-    if (key.startsWith('dev.wildo/') && typeof value === 'object' && value !== null) return { key, ...(value as { error?: string; reason?: string; problems?: unknown }) };
+    if (key.startsWith('dev.wildo/') && typeof value === 'object' && value !== null)
+      return { key, ...(value as { error?: string; reason?: string; problems?: unknown }) };
   }
   return { key: '(none)' };
 }

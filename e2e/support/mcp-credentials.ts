@@ -54,7 +54,11 @@ export async function createOrganizationApiKey(
   organizationId: string,
   options: { name?: string; roles?: readonly string[]; label?: string } = {},
 ): Promise<McpCredential> {
-  const res = await client.post(`/api/v1/organizations/${organizationId}/api-keys`, { name: options.name ?? 'e2e MCP key', roles: options.roles ?? ['ORG_MEMBER'] }, { token: admin.token });
+  const res = await client.post(
+    `/api/v1/organizations/${organizationId}/api-keys`,
+    { name: options.name ?? 'e2e MCP key', roles: options.roles ?? ['ORG_MEMBER'] },
+    { token: admin.token },
+  );
   expectStatus(res, 201, 'create API key');
   const plainKey = (dataOf(res) as { plainKey?: unknown } | undefined)?.plainKey;
   if (typeof plainKey !== 'string') throw new FixtureError('create API key: no plainKey in the answer');
@@ -69,10 +73,21 @@ export const E2E_REDIRECT_URI = 'http://127.0.0.1/e2e-mcp-callback';
  * (`grantTypes: ['authorization_code']`, `tokenEndpointAuthMethod: 'none'`, a loopback redirect): the way to
  * get delegated tokens from a stack whose dynamic client registration is off (the reference default).
  */
-export async function createPublicOAuthClient(client: HttpClient, admin: ScenarioUser, organizationId: string, clientName = 'e2e MCP assistant'): Promise<string> {
+export async function createPublicOAuthClient(
+  client: HttpClient,
+  admin: ScenarioUser,
+  organizationId: string,
+  clientName = 'e2e MCP assistant',
+): Promise<string> {
   const res = await client.post(
     `/api/v1/organizations/${organizationId}/oauth-clients`,
-    { clientName, grantTypes: ['authorization_code'], tokenEndpointAuthMethod: 'none', redirectUris: [E2E_REDIRECT_URI], scope: 'openid profile' },
+    {
+      clientName,
+      grantTypes: ['authorization_code'],
+      tokenEndpointAuthMethod: 'none',
+      redirectUris: [E2E_REDIRECT_URI],
+      scope: 'openid profile',
+    },
     { token: admin.token },
   );
   expectStatus(res, 201, 'create OAuth client');
@@ -86,7 +101,13 @@ export async function createPublicOAuthClient(client: HttpClient, admin: Scenari
  * page's calls (`POST /api/v1/oauth/authorize`, then `/decision` with `approve`) as the signed-in person, then the
  * code exchanged with its PKCE verifier at `POST /api/v1/oauth/token`.
  */
-export async function delegatedToken(client: HttpClient, person: ScenarioUser, clientId: string, resource: string, label = 'delegated token'): Promise<McpCredential> {
+export async function delegatedToken(
+  client: HttpClient,
+  person: ScenarioUser,
+  clientId: string,
+  resource: string,
+  label = 'delegated token',
+): Promise<McpCredential> {
   const verifier = randomBytes(32).toString('base64url');
   const state = randomBytes(8).toString('hex');
   const request = {
@@ -104,16 +125,30 @@ export async function delegatedToken(client: HttpClient, person: ScenarioUser, c
   const prompt = dataOf(started) as { kind?: string; consent_token?: string; redirect_to?: string } | undefined;
   let redirectTo = prompt?.redirect_to;
   if (prompt?.kind === 'consent') {
-    const decided = await client.post('/api/v1/oauth/authorize/decision', { consent_token: prompt.consent_token, decision: 'approve', remember: false }, { token: person.token });
+    const decided = await client.post(
+      '/api/v1/oauth/authorize/decision',
+      { consent_token: prompt.consent_token, decision: 'approve', remember: false },
+      { token: person.token },
+    );
     expectStatus(decided, 200, 'consent decision');
     redirectTo = (dataOf(decided) as { redirect_to?: string } | undefined)?.redirect_to;
   }
   if (!redirectTo) throw new FixtureError('authorize: no redirect in the answer');
   const redirect = new URL(redirectTo);
   const code = redirect.searchParams.get('code');
-  if (!code || redirect.searchParams.get('state') !== state) throw new FixtureError(`authorize: no code for this state (error ${redirect.searchParams.get('error') ?? 'none'})`);
-  const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: E2E_REDIRECT_URI, client_id: clientId, code_verifier: verifier });
-  const exchanged = await client.request('POST', '/api/v1/oauth/token', { rawBody: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  if (!code || redirect.searchParams.get('state') !== state)
+    throw new FixtureError(`authorize: no code for this state (error ${redirect.searchParams.get('error') ?? 'none'})`);
+  const form = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: E2E_REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
+  const exchanged = await client.request('POST', '/api/v1/oauth/token', {
+    rawBody: form.toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   expectStatus(exchanged, 200, 'token exchange');
   const accessToken = (exchanged.body as { access_token?: unknown } | undefined)?.access_token;
   if (typeof accessToken !== 'string') throw new FixtureError('token exchange: no access_token in the answer');
@@ -125,6 +160,7 @@ export async function protectedResourceOf(client: HttpClient, endpointPath: stri
   const res = await client.get(`/.well-known/oauth-protected-resource${endpointPath}`);
   expectStatus(res, 200, `protected resource metadata of ${endpointPath}`);
   const resource = (res.body as { resource?: unknown } | undefined)?.resource;
-  if (typeof resource !== 'string') throw new FixtureError(`protected resource metadata of ${endpointPath}: no resource`);
+  if (typeof resource !== 'string')
+    throw new FixtureError(`protected resource metadata of ${endpointPath}: no resource`);
   return resource;
 }

@@ -39,7 +39,9 @@ export function recordOf(res: HttpResult): ApiRecord | undefined {
 /** The records of a page response (`{ data: [...], nextCursor }`); empty when the body is not a page. */
 export function recordsOf(res: HttpResult): ApiRecord[] {
   const data = dataOf(res);
-  return Array.isArray(data) ? data.filter((item): item is ApiRecord => isObject(item) && typeof item['_id'] === 'string') : [];
+  return Array.isArray(data)
+    ? data.filter((item): item is ApiRecord => isObject(item) && typeof item['_id'] === 'string')
+    : [];
 }
 
 /** The `nextCursor` of a page response (null at the end, undefined when the body is not a page). */
@@ -90,12 +92,14 @@ export function refusalMismatch(res: HttpResult, expected: ExpectedRefusal): str
   const error = errorOf(res);
   if (res.status !== expected.status) problems.push(`expected status ${expected.status}`);
   if (error?.code !== expected.code) problems.push(`expected code ${expected.code}`);
-  if (expected.reason !== undefined && error?.reason !== expected.reason) problems.push(`expected reason ${expected.reason}`);
+  if (expected.reason !== undefined && error?.reason !== expected.reason)
+    problems.push(`expected reason ${expected.reason}`);
   const named = new Set((error?.problems ?? []).map((problem) => problem.path));
   const unnamed = (expected.problemPaths ?? []).filter((path) => !named.has(path));
   if (unnamed.length > 0) problems.push(`expected problems at ${unnamed.length} more path(s)`);
   const leaked = disclosedAmong(res, expected.mustNotDisclose ?? []);
-  if (leaked.length > 0) problems.push(`response discloses ${leaked.length} forbidden value(s): ${leaked.map(redactNeedle).join(', ')}`);
+  if (leaked.length > 0)
+    problems.push(`response discloses ${leaked.length} forbidden value(s): ${leaked.map(redactNeedle).join(', ')}`);
   return problems.length === 0 ? undefined : `${describeResponse(res)}; ${problems.join('; ')}`;
 }
 

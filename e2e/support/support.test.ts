@@ -11,34 +11,57 @@ function result(status: number, body: unknown, headers: Record<string, string> =
   return { status, headers: new Headers(headers), body, text: JSON.stringify(body) };
 }
 
-const notFound = (extra: Record<string, unknown> = {}) => result(404, { error: { code: 'NOT_FOUND', message: 'The record was not found.', requestId: 'r1', ...extra } });
+const notFound = (extra: Record<string, unknown> = {}) =>
+  result(404, { error: { code: 'NOT_FOUND', message: 'The record was not found.', requestId: 'r1', ...extra } });
 
 describe('refusalMismatch', () => {
   it('accepts the expected refusal', () => {
-    expect(refusalMismatch(notFound(), { status: 404, code: 'NOT_FOUND', mustNotDisclose: ['secret'] })).toBeUndefined();
+    expect(
+      refusalMismatch(notFound(), { status: 404, code: 'NOT_FOUND', mustNotDisclose: ['secret'] }),
+    ).toBeUndefined();
   });
 
   it('names a wrong status, code or reason', () => {
-    const detail = refusalMismatch(result(500, { error: { code: 'INTERNAL', message: 'x' } }), { status: 404, code: 'NOT_FOUND', reason: 'role_refused' });
+    const detail = refusalMismatch(result(500, { error: { code: 'INTERNAL', message: 'x' } }), {
+      status: 404,
+      code: 'NOT_FOUND',
+      reason: 'role_refused',
+    });
     expect(detail).toContain('expected status 404');
     expect(detail).toContain('expected code NOT_FOUND');
     expect(detail).toContain('expected reason role_refused');
   });
 
   it('notices a forbidden value in the body or the headers, case-insensitively', () => {
-    expect(refusalMismatch(notFound({ message: 'No todo "A Secret Plan"' }), { status: 404, code: 'NOT_FOUND', mustNotDisclose: ['a secret plan'] })).toContain('1 forbidden value');
+    expect(
+      refusalMismatch(notFound({ message: 'No todo "A Secret Plan"' }), {
+        status: 404,
+        code: 'NOT_FOUND',
+        mustNotDisclose: ['a secret plan'],
+      }),
+    ).toContain('1 forbidden value');
     const inHeader = { ...notFound(), headers: new Headers({ 'x-debug': 'undeclaredKey_1' }) };
-    expect(refusalMismatch(inHeader, { status: 404, code: 'NOT_FOUND', mustNotDisclose: ['undeclaredKey_1'] })).toContain('1 forbidden value');
+    expect(
+      refusalMismatch(inHeader, { status: 404, code: 'NOT_FOUND', mustNotDisclose: ['undeclaredKey_1'] }),
+    ).toContain('1 forbidden value');
   });
 
   it('requires every expected problem path, and accepts a refusal that names them all', () => {
-    const invalid = result(400, { error: { code: 'VALIDATION_FAILED', message: 'x', problems: [{ path: 'title', expected: 'string' }] } });
-    expect(refusalMismatch(invalid, { status: 400, code: 'VALIDATION_FAILED', problemPaths: ['title', 'company'] })).toContain('1 more path');
-    expect(refusalMismatch(invalid, { status: 400, code: 'VALIDATION_FAILED', problemPaths: ['title'] })).toBeUndefined();
+    const invalid = result(400, {
+      error: { code: 'VALIDATION_FAILED', message: 'x', problems: [{ path: 'title', expected: 'string' }] },
+    });
+    expect(
+      refusalMismatch(invalid, { status: 400, code: 'VALIDATION_FAILED', problemPaths: ['title', 'company'] }),
+    ).toContain('1 more path');
+    expect(
+      refusalMismatch(invalid, { status: 400, code: 'VALIDATION_FAILED', problemPaths: ['title'] }),
+    ).toBeUndefined();
   });
 
   it('treats a success body as a mismatch for a refusal', () => {
-    expect(refusalMismatch(result(200, { data: { _id: 'x', version: 1 } }), { status: 404, code: 'NOT_FOUND' })).toContain('status 200');
+    expect(
+      refusalMismatch(result(200, { data: { _id: 'x', version: 1 } }), { status: 404, code: 'NOT_FOUND' }),
+    ).toContain('status 200');
   });
 });
 
@@ -47,14 +70,17 @@ describe('BearerToken', () => {
 
   it('never prints its value', () => {
     // oxlint-disable-next-line restrict-template-expressions -- interpolating the token is what this test checks.
-    for (const shown of [String(token), `${token}`, JSON.stringify({ token }), inspect({ token })]) expect(shown).not.toContain('eyJ');
+    for (const shown of [String(token), `${token}`, JSON.stringify({ token }), inspect({ token })])
+      expect(shown).not.toContain('eyJ');
   });
 
   it('forges copies that differ from the original', () => {
     const forged = token.withPayload((claims) => ({ ...claims, sub: 'someone-else' }));
     expect(forged.reveal().split('.')[1]).not.toBe(token.reveal().split('.')[1]);
     expect(token.withBrokenSignature().reveal().split('.')[2]).not.toBe(token.reveal().split('.')[2]);
-    expect(JSON.parse(Buffer.from(token.asUnsigned().reveal().split('.')[0] ?? '', 'base64url').toString('utf8'))).toMatchObject({ alg: 'none' });
+    expect(
+      JSON.parse(Buffer.from(token.asUnsigned().reveal().split('.')[0] ?? '', 'base64url').toString('utf8')),
+    ).toMatchObject({ alg: 'none' });
   });
 });
 

@@ -13,8 +13,12 @@ export const FRONTEND_DIR = fileURLToPath(new URL('..', import.meta.url));
  */
 export async function buildApp(outDir: string): Promise<void> {
   const viteBin = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
-  await promisify(execFile)(process.execPath, [viteBin, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: FRONTEND_DIR,
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  await promisify(execFile)(
+    process.execPath,
+    [viteBin, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+    {
+      cwd: FRONTEND_DIR,
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
 }

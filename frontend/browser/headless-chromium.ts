@@ -38,7 +38,9 @@ export interface ChromiumViewport {
 }
 
 /** Launches Chromium (Debian's, headless, fresh temporary profile removed again by `close()`). */
-export async function launchChromium(viewport: ChromiumViewport = { width: 1280, height: 800 }): Promise<HeadlessChromium> {
+export async function launchChromium(
+  viewport: ChromiumViewport = { width: 1280, height: 800 },
+): Promise<HeadlessChromium> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'wildo-chromium-'));
   let context: BrowserContext;
   try {
@@ -61,7 +63,8 @@ export async function launchChromium(viewport: ChromiumViewport = { width: 1280,
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('response', (response) => {
-    if (response.status() >= 500) serverErrors.push(`${response.request().method()} ${response.url().split('?')[0]} -> ${response.status()}`);
+    if (response.status() >= 500)
+      serverErrors.push(`${response.request().method()} ${response.url().split('?')[0]} -> ${response.status()}`);
   });
   return {
     context,

@@ -3,10 +3,20 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
-import { OAuthAuthorizeRequestSchema, OAuthConsentDecisionRequestSchema, type OAuthAuthorizeRequest, type ReceivedInvitation } from '@wildo/shared-lib';
+import {
+  OAuthAuthorizeRequestSchema,
+  OAuthConsentDecisionRequestSchema,
+  type OAuthAuthorizeRequest,
+  type ReceivedInvitation,
+} from '@wildo/shared-lib';
 
 /** The one account of the stub. */
-export const STUB_USER = { _id: 'user-ada', email: 'ada@example.com', displayName: 'Ada', password: 'a long passphrase' };
+export const STUB_USER = {
+  _id: 'user-ada',
+  email: 'ada@example.com',
+  displayName: 'Ada',
+  password: 'a long passphrase',
+};
 
 /** The one registered client of the stub. */
 export const STUB_CLIENT = {
@@ -39,8 +49,24 @@ export interface StubInvitation extends ReceivedInvitation {
 
 /** The invitations every reset starts with (both addressed to {@link STUB_USER}). */
 export const STUB_INVITATIONS: readonly ReceivedInvitation[] = [
-  { _id: 'inv-engines', organizationId: 'org-engines', organizationName: 'Analytical Engines', role: 'ORG_MEMBER', invitedBy: 'Grace', createdAt: '2030-11-05T10:00:00.000Z', expiresAt: '2030-11-19T10:00:00.000Z' },
-  { _id: 'inv-difference', organizationId: 'org-difference', organizationName: 'Difference Ltd', role: 'ORG_MANAGER', invitedBy: null, createdAt: '2030-11-06T10:00:00.000Z', expiresAt: '2030-11-20T10:00:00.000Z' },
+  {
+    _id: 'inv-engines',
+    organizationId: 'org-engines',
+    organizationName: 'Analytical Engines',
+    role: 'ORG_MEMBER',
+    invitedBy: 'Grace',
+    createdAt: '2030-11-05T10:00:00.000Z',
+    expiresAt: '2030-11-19T10:00:00.000Z',
+  },
+  {
+    _id: 'inv-difference',
+    organizationId: 'org-difference',
+    organizationName: 'Difference Ltd',
+    role: 'ORG_MANAGER',
+    invitedBy: null,
+    createdAt: '2030-11-06T10:00:00.000Z',
+    expiresAt: '2030-11-20T10:00:00.000Z',
+  },
 ];
 
 /** A running stub: the built app plus the API contract in memory. */
@@ -132,7 +158,8 @@ export async function startStubBackend(staticDir: string): Promise<StubBackend> 
   const findGrant = (userId: string, clientId: string, resource: string) =>
     [...grants.values()].find((g) => g.userId === userId && g.clientId === clientId && g.resource === resource);
 
-  const codeRedirect = (request: OAuthAuthorizeRequest) => withQuery(request.redirect_uri, { code: id(), state: request.state });
+  const codeRedirect = (request: OAuthAuthorizeRequest) =>
+    withQuery(request.redirect_uri, { code: id(), state: request.state });
 
   async function api(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const route = `${req.method} ${path}`;
@@ -154,14 +181,21 @@ export async function startStubBackend(staticDir: string): Promise<StubBackend> 
     if (route === 'POST /api/v1/oauth/authorize') {
       const userId = userOf(req);
       const parsed = OAuthAuthorizeRequestSchema.safeParse(await readJson(req));
-      if (!parsed.success) throw new HttpFailure(400, 'VALIDATION_FAILED', 'The authorization request is malformed.', 'input_invalid');
+      if (!parsed.success)
+        throw new HttpFailure(400, 'VALIDATION_FAILED', 'The authorization request is malformed.', 'input_invalid');
       const request = parsed.data;
-      if (request.client_id !== STUB_CLIENT.client_id) throw new HttpFailure(400, 'BAD_REQUEST', 'This application is not registered.');
+      if (request.client_id !== STUB_CLIENT.client_id)
+        throw new HttpFailure(400, 'BAD_REQUEST', 'This application is not registered.');
       if (request.redirect_uri !== STUB_CLIENT.redirect_uri) {
         throw new HttpFailure(400, 'BAD_REQUEST', 'The redirect address is not registered for this application.');
       }
       if (request.response_type !== 'code') {
-        return sendJson(res, 200, { data: { kind: 'redirect', redirect_to: withQuery(request.redirect_uri, { error: 'unsupported_response_type', state: request.state }) } });
+        return sendJson(res, 200, {
+          data: {
+            kind: 'redirect',
+            redirect_to: withQuery(request.redirect_uri, { error: 'unsupported_response_type', state: request.state }),
+          },
+        });
       }
       const scopes = (request.scope ?? '').split(' ').filter(Boolean);
       const resource = request.resource ?? STUB_RESOURCE;
@@ -173,7 +207,14 @@ export async function startStubBackend(staticDir: string): Promise<StubBackend> 
       consentRequests.set(consentToken, { userId, request, scopes });
       const { client_id, client_name, client_uri } = STUB_CLIENT;
       return sendJson(res, 200, {
-        data: { kind: 'consent', consent_token: consentToken, client: { client_id, client_name, client_uri }, resource, scopes, expires_in: 600 },
+        data: {
+          kind: 'consent',
+          consent_token: consentToken,
+          client: { client_id, client_name, client_uri },
+          resource,
+          scopes,
+          expires_in: 600,
+        },
       });
     }
     if (route === 'POST /api/v1/oauth/authorize/decision') {
@@ -181,14 +222,18 @@ export async function startStubBackend(staticDir: string): Promise<StubBackend> 
       const raw = await readJson(req);
       decisions.push(raw);
       const parsed = OAuthConsentDecisionRequestSchema.safeParse(raw);
-      if (!parsed.success) throw new HttpFailure(400, 'VALIDATION_FAILED', 'The decision is malformed.', 'input_invalid');
+      if (!parsed.success)
+        throw new HttpFailure(400, 'VALIDATION_FAILED', 'The decision is malformed.', 'input_invalid');
       const pending = consentRequests.get(parsed.data.consent_token);
       // Single use: a replayed or foreign token is refused.
       consentRequests.delete(parsed.data.consent_token);
-      if (!pending || pending.userId !== userId) throw new HttpFailure(400, 'BAD_REQUEST', 'This consent request has expired or was already answered.');
+      if (!pending || pending.userId !== userId)
+        throw new HttpFailure(400, 'BAD_REQUEST', 'This consent request has expired or was already answered.');
       const { request, scopes } = pending;
       if (parsed.data.decision === 'deny') {
-        return sendJson(res, 200, { data: { redirect_to: withQuery(request.redirect_uri, { error: 'access_denied', state: request.state }) } });
+        return sendJson(res, 200, {
+          data: { redirect_to: withQuery(request.redirect_uri, { error: 'access_denied', state: request.state }) },
+        });
       }
       if (parsed.data.remember) {
         const now = new Date().toISOString();
@@ -218,26 +263,40 @@ export async function startStubBackend(staticDir: string): Promise<StubBackend> 
     if (withdrawnId !== undefined) {
       const userId = userOf(req);
       const grant = grants.get(decodeURIComponent(withdrawnId));
-      if (!grant || grant.userId !== userId) throw new HttpFailure(404, 'NOT_FOUND', 'No remembered consent with this id.');
+      if (!grant || grant.userId !== userId)
+        throw new HttpFailure(404, 'NOT_FOUND', 'No remembered consent with this id.');
       grants.delete(grant._id);
       return sendJson(res, 200, { data: { _id: grant._id, deleted: true } });
     }
     if (route === 'GET /api/v1/invitations') {
       userOf(req);
-      const data = [...invitations.values()].filter((i) => i.status === 'pending').map(({ status: _status, ...invitation }) => invitation);
+      const data = [...invitations.values()]
+        .filter((i) => i.status === 'pending')
+        .map(({ status: _status, ...invitation }) => invitation);
       return sendJson(res, 200, { data });
     }
     const [, invitationId, choice] = /^POST \/api\/v1\/invitations\/([^/]+)\/(accept|decline)$/.exec(route) ?? [];
-    if (invitationId !== undefined && (choice === 'accept' || choice === 'decline')) return answerInvitation(req, res, decodeURIComponent(invitationId), choice);
+    if (invitationId !== undefined && (choice === 'accept' || choice === 'decline'))
+      return answerInvitation(req, res, decodeURIComponent(invitationId), choice);
     throw new HttpFailure(404, 'NOT_FOUND', 'No such route.');
   }
 
   /** Accepting replaces the caller's session, as the real backend's authorization-version bump does. */
-  function answerInvitation(req: IncomingMessage, res: ServerResponse, invitationId: string, choice: 'accept' | 'decline'): void {
+  function answerInvitation(
+    req: IncomingMessage,
+    res: ServerResponse,
+    invitationId: string,
+    choice: 'accept' | 'decline',
+  ): void {
     const userId = userOf(req);
     const invitation = invitations.get(invitationId);
     if (!invitation) throw new HttpFailure(404, 'NOT_FOUND', 'No such invitation.');
-    if (invitation.status !== 'pending') throw new HttpFailure(409, 'CONFLICT', 'This invitation is no longer open: it was answered, revoked or has expired.');
+    if (invitation.status !== 'pending')
+      throw new HttpFailure(
+        409,
+        'CONFLICT',
+        'This invitation is no longer open: it was answered, revoked or has expired.',
+      );
     if (choice === 'decline') {
       invitation.status = 'declined';
       return sendJson(res, 200, { data: { _id: invitation._id, status: 'declined' } });
@@ -246,7 +305,12 @@ export async function startStubBackend(staticDir: string): Promise<StubBackend> 
     for (const [token, owner] of sessions) if (owner === userId) sessions.delete(token);
     const accessToken = id();
     sessions.set(accessToken, userId);
-    const organization = { _id: invitation.organizationId, name: invitation.organizationName, role: invitation.role, createdAt: invitation.createdAt };
+    const organization = {
+      _id: invitation.organizationId,
+      name: invitation.organizationName,
+      role: invitation.role,
+      createdAt: invitation.createdAt,
+    };
     return sendJson(res, 200, { data: { organization, accessToken, tokenType: 'Bearer', expiresIn: 900 } });
   }
 
@@ -268,8 +332,11 @@ export async function startStubBackend(staticDir: string): Promise<StubBackend> 
     const path = new URL(req.url ?? '/', 'http://stub.invalid').pathname;
     const handled = path.startsWith('/api/') ? api(req, res, path) : serveApp(res, path);
     handled.catch((error: unknown) => {
-      const failure = error instanceof HttpFailure ? error : new HttpFailure(500, 'INTERNAL', 'An internal error occurred.');
-      sendJson(res, failure.status, { error: { code: failure.code, message: failure.message, reason: failure.reason, requestId: id() } });
+      const failure =
+        error instanceof HttpFailure ? error : new HttpFailure(500, 'INTERNAL', 'An internal error occurred.');
+      sendJson(res, failure.status, {
+        error: { code: failure.code, message: failure.message, reason: failure.reason, requestId: id() },
+      });
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

@@ -17,7 +17,10 @@ function stubFetch(response: Response) {
 
 describe('App', () => {
   it('shows the title and a loading state first', () => {
-    vi.stubGlobal('fetch', vi.fn<typeof fetch>(() => new Promise<Response>(() => {})));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(() => new Promise<Response>(() => {})),
+    );
     render(<App />);
     expect(screen.getByRole('link', { name: 'Wildo' }).getAttribute('href')).toBe('/');
     expect(screen.getByRole('heading', { level: 1, name: 'Status' })).toBeTruthy();
@@ -34,7 +37,10 @@ describe('App', () => {
     expect(within(region!).getByText('ok')).toBeTruthy();
     expect(within(region!).getByText('1.4.2')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(fetchMock).toHaveBeenCalledWith('/api/v1/health', expect.objectContaining({ headers: { Accept: 'application/json' } }));
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/v1/health',
+      expect.objectContaining({ headers: { Accept: 'application/json' } }),
+    );
   });
 
   it('shows an error state when the backend answers 500', async () => {
@@ -94,7 +100,11 @@ describe('App routing', () => {
 
     expect(await screen.findByText('No remembered consents.')).toBeTruthy();
     expect(currentUrl()).toBe('/account/consents');
-    expect(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Remembered consents' }).getAttribute('aria-current')).toBe('page');
+    expect(
+      within(screen.getByRole('navigation', { name: 'Main' }))
+        .getByRole('link', { name: 'Remembered consents' })
+        .getAttribute('aria-current'),
+    ).toBe('page');
     expect(document.activeElement).toBe(screen.getByRole('main'));
     expect(backend.callsTo('GET /api/v1/oauth-consent-grants')).toHaveLength(1);
   });

@@ -16,7 +16,8 @@ function RouteView({ pathname, search }: { pathname: string; search: string }) {
   const path = pathname.replace(/\/+$/, '') || '/';
   const assistantOrganizationId = matchTodoAssistantPath(path);
   // Each organization's assistant is its own conversation: nothing carries over between them.
-  if (assistantOrganizationId !== null) return <TodoAssistantPage key={assistantOrganizationId} organizationId={assistantOrganizationId} />;
+  if (assistantOrganizationId !== null)
+    return <TodoAssistantPage key={assistantOrganizationId} organizationId={assistantOrganizationId} />;
   switch (path) {
     case '/':
       return <HealthPage />;

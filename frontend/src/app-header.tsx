@@ -32,7 +32,11 @@ export function AppHeader({ pathname }: { pathname: string }) {
           <ul>
             {NAV_ITEMS.map((item) => (
               <li key={item.to}>
-                <Link to={item.to} className="app__nav-link" aria-current={isCurrent(item.to, pathname) ? 'page' : undefined}>
+                <Link
+                  to={item.to}
+                  className="app__nav-link"
+                  aria-current={isCurrent(item.to, pathname) ? 'page' : undefined}
+                >
                   {item.label}
                 </Link>
               </li>

@@ -16,7 +16,15 @@ export function LoadingStatus({ children }: { children: ReactNode }) {
  * @example
  * <FailureAlert summary="Your invitations could not be loaded." message={state.message} onRetry={reload} />
  */
-export function FailureAlert({ summary, message, onRetry }: { summary: string; message: string; onRetry?: () => void }) {
+export function FailureAlert({
+  summary,
+  message,
+  onRetry,
+}: {
+  summary: string;
+  message: string;
+  onRetry?: () => void;
+}) {
   return (
     <div role="alert" className="status status--error">
       <p className="status__summary">{summary}</p>

@@ -49,7 +49,9 @@ function locateApplication(options: ApplicationLocation): { file: string; shown:
   const rootDir = resolveProjectRoot(options);
   const file = path.join(rootDir, APPLICATION_MODULE_FILE);
   if (!existsSync(file)) {
-    throw new ApplicationLoadError(`No ${APPLICATION_MODULE_FILE} in ${rootDir}; pass the file that exports the application as --app <path>.`);
+    throw new ApplicationLoadError(
+      `No ${APPLICATION_MODULE_FILE} in ${rootDir}; pass the file that exports the application as --app <path>.`,
+    );
   }
   return { file, shown: APPLICATION_MODULE_FILE, base: rootDir };
 }
@@ -61,7 +63,12 @@ function locateApplication(options: ApplicationLocation): { file: string; shown:
  * its file cache, keyed by each file's content, so a later run transpiles only what changed.
  */
 async function importModule(file: string, shown: string, base: string): Promise<Record<string, unknown>> {
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: true, interopDefault: false, tryNative: true });
+  const jiti = createJiti(import.meta.url, {
+    moduleCache: false,
+    fsCache: true,
+    interopDefault: false,
+    tryNative: true,
+  });
   try {
     const loaded = await jiti.import(file);
     return typeof loaded === 'object' && loaded !== null ? (loaded as Record<string, unknown>) : {};
@@ -72,12 +79,17 @@ async function importModule(file: string, shown: string, base: string): Promise<
 
 /** `--export`, else `referenceApplication`, else the first application-shaped export in namespace (alphabetical) order. */
 function pickExport(exports: Record<string, unknown>, shown: string, requested: string | undefined): string {
-  const names = Object.keys(exports).filter((name) => name !== '__esModule').sort();
+  const names = Object.keys(exports)
+    .filter((name) => name !== '__esModule')
+    .sort();
   const listed = names.length > 0 ? names.join(', ') : 'none';
   if (requested !== undefined) {
-    if (!(requested in exports)) throw new ApplicationLoadError(`${shown} has no export "${requested}" (its exports: ${listed}).`);
+    if (!(requested in exports))
+      throw new ApplicationLoadError(`${shown} has no export "${requested}" (its exports: ${listed}).`);
     if (!isApplication(exports[requested])) {
-      throw new ApplicationLoadError(`Export "${requested}" of ${shown} is not an application: expected { name, modules: [...] } as defineBackendApplication returns.`);
+      throw new ApplicationLoadError(
+        `Export "${requested}" of ${shown} is not an application: expected { name, modules: [...] } as defineBackendApplication returns.`,
+      );
     }
     return requested;
   }
@@ -96,7 +108,9 @@ function isApplication(value: unknown): value is BackendApplicationDefinition {
   return (
     typeof candidate.name === 'string' &&
     Array.isArray(candidate.modules) &&
-    candidate.modules.every((m) => m !== null && typeof m === 'object' && typeof (m as { name?: unknown }).name === 'string')
+    candidate.modules.every(
+      (m) => m !== null && typeof m === 'object' && typeof (m as { name?: unknown }).name === 'string',
+    )
   );
 }
 

@@ -12,11 +12,17 @@ const bin = path.resolve(import.meta.dirname, '../../bin/wildo.mjs');
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 const FIXTURES = 'backend-api/src/cli/check.fixtures.ts';
 // The backend's variables are not inherited: the check reads the environment as start-up would.
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !Object.hasOwn(BackendEnvironmentSchema.shape, name)));
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !Object.hasOwn(BackendEnvironmentSchema.shape, name)),
+);
 
 async function check(...args: string[]) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, 'check', ...args], { cwd: repositoryRoot, env, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, [bin, 'check', ...args], {
+      cwd: repositoryRoot,
+      env,
+      timeout: 60_000,
+    });
     return { exitCode: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

@@ -12,7 +12,9 @@ import { BackendEnvironmentSchema } from '../environment.schema.js';
 
 const bin = path.resolve(import.meta.dirname, '../../bin/wildo.mjs');
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !Object.hasOwn(BackendEnvironmentSchema.shape, name)));
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !Object.hasOwn(BackendEnvironmentSchema.shape, name)),
+);
 const cleanups: (() => Promise<void>)[] = [];
 
 afterEach(async () => {
@@ -52,7 +54,12 @@ setInterval(() => undefined, 60_000);
 /** Spawns `wildo dev` and collects its stdout lines; `next(pattern)` resolves with the first line after the last one matched. */
 function startDev(args: string[]) {
   // Its own process group, so a failed test can stop the watcher and the entry too.
-  const child: ChildProcess = spawn(process.execPath, [bin, 'dev', ...args], { cwd: repositoryRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child: ChildProcess = spawn(process.execPath, [bin, 'dev', ...args], {
+    cwd: repositoryRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const lines: string[] = [];
   const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
   let stderr = '';
@@ -77,7 +84,11 @@ function startDev(args: string[]) {
   });
   const next = (pattern: RegExp) =>
     new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} in 60 s; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`)), 60_000);
+      const timer = setTimeout(
+        () =>
+          reject(new Error(`no line matching ${pattern} in 60 s; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`)),
+        60_000,
+      );
       waiters.push({ pattern, resolve: (line) => (clearTimeout(timer), resolve(line)) });
     });
   return { child, lines, next, exited, stderr: () => stderr };
@@ -111,6 +122,8 @@ describe('wildo dev', () => {
 
     const missing = startDev(['--entry', 'nowhere.ts']);
     expect(await missing.exited).toBe(1);
-    expect(missing.stderr()).toBe('wildo dev: no backend entry at nowhere.ts; pass the file that starts the backend as --entry <file>.\n');
+    expect(missing.stderr()).toBe(
+      'wildo dev: no backend entry at nowhere.ts; pass the file that starts the backend as --entry <file>.\n',
+    );
   }, 60_000);
 });

@@ -32,9 +32,15 @@ class DevError extends Error {
 
 /** The entry file to run and the directory to run it from (the nearest one holding a tsconfig.json, as `npm start` does). */
 function locateEntry(options: DevOptions): { entry: string; shown: string; cwd: string } {
-  const entry = options.entry !== undefined ? path.resolve(options.cwd, options.entry) : path.join(resolveProjectRoot(options), BACKEND_ENTRY_FILE);
+  const entry =
+    options.entry !== undefined
+      ? path.resolve(options.cwd, options.entry)
+      : path.join(resolveProjectRoot(options), BACKEND_ENTRY_FILE);
   const shown = path.relative(options.cwd, entry) || entry;
-  if (!existsSync(entry)) throw new DevError(`${COMMAND}: no backend entry at ${shown}; pass the file that starts the backend as --entry <file>.`);
+  if (!existsSync(entry))
+    throw new DevError(
+      `${COMMAND}: no backend entry at ${shown}; pass the file that starts the backend as --entry <file>.`,
+    );
   let dir = path.dirname(entry);
   while (!existsSync(path.join(dir, 'tsconfig.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   return { entry, shown, cwd: existsSync(path.join(dir, 'tsconfig.json')) ? dir : path.dirname(entry) };
@@ -46,7 +52,8 @@ async function loadStubScript(cwd: string, file: string): Promise<StubModelScrip
   if (!existsSync(resolved)) throw new DevError(`${COMMAND}: no stub script at ${file}.`);
   const loaded: unknown = await import(pathToFileURL(resolved).href);
   const script = typeof loaded === 'object' && loaded !== null && 'default' in loaded ? loaded.default : undefined;
-  if (typeof script !== 'function') throw new DevError(`${COMMAND}: ${file} has no default export function (request, vendor) => reply | undefined.`);
+  if (typeof script !== 'function')
+    throw new DevError(`${COMMAND}: ${file} has no default export function (request, vendor) => reply | undefined.`);
   return (request, vendor) => script(request, vendor);
 }
 
@@ -84,14 +91,17 @@ function announceStubs(models: StubModels, scripted: boolean, output: CliOutput)
 export async function runDev(options: DevOptions, output: CliOutput): Promise<number> {
   let models: StubModels | undefined;
   try {
-    if (options.stubScript !== undefined && !options.stubModels) throw new DevError(`${COMMAND}: --stub-script scripts the stand-ins; add --stub-models.`);
+    if (options.stubScript !== undefined && !options.stubModels)
+      throw new DevError(`${COMMAND}: --stub-script scripts the stand-ins; add --stub-models.`);
     const { entry, shown, cwd } = locateEntry(options);
     const script = options.stubScript !== undefined ? await loadStubScript(options.cwd, options.stubScript) : undefined;
     if (options.stubModels) {
       models = await startStubModels(script ? { script } : {});
       announceStubs(models, script !== undefined, output);
     }
-    output.out(`${COMMAND}: running ${shown} with tsx watch; it restarts when a file it imports changes (Ctrl-C stops it).`);
+    output.out(
+      `${COMMAND}: running ${shown} with tsx watch; it restarts when a file it imports changes (Ctrl-C stops it).`,
+    );
     const child = spawn(process.execPath, [TSX_CLI, 'watch', '--clear-screen=false', entry], {
       cwd,
       env: { ...options.env, ...models?.env },

@@ -73,12 +73,24 @@ describe('wildo exposure on the reference application', () => {
     'lists the tools each agent is offered, under the names its model sees, and when a call runs',
     async () => {
       const { stdout } = await humanRun();
-      expect(stdout).toMatch(/^ {2}todo-assistant\.chat\.agent +resource_todos_read +resource\.todos\.read +todos\.read +at once \(read-only\)$/m);
-      expect(stdout).toMatch(/^ {2}todo-assistant\.chat\.agent +resource_todos_update +resource\.todos\.update +todos\.update +after a person approves$/m);
-      expect(stdout).toMatch(/^ {2}resource_todos_update \(todo-assistant\.chat\.agent\)\n {4}sends {2}id: string \(required\)\n {11}title: string \(required\)$/m);
+      expect(stdout).toMatch(
+        /^ {2}todo-assistant\.chat\.agent +resource_todos_read +resource\.todos\.read +todos\.read +at once \(read-only\)$/m,
+      );
+      expect(stdout).toMatch(
+        /^ {2}todo-assistant\.chat\.agent +resource_todos_update +resource\.todos\.update +todos\.update +after a person approves$/m,
+      );
+      expect(stdout).toMatch(
+        /^ {2}resource_todos_update \(todo-assistant\.chat\.agent\)\n {4}sends {2}id: string \(required\)\n {11}title: string \(required\)$/m,
+      );
       const { stdout: json } = await jsonRun();
       expect(JSON.parse(json).agentTools).toContainEqual(
-        expect.objectContaining({ agent: 'todo-assistant.chat.agent', tool: 'resource_todos_update', functionRef: 'resource.todos.update', operation: 'todos.update', requiresHumanApproval: true }),
+        expect.objectContaining({
+          agent: 'todo-assistant.chat.agent',
+          tool: 'resource_todos_update',
+          functionRef: 'resource.todos.update',
+          operation: 'todos.update',
+          requiresHumanApproval: true,
+        }),
       );
     },
     LOADS_ENGINE,
@@ -118,7 +130,9 @@ describe('wildo exposure on the reference application', () => {
 
 describe('wildo exposure on other applications', () => {
   it('takes the first export shaped like an application when there is no referenceApplication', async () => {
-    const rootDir = await project("export const zeta = { name: 'zeta', modules: [] };\nexport const alpha = { name: 'alpha', modules: [] };\nexport const notAnApp = 1;\n");
+    const rootDir = await project(
+      "export const zeta = { name: 'zeta', modules: [] };\nexport const alpha = { name: 'alpha', modules: [] };\nexport const notAnApp = 1;\n",
+    );
     const result = await exposure(rootDir, '--json');
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout).application).toBe('alpha');
@@ -126,7 +140,10 @@ describe('wildo exposure on other applications', () => {
 
   it('reports the file and export named by --app and --export', async () => {
     const rootDir = await project();
-    await writeFile(path.join(rootDir, 'apps.ts'), "export const first = { name: 'first', modules: [] };\nexport const second = { name: 'second', modules: [] };\n");
+    await writeFile(
+      path.join(rootDir, 'apps.ts'),
+      "export const first = { name: 'first', modules: [] };\nexport const second = { name: 'second', modules: [] };\n",
+    );
     const result = await exposure(rootDir, '--app', 'apps.ts', '--export', 'second');
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('MCP exposure of second');
@@ -136,7 +153,9 @@ describe('wildo exposure on other applications', () => {
   it('includes the engine modules in an application that has none of its own', async () => {
     const rootDir = await project("export const application = { name: 'bare', modules: [] };\n");
     const report = JSON.parse((await exposure(rootDir, '--json')).stdout);
-    expect(new Set(report.operations.map((o: { resourceType: string }) => o.resourceType))).toContain('organization-api-keys');
+    expect(new Set(report.operations.map((o: { resourceType: string }) => o.resourceType))).toContain(
+      'organization-api-keys',
+    );
   });
 
   it('renders unlisted and blocked tools with what their lifecycle means', () => {
@@ -176,7 +195,9 @@ describe('wildo exposure errors', () => {
     const rootDir = await project();
     const result = await exposure(rootDir);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain(`No ${APPLICATION_MODULE_FILE} in ${rootDir}; pass the file that exports the application as --app <path>.`);
+    expect(result.stderr).toContain(
+      `No ${APPLICATION_MODULE_FILE} in ${rootDir}; pass the file that exports the application as --app <path>.`,
+    );
     expect(result.stdout).toBe('');
   });
 
@@ -190,7 +211,9 @@ describe('wildo exposure errors', () => {
     const rootDir = await project("export const settings = { name: 'not an app' };\nexport default 42;\n");
     const result = await exposure(rootDir);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain(`${APPLICATION_MODULE_FILE} exports no application (its exports: default, settings)`);
+    expect(result.stderr).toContain(
+      `${APPLICATION_MODULE_FILE} exports no application (its exports: default, settings)`,
+    );
   });
 
   it('exits 1 when --export names a missing export', async () => {
@@ -201,7 +224,9 @@ describe('wildo exposure errors', () => {
   });
 
   it('reports a file that throws while loading without a stack trace', async () => {
-    const rootDir = await project("throw new Error('DATABASE_HOST is not set');\nexport const application = { name: 'a', modules: [] };\n");
+    const rootDir = await project(
+      "throw new Error('DATABASE_HOST is not set');\nexport const application = { name: 'a', modules: [] };\n",
+    );
     const result = await exposure(rootDir);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(`${APPLICATION_MODULE_FILE} could not be loaded: Error: DATABASE_HOST is not set`);
@@ -209,7 +234,9 @@ describe('wildo exposure errors', () => {
   });
 
   it('lists the declaration problems of an invalid application', async () => {
-    const rootDir = await project("export const application = { name: 'a', modules: [{ name: 'twice' }, { name: 'twice' }] };\n");
+    const rootDir = await project(
+      "export const application = { name: 'a', modules: [{ name: 'twice' }, { name: 'twice' }] };\n",
+    );
     const result = await exposure(rootDir);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('module "twice" › name: two modules share this name; rename one');

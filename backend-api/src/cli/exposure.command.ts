@@ -25,7 +25,11 @@ export async function runExposure(options: ExposureOptions, output: CliOutput): 
     // Loaded on use: the engine's modules are not needed by the CLI's other commands.
     const { buildExposureReport } = await import('../engine/mcp/exposure-report.js');
     const report = buildExposureReport(loaded.application);
-    output.out(options.json ? toCanonicalJson(report) : renderExposureReport(report, { file: loaded.file, exportName: loaded.exportName }));
+    output.out(
+      options.json
+        ? toCanonicalJson(report)
+        : renderExposureReport(report, { file: loaded.file, exportName: loaded.exportName }),
+    );
     return 0;
   } catch (error) {
     return reportFailure(error, output);
@@ -33,7 +37,11 @@ export async function runExposure(options: ExposureOptions, output: CliOutput): 
 }
 
 function reportFailure(error: unknown, output: CliOutput): number {
-  if (error instanceof ApplicationLoadError || error instanceof WildoConfigError || error instanceof DeclarationValidationError) {
+  if (
+    error instanceof ApplicationLoadError ||
+    error instanceof WildoConfigError ||
+    error instanceof DeclarationValidationError
+  ) {
     output.err(error.message);
     return 1;
   }
@@ -41,4 +49,3 @@ function reportFailure(error: unknown, output: CliOutput): number {
   output.err(`${COMMAND} failed: ${error instanceof Error ? error.message : String(error)}`);
   return 1;
 }
-

@@ -1,4 +1,10 @@
-import type { AgentToolExposure, ExposureField, ExposureReport, OperationExposure, ToolExposure } from '../engine/mcp/exposure-report.js';
+import type {
+  AgentToolExposure,
+  ExposureField,
+  ExposureReport,
+  OperationExposure,
+  ToolExposure,
+} from '../engine/mcp/exposure-report.js';
 
 /** Where the reported application came from, for the report's header. */
 export interface ExposureSource {
@@ -9,7 +15,12 @@ export interface ExposureSource {
 const API_PREFIX = '/api/v1';
 const TABLE_HEADER = ['OPERATION', 'VARIANT', 'ROLES', 'LIFECYCLE', 'MCP'];
 const STATUSES = ['exposed', 'unlisted', 'blocked', 'not-exposed'] as const;
-const STATUS_NAME: Record<ToolExposure['status'], string> = { exposed: 'exposed', unlisted: 'unlisted', blocked: 'blocked', 'not-exposed': 'not exposed' };
+const STATUS_NAME: Record<ToolExposure['status'], string> = {
+  exposed: 'exposed',
+  unlisted: 'unlisted',
+  blocked: 'blocked',
+  'not-exposed': 'not exposed',
+};
 const STATUS_MEANING: Partial<Record<ToolExposure['status'], string>> = {
   unlisted: ' (experimental: callable by name, not listed)',
   blocked: ' (retired: refused by name)',
@@ -22,18 +33,28 @@ const STATUS_MEANING: Partial<Record<ToolExposure['status'], string>> = {
  */
 export function renderExposureReport(report: ExposureReport, source: ExposureSource): string {
   const lines: string[] = [];
-  const tally = (entries: readonly ToolExposure[]) => STATUSES.map((status) => `${entries.filter((e) => e.status === status).length} ${STATUS_NAME[status]}`).join(', ');
+  const tally = (entries: readonly ToolExposure[]) =>
+    STATUSES.map((status) => `${entries.filter((e) => e.status === status).length} ${STATUS_NAME[status]}`).join(', ');
   lines.push(`MCP exposure of ${report.application}`);
   lines.push(`  application   ${source.exportName} in ${source.file} (engine modules included)`);
   lines.push(`  catalogues    ${report.catalogues.map((c) => `${c.name} (${API_PREFIX}${c.endpoint})`).join(', ')}`);
   lines.push(`  operations    ${report.operations.length} variants: ${tally(report.operations)}`);
-  if (report.moduleTools.length > 0) lines.push(`  module tools  ${report.moduleTools.length}: ${tally(report.moduleTools)}`);
+  if (report.moduleTools.length > 0)
+    lines.push(`  module tools  ${report.moduleTools.length}: ${tally(report.moduleTools)}`);
   if (report.agentTools.length > 0) {
     const agents = new Set(report.agentTools.map((t) => t.agent)).size;
-    lines.push(`  agent tools   ${report.agentTools.length} across ${agents} agent${agents === 1 ? '' : 's'} (the names their models see)`);
+    lines.push(
+      `  agent tools   ${report.agentTools.length} across ${agents} agent${agents === 1 ? '' : 's'} (the names their models see)`,
+    );
   }
 
-  const cellsOf = (o: OperationExposure) => [o.operation, o.variant, o.roles.join(', ') || '-', o.lifecycle, statusLine(o)];
+  const cellsOf = (o: OperationExposure) => [
+    o.operation,
+    o.variant,
+    o.roles.join(', ') || '-',
+    o.lifecycle,
+    statusLine(o),
+  ];
   // One alignment for every resource's table, so they read as one.
   const widths = columnWidths([TABLE_HEADER, ...report.operations.map(cellsOf)]);
   for (const [resourceType, operations] of groupBy(report.operations, (o) => o.resourceType)) {
@@ -44,7 +65,12 @@ export function renderExposureReport(report: ExposureReport, source: ExposureSou
 
   if (report.moduleTools.length > 0) {
     lines.push('', 'Tools contributed by modules');
-    lines.push(...alignColumns([['TOOL', 'MODULE', 'MCP'], ...report.moduleTools.map((t) => [t.tool, t.module, statusLine(t)])]).map((line) => `  ${line}`));
+    lines.push(
+      ...alignColumns([
+        ['TOOL', 'MODULE', 'MCP'],
+        ...report.moduleTools.map((t) => [t.tool, t.module, statusLine(t)]),
+      ]).map((line) => `  ${line}`),
+    );
     for (const t of report.moduleTools) if (t.sends) lines.push('', ...toolDetails(t));
   }
   if (report.agentTools.length > 0) lines.push('', ...agentToolLines(report.agentTools));
@@ -55,7 +81,9 @@ export function renderExposureReport(report: ExposureReport, source: ExposureSou
 function agentToolLines(tools: readonly AgentToolExposure[]): string[] {
   const lines = ['Tools offered to agents (a system access entry with requiresApproval gates every call)'];
   const rows = tools.map((t) => [t.agent, t.tool, t.functionRef, t.operation ?? '-', agentToolGate(t)]);
-  lines.push(...alignColumns([['AGENT', 'TOOL', 'FUNCTION REF', 'OPERATION', 'CALLS'], ...rows]).map((line) => `  ${line}`));
+  lines.push(
+    ...alignColumns([['AGENT', 'TOOL', 'FUNCTION REF', 'OPERATION', 'CALLS'], ...rows]).map((line) => `  ${line}`),
+  );
   for (const t of tools) {
     if (t.sends) lines.push('', `  ${t.tool} (${t.agent})`, ...fieldLines('sends', t.sends, 'no arguments'));
   }
@@ -71,13 +99,16 @@ function agentToolGate(tool: AgentToolExposure): string {
 /** The width of each column: its widest cell. */
 function columnWidths(rows: readonly (readonly string[])[]): number[] {
   const widths: number[] = [];
-  for (const cells of rows) cells.forEach((cell, column) => (widths[column] = Math.max(widths[column] ?? 0, cell.length)));
+  for (const cells of rows)
+    cells.forEach((cell, column) => (widths[column] = Math.max(widths[column] ?? 0, cell.length)));
   return widths;
 }
 
 /** Pads every cell but the last to its column's width, two spaces apart. */
 function alignRow(cells: readonly string[], widths: readonly number[]): string {
-  return cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
+  return cells
+    .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+    .join('  ');
 }
 
 /** Pads every column but the last to its widest cell, two spaces apart. */
@@ -89,21 +120,35 @@ function alignColumns(rows: readonly (readonly string[])[]): string[] {
 /** `exposed on default as todos__read`, `not exposed: mcp.exposed is not set`, plus catalogues it missed. */
 function statusLine(entry: ToolExposure): string {
   const exposed = entry.status !== 'not-exposed';
-  const reasons = entry.reasons.map((r) => (r.catalogue === undefined ? r.detail : `${exposed ? 'not on ' : 'on '}${r.catalogue}: ${r.detail}`));
+  const reasons = entry.reasons.map((r) =>
+    r.catalogue === undefined ? r.detail : `${exposed ? 'not on ' : 'on '}${r.catalogue}: ${r.detail}`,
+  );
   if (!exposed) return `${STATUS_NAME[entry.status]}: ${reasons.join('; ') || 'no reason recorded'}`;
-  return [`${STATUS_NAME[entry.status]}${STATUS_MEANING[entry.status] ?? ''} on ${entry.catalogues.join(', ')} as ${entry.tool}`, ...reasons].join('; ');
+  return [
+    `${STATUS_NAME[entry.status]}${STATUS_MEANING[entry.status] ?? ''} on ${entry.catalogues.join(', ')} as ${entry.tool}`,
+    ...reasons,
+  ].join('; ');
 }
 
 function toolDetails(entry: ToolExposure): string[] {
   const lines = [`  ${entry.tool}`];
   lines.push(...fieldLines('sends', entry.sends ?? [], 'no arguments'));
-  lines.push(...fieldLines('shown', entry.shown ?? [], entry.shown === null ? 'no output schema; the result is shown as text' : 'nothing'));
+  lines.push(
+    ...fieldLines(
+      'shown',
+      entry.shown ?? [],
+      entry.shown === null ? 'no output schema; the result is shown as text' : 'nothing',
+    ),
+  );
   return lines;
 }
 
 function fieldLines(label: string, fields: readonly ExposureField[], empty: string): string[] {
   if (fields.length === 0) return [`    ${label}  (${empty})`];
-  return fields.map((f, i) => `    ${i === 0 ? label : ' '.repeat(label.length)}  ${f.path}: ${f.type}${f.required ? ' (required)' : ''}`);
+  return fields.map(
+    (f, i) =>
+      `    ${i === 0 ? label : ' '.repeat(label.length)}  ${f.path}: ${f.type}${f.required ? ' (required)' : ''}`,
+  );
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, [T, ...T[]]> {

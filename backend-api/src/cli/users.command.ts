@@ -20,7 +20,6 @@ import { resolveProjectRoot, type ProjectRootOptions } from './project-root.js';
 
 export { APPLICATION_ROLES, USERS_ROLE_HELP, type RoleChangeKind } from './command-help.js';
 
-
 /** What to change, and where the application's state lives. */
 export interface ApplicationRoleChangeOptions {
   email: string;
@@ -47,10 +46,20 @@ class RoleCommandError extends Error {}
 
 /** Resolves the stores from the environment as the backend does (the project root only when the default data directory is needed). */
 export async function runUsersRoleCommand(options: UsersRoleCommandOptions, output: CliOutput): Promise<number> {
-  const env = BackendEnvironmentSchema.pick({ DATABASE_URL: true, WILDO_DATA_DIR: true, REDIS_URL: true }).parse(options.env);
+  const env = BackendEnvironmentSchema.pick({ DATABASE_URL: true, WILDO_DATA_DIR: true, REDIS_URL: true }).parse(
+    options.env,
+  );
   try {
     const rootDir = env.DATABASE_URL || env.WILDO_DATA_DIR ? options.cwd : resolveProjectRoot(options);
-    return await changeApplicationRole({ email: options.email, role: options.role, change: options.change, store: storeOptionsFromEnvironment(env, rootDir) }, output);
+    return await changeApplicationRole(
+      {
+        email: options.email,
+        role: options.role,
+        change: options.change,
+        store: storeOptionsFromEnvironment(env, rootDir),
+      },
+      output,
+    );
   } catch (error) {
     output.err(`${commandName(options.change)}: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
@@ -76,7 +85,11 @@ export async function changeApplicationRole(options: ApplicationRoleChangeOption
   try {
     database = await openDatabase(options.store);
     await runMigrations(database, IDENTITY_MIGRATIONS, createSilentLogger());
-    coordination = createCoordination({ redisUrl: options.store.redisUrl, keyPrefix: options.store.coordinationKeyPrefix, logger: createSilentLogger() });
+    coordination = createCoordination({
+      redisUrl: options.store.redisUrl,
+      keyPrefix: options.store.coordinationKeyPrefix,
+      logger: createSilentLogger(),
+    });
     const directory = new SqlPrincipalDirectory(database, coordination, systemClock, warningCollector(warnings));
     const users = new UsersService(database, new PasswordHasher(), directory, systemClock);
     const outcome = await users.changeApplicationRole(options.email, role, options.change);
@@ -105,24 +118,34 @@ async function openDatabase(store: ApplicationRoleChangeOptions['store']): Promi
   return openApplicationDatabase({ ...store, logger: createSilentLogger() });
 }
 
-function describeOutcome(outcome: ApplicationRoleChange, role: CoreAppRole, options: ApplicationRoleChangeOptions, warnings: readonly string[]): string[] {
+function describeOutcome(
+  outcome: ApplicationRoleChange,
+  role: CoreAppRole,
+  options: ApplicationRoleChangeOptions,
+  warnings: readonly string[],
+): string[] {
   const { user, changed } = outcome;
-  if (!changed) return [`${user.email} ${options.change === 'grant' ? 'already has' : 'does not have'} ${role}; nothing changed.`];
+  if (!changed)
+    return [`${user.email} ${options.change === 'grant' ? 'already has' : 'does not have'} ${role}; nothing changed.`];
   const lines = [
     `${options.change === 'grant' ? 'Granted' : 'Revoked'} ${role} ${options.change === 'grant' ? 'to' : 'from'} ${user.email} (user ${user._id}); application roles now: ${user.appRoles.join(', ')}.`,
     'Tokens issued to this account before the change stop working; the person signs in again.',
   ];
   const bound = `${PRINCIPAL_CACHE_TTL_MS / 1000} s`;
-  if (warnings.length > 0) lines.push(`Warning: running replicas could not be told (${warnings.join('; ')}); they notice within ${bound}.`);
-  else if (options.store.redisUrl) lines.push('Running replicas were told through Redis to drop their cached copy of the account.');
+  if (warnings.length > 0)
+    lines.push(`Warning: running replicas could not be told (${warnings.join('; ')}); they notice within ${bound}.`);
+  else if (options.store.redisUrl)
+    lines.push('Running replicas were told through Redis to drop their cached copy of the account.');
   else if (options.store.databaseUrl) lines.push(`Without REDIS_URL a running backend notices within ${bound}.`);
   return lines;
 }
 
 function describeFailure(error: unknown, email: string): string {
   if (error instanceof RoleCommandError) return error.message;
-  if (error instanceof FrameworkError && error.code === 'NOT_FOUND') return `no account has the email ${email}; the person signs up first.`;
-  if (error instanceof FrameworkError && error.code === 'CONFLICT') return `${email} has no other application role, and an account keeps at least one.`;
+  if (error instanceof FrameworkError && error.code === 'NOT_FOUND')
+    return `no account has the email ${email}; the person signs up first.`;
+  if (error instanceof FrameworkError && error.code === 'CONFLICT')
+    return `${email} has no other application role, and an account keeps at least one.`;
   // Opening the database (a lock held by a running backend, a refused connection) or a migration: its first line.
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0] ?? message;

@@ -46,8 +46,19 @@ describe('bin/wildo.mjs', () => {
   }, 60_000);
 
   it('runs `users grant-role` and exits 1 with one line for an unknown role', async () => {
-    const result = await spawnWildo(path.resolve(import.meta.dirname, '../../..'), ['users', 'grant-role', '--email', 'ada@example.com', '--role', 'ROOT']);
-    expect(result).toEqual({ exitCode: 1, stdout: '', stderr: 'wildo users grant-role: unknown application role "ROOT"; use one of APP_ADMIN, APP_USER.\n' });
+    const result = await spawnWildo(path.resolve(import.meta.dirname, '../../..'), [
+      'users',
+      'grant-role',
+      '--email',
+      'ada@example.com',
+      '--role',
+      'ROOT',
+    ]);
+    expect(result).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr: 'wildo users grant-role: unknown application role "ROOT"; use one of APP_ADMIN, APP_USER.\n',
+    });
   }, 60_000);
 
   it('exits 1 with `<path>: <message>` lines for an invalid configuration', async () => {

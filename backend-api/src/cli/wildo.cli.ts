@@ -60,12 +60,15 @@ export function createWildoProgram(
     )
     .option('--json', 'print a canonical JSON document (sorted keys and entries) for diffing in CI', false)
     .option('--root <dir>', 'the project root (the directory holding wildo.saas.config.ts); default: search upward')
-    .option('--app <path>', `the file exporting the application (relative to the working directory); default: <root>/${APPLICATION_MODULE_FILE}`)
-    .option('--export <name>', `the export to report; default: ${APPLICATION_EXPORT}, else the first export shaped like an application`)
-    .addHelpText(
-      'after',
-      EXPOSURE_HELP,
+    .option(
+      '--app <path>',
+      `the file exporting the application (relative to the working directory); default: <root>/${APPLICATION_MODULE_FILE}`,
     )
+    .option(
+      '--export <name>',
+      `the export to report; default: ${APPLICATION_EXPORT}, else the first export shaped like an application`,
+    )
+    .addHelpText('after', EXPOSURE_HELP)
     .action(async (options: { json: boolean; root?: string; app?: string; export?: string }) => {
       // Loaded when run: the other commands do not pay for the engine's import.
       const { runExposure } = await import('./exposure.command.js');
@@ -88,19 +91,39 @@ export function createWildoProgram(
 }
 
 /** `wildo check` and `wildo dev`: the application developer's loop. */
-function addDevelopmentCommands(program: Command, output: CliOutput, cwd: string, setExitCode: (code: number) => void, env: Readonly<Record<string, string | undefined>>): void {
+function addDevelopmentCommands(
+  program: Command,
+  output: CliOutput,
+  cwd: string,
+  setExitCode: (code: number) => void,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
   program
     .command('check')
-    .description('Validate the environment, the configuration and every declaration as start-up does, without a database or a server.')
+    .description(
+      'Validate the environment, the configuration and every declaration as start-up does, without a database or a server.',
+    )
     .option('--root <dir>', 'the project root (the directory holding wildo.saas.config.ts); default: search upward')
-    .option('--app <path>', `the file exporting the application (relative to the working directory); default: <root>/${APPLICATION_MODULE_FILE}`)
-    .option('--export <name>', `the export to check; default: ${APPLICATION_EXPORT}, else the first export shaped like an application`)
+    .option(
+      '--app <path>',
+      `the file exporting the application (relative to the working directory); default: <root>/${APPLICATION_MODULE_FILE}`,
+    )
+    .option(
+      '--export <name>',
+      `the export to check; default: ${APPLICATION_EXPORT}, else the first export shaped like an application`,
+    )
     .addHelpText('after', CHECK_HELP)
     .action(async (options: { root?: string; app?: string; export?: string }) => {
       const { runCheck } = await import('./check.command.js');
       setExitCode(
         await runCheck(
-          { cwd, env, ...(options.root ? { root: options.root } : {}), ...(options.app ? { app: options.app } : {}), ...(options.export ? { exportName: options.export } : {}) },
+          {
+            cwd,
+            env,
+            ...(options.root ? { root: options.root } : {}),
+            ...(options.app ? { app: options.app } : {}),
+            ...(options.export ? { exportName: options.export } : {}),
+          },
           output,
         ),
       );
@@ -108,9 +131,16 @@ function addDevelopmentCommands(program: Command, output: CliOutput, cwd: string
   program
     .command('dev')
     .description('Run the backend and restart it when a file it imports changes.')
-    .option('--stub-models', 'answer model calls from local Anthropic and OpenAI stand-ins (no provider account)', false)
+    .option(
+      '--stub-models',
+      'answer model calls from local Anthropic and OpenAI stand-ins (no provider account)',
+      false,
+    )
     .option('--stub-script <file>', 'a module whose default export scripts the stand-ins (with --stub-models)')
-    .option('--entry <file>', `the backend entry (relative to the working directory); default: <root>/${BACKEND_ENTRY_FILE}`)
+    .option(
+      '--entry <file>',
+      `the backend entry (relative to the working directory); default: <root>/${BACKEND_ENTRY_FILE}`,
+    )
     .option('--root <dir>', 'the project root (the directory holding wildo.saas.config.ts); default: search upward')
     .addHelpText('after', DEV_HELP)
     .action(async (options: { stubModels: boolean; stubScript?: string; entry?: string; root?: string }) => {
@@ -132,8 +162,16 @@ function addDevelopmentCommands(program: Command, output: CliOutput, cwd: string
 }
 
 /** `wildo users grant-role|revoke-role --email <email> --role <role>`: operator commands run on the server. */
-function addUsersCommands(program: Command, output: CliOutput, cwd: string, setExitCode: (code: number) => void, env: Readonly<Record<string, string | undefined>>): void {
-  const users = program.command('users').description("Manage accounts in the application's database (run on the server, beside the backend).");
+function addUsersCommands(
+  program: Command,
+  output: CliOutput,
+  cwd: string,
+  setExitCode: (code: number) => void,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
+  const users = program
+    .command('users')
+    .description("Manage accounts in the application's database (run on the server, beside the backend).");
   const descriptions: Record<RoleChangeKind, string> = {
     grant: 'Give an existing account an application role (APP_ADMIN for the first administrator).',
     revoke: 'Take an application role from an account.',
@@ -148,7 +186,19 @@ function addUsersCommands(program: Command, output: CliOutput, cwd: string, setE
       .addHelpText('after', USERS_ROLE_HELP)
       .action(async (options: { email: string; role: string; root?: string }) => {
         const { runUsersRoleCommand } = await import('./users.command.js');
-        setExitCode(await runUsersRoleCommand({ cwd, env, change, email: options.email, role: options.role, ...(options.root ? { root: options.root } : {}) }, output));
+        setExitCode(
+          await runUsersRoleCommand(
+            {
+              cwd,
+              env,
+              change,
+              email: options.email,
+              role: options.role,
+              ...(options.root ? { root: options.root } : {}),
+            },
+            output,
+          ),
+        );
       });
   }
 }

@@ -1,5 +1,10 @@
 // The public surface of the engine: explicit named exports, grouped by capability folder.
-export { type BackendApplicationDefinition, type BackendDomainModule, type FlowsActorsContribution, defineBackendApplication } from './container/backend-domain-module.js';
+export {
+  type BackendApplicationDefinition,
+  type BackendDomainModule,
+  type FlowsActorsContribution,
+  defineBackendApplication,
+} from './container/backend-domain-module.js';
 export {
   validateDeclarations,
   type DeclarationValidationOptions,
@@ -44,7 +49,11 @@ export type { DispatchSurface, ExecutionContext } from './resources/execution-co
 export type { EngineHandleTypes } from './resources/handle-types.js';
 export { ExecutionContextCreator } from './resources/execution-context-creator.service.js';
 export { OperationAdmission } from './resources/operation-admission.service.js';
-export { OperationDispatcher, type DispatchRequest, type DispatchResult } from './resources/operation-dispatcher.service.js';
+export {
+  OperationDispatcher,
+  type DispatchRequest,
+  type DispatchResult,
+} from './resources/operation-dispatcher.service.js';
 export { DeclarationValidationError, type DeclarationProblem } from './resources/resources.errors.js';
 export { DataDirectoryLockedError } from './persistence/data-directory-lock.errors.js';
 export { ResourcesRegistry } from './resources/resources-registry.service.js';
@@ -201,4 +210,9 @@ export {
   type AgentTraceSink,
   type CreateTraceSinkOptions,
 } from './observability/index.js';
-export { findProjectRoot, loadRuntimeConfiguration, readRuntimeConfiguration, type RuntimeConfiguration } from './config/index.js';
+export {
+  findProjectRoot,
+  loadRuntimeConfiguration,
+  readRuntimeConfiguration,
+  type RuntimeConfiguration,
+} from './config/index.js';

@@ -10,6 +10,11 @@ export const referenceApplication = defineBackendApplication({
   name: 'wonder-todos',
   modules: [tasksManagerModule, supportDeskModule],
   resourceServerInstances: [
-    { ref: 'support', kind: ResourceServerKind.MCP, displayName: 'Support', description: 'Tools for looking up records.' },
+    {
+      ref: 'support',
+      kind: ResourceServerKind.MCP,
+      displayName: 'Support',
+      description: 'Tools for looking up records.',
+    },
   ],
 });

@@ -22,7 +22,10 @@ export function parseSse(text: string): SseEvent[] {
     .map((block) => {
       const lines = block.split('\n');
       const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message';
-      const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+      const data = lines
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
       return { event, data: JSON.parse(data) };
     });
 }
@@ -38,7 +41,12 @@ export interface StreamedResponse {
 }
 
 /** POSTs JSON and reads the answer whole, as SSE when it streams. */
-export async function postStream(api: supertest.Agent, path: string, auth: Record<string, string>, body: unknown): Promise<StreamedResponse> {
+export async function postStream(
+  api: supertest.Agent,
+  path: string,
+  auth: Record<string, string>,
+  body: unknown,
+): Promise<StreamedResponse> {
   const res = await api
     .post(path)
     .set(auth)
@@ -62,9 +70,11 @@ export async function postStream(api: supertest.Agent, path: string, auth: Recor
   };
 }
 
-
 /** The events of one type from a turn. */
-export function eventsOf<T extends TurnEvent['type']>(turn: readonly TurnEvent[], type: T): Extract<TurnEvent, { type: T }>[] {
+export function eventsOf<T extends TurnEvent['type']>(
+  turn: readonly TurnEvent[],
+  type: T,
+): Extract<TurnEvent, { type: T }>[] {
   return turn.filter((e): e is Extract<TurnEvent, { type: T }> => e.type === type);
 }
 
@@ -74,7 +84,10 @@ export function anthropicStubOptions(stub: { baseURL: string }) {
 }
 
 /** A person with an organization of their own, and the todo assistant's turns URL there. */
-export async function assistantOrganization(api: supertest.Agent, label: string): Promise<{ owner: TestUser; orgId: string; turns: string }> {
+export async function assistantOrganization(
+  api: supertest.Agent,
+  label: string,
+): Promise<{ owner: TestUser; orgId: string; turns: string }> {
   const owner = await signUp(api, label);
   const orgId = await createOrganization(api, owner);
   return { owner, orgId, turns: `/api/v1/organizations/${orgId}/flows-actors/systems/todo-assistant/turns` };
@@ -94,7 +107,11 @@ export interface AssistantBackend {
  * owning an organization (`label`); after each test every scripted reply must have been used, and the stub is reset.
  * Fields are set in `beforeAll`.
  */
-export function useAssistantBackend(database: () => SqlDatabase, label: string, options: Partial<WildoBackendOptions> = {}): AssistantBackend {
+export function useAssistantBackend(
+  database: () => SqlDatabase,
+  label: string,
+  options: Partial<WildoBackendOptions> = {},
+): AssistantBackend {
   const assistant = { stub: new AnthropicStub() } as AssistantBackend;
   beforeAll(async () => {
     await assistant.stub.start();

@@ -102,7 +102,10 @@ export function spawnBackendProcess(env: Record<string, string>, timeoutMs = DEF
  * Starts the backend process with `env` and resolves once it listens; rejects with its output when it exits
  * first or does not get there within `timeoutMs` (the process is stopped then).
  */
-export async function startBackendProcess(env: Record<string, string>, timeoutMs = DEFAULT_START_TIMEOUT_MS): Promise<BackendProcess> {
+export async function startBackendProcess(
+  env: Record<string, string>,
+  timeoutMs = DEFAULT_START_TIMEOUT_MS,
+): Promise<BackendProcess> {
   const spawned = spawnBackendProcess(env, timeoutMs);
   const stop = async () => {
     await stopBackendProcess(spawned);
@@ -113,19 +116,32 @@ export async function startBackendProcess(env: Record<string, string>, timeoutMs
     return { url: String(started.url), publicUrl: String(started.publicUrl), logLines: spawned.logLines, stop };
   } catch (error) {
     const { stderr } = await stopBackendProcess(spawned);
-    throw new Error(`${(error as Error).message}\nstderr:\n${stderr}\nlog:\n${spawned.logLines.map((l) => JSON.stringify(l)).join('\n')}`);
+    throw new Error(
+      `${(error as Error).message}\nstderr:\n${stderr}\nlog:\n${spawned.logLines.map((l) => JSON.stringify(l)).join('\n')}`,
+    );
   }
 }
 
 /** Stops a backend as an operator would (SIGTERM, or the signal given) and waits for it to exit. */
-export async function stopBackendProcess(backend: SpawnedBackend, signal: NodeJS.Signals = 'SIGTERM'): Promise<BackendExit> {
+export async function stopBackendProcess(
+  backend: SpawnedBackend,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<BackendExit> {
   if (backend.child.exitCode === null && backend.child.signalCode === null) backend.child.kill(signal);
   return backend.exited;
 }
 
-function waitForListening(child: ChildProcess, logLines: BackendLogLine[], exited: Promise<BackendExit>, timeoutMs: number): Promise<BackendLogLine> {
+function waitForListening(
+  child: ChildProcess,
+  logLines: BackendLogLine[],
+  exited: Promise<BackendExit>,
+  timeoutMs: number,
+): Promise<BackendLogLine> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the backend did not log "wildo backend listening" within ${timeoutMs / 1000} s`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the backend did not log "wildo backend listening" within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
     createInterface({ input: child.stdout! }).on('line', (text) => {
       let line: BackendLogLine;
       try {

@@ -16,7 +16,15 @@ import { minimalValueFor, textPathsOf, type TextPath } from './zod-text-targets.
 export const UNSTORABLE_PIECES = ['\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '\udc00\ud800'] as const;
 
 /** Storable text that is easy to get wrong: combining marks, bidi controls, ZWJ emoji, astral letters, long runs. */
-const UNICODE_PIECES = ['e\u0301\u0302\u0303', '\u200f\u202e\u2066abc\u2069', '👩‍👩‍👧‍👦', '🏳️‍🌈', '\ufeff', '𝔸'.repeat(60), 'ab'.repeat(3_000)];
+const UNICODE_PIECES = [
+  'e\u0301\u0302\u0303',
+  '\u200f\u202e\u2066abc\u2069',
+  '👩‍👩‍👧‍👦',
+  '🏳️‍🌈',
+  '\ufeff',
+  '𝔸'.repeat(60),
+  'ab'.repeat(3_000),
+];
 
 /**
  * Arbitrary text: any code points (`fc.string` with the full Unicode unit, NUL included), mixed with the pieces
@@ -35,10 +43,21 @@ export const hostileText: fc.Arbitrary<string> = fc
 
 /** Arbitrary text the database can store: any code points but NUL, mixed with the pieces above. */
 export const storableText: fc.Arbitrary<string> = fc
-  .array(fc.oneof({ arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 16 }).map((text) => text.replaceAll('\u0000', '')), weight: 3 }, { arbitrary: fc.constantFrom(...UNICODE_PIECES), weight: 1 }), {
-    minLength: 1,
-    maxLength: 3,
-  })
+  .array(
+    fc.oneof(
+      {
+        arbitrary: fc
+          .string({ unit: 'binary', minLength: 1, maxLength: 16 })
+          .map((text) => text.replaceAll('\u0000', '')),
+        weight: 3,
+      },
+      { arbitrary: fc.constantFrom(...UNICODE_PIECES), weight: 1 },
+    ),
+    {
+      minLength: 1,
+      maxLength: 3,
+    },
+  )
   .map((parts) => parts.join(''));
 
 /**
@@ -58,19 +77,25 @@ export function unstorableExample(index: number): string {
 /** What the refusal of unstorable text at `path` must be: 400 input_invalid naming the path, the text not repeated. */
 export function expectUnstorableRefusal(res: supertest.Response, path: string, text: string): void {
   expect(res.status, res.text).toBe(400);
-  expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', reason: 'input_invalid', problems: [{ path, expected: STORABLE_TEXT_EXPECTATION }] });
+  expect(res.body.error).toMatchObject({
+    code: 'VALIDATION_FAILED',
+    reason: 'input_invalid',
+    problems: [{ path, expected: STORABLE_TEXT_EXPECTATION }],
+  });
   expectNotEchoed(res.text, text);
 }
 
 /** The response does not repeat a submitted text (checked when it is long enough to be told from other words). */
 export function expectNotEchoed(responseText: string, text: string): void {
   const escaped = JSON.stringify(text).slice(1, -1);
-  if (escaped.length >= 8) expect(responseText.includes(escaped), 'the response repeats the submitted text').toBe(false);
+  if (escaped.length >= 8)
+    expect(responseText.includes(escaped), 'the response repeats the submitted text').toBe(false);
 }
 
 /** A query string with one parameter, percent-encoded from UTF-8 as a browser would (lone surrogates become U+FFFD). */
 export function utf8Query(name: string, value: string): string {
-  const encode = (text: string) => [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+  const encode = (text: string) =>
+    [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
   return `${encode(name)}=${encode(value)}`;
 }
 
@@ -94,7 +119,10 @@ export async function buildHostileWorld(t: TestBackend): Promise<HostileWorld> {
   const world: HostileWorld = { admin, organizationId, apiKey, recordIds: new Map(), registry };
   for (const operation of registry.listOperations()) {
     if (operation.core !== CoreResourceOperation.CREATE || !operation.http || !operation.inputSchema) continue;
-    const created = await t.api.post(urlOf(world, operation, '')).set(admin.auth).send(minimalValueFor(operation.inputSchema) as object);
+    const created = await t.api
+      .post(urlOf(world, operation, ''))
+      .set(admin.auth)
+      .send(minimalValueFor(operation.inputSchema) as object);
     if (created.status === 201) world.recordIds.set(operation.resourceType, created.body.data._id as string);
   }
   return world;
@@ -102,7 +130,9 @@ export async function buildHostileWorld(t: TestBackend): Promise<HostileWorld> {
 
 /** An operation's URL in the world's organization, for `id` (or the world's record of its resource). */
 export function urlOf(world: HostileWorld, operation: CompiledOperation, id?: string): string {
-  const path = (operation.http?.path ?? '').replace(':organizationId', world.organizationId).replace(':id', id ?? world.recordIds.get(operation.resourceType) ?? 'missing');
+  const path = (operation.http?.path ?? '')
+    .replace(':organizationId', world.organizationId)
+    .replace(':id', id ?? world.recordIds.get(operation.resourceType) ?? 'missing');
   return `/api/v1${path}`;
 }
 
@@ -116,7 +146,12 @@ export interface BodyTarget {
 }
 
 /** Sends a REST body to its operation as the world's admin. */
-export function sendBody(t: TestBackend, world: HostileWorld, operation: CompiledOperation, body: unknown): supertest.Test {
+export function sendBody(
+  t: TestBackend,
+  world: HostileWorld,
+  operation: CompiledOperation,
+  body: unknown,
+): supertest.Test {
   const url = urlOf(world, operation);
   const request = operation.http?.method === 'PUT' ? t.api.put(url) : t.api.post(url);
   return request.set(world.admin.auth).send(body as object);
@@ -126,7 +161,8 @@ export function sendBody(t: TestBackend, world: HostileWorld, operation: Compile
 export async function bodyTargets(t: TestBackend, world: HostileWorld): Promise<BodyTarget[]> {
   const targets: BodyTarget[] = [];
   for (const operation of world.registry.listOperations()) {
-    if (!operation.http || !operation.inputSchema || operation.http.method === 'GET' || operation.unimplemented) continue;
+    if (!operation.http || !operation.inputSchema || operation.http.method === 'GET' || operation.unimplemented)
+      continue;
     for (const path of textPathsOf(operation.inputSchema)) {
       const base = minimalValueFor(operation.inputSchema, path);
       const control = await sendBody(t, world, operation, base);
@@ -161,16 +197,28 @@ export function toolTargets(t: TestBackend, world: HostileWorld): Omit<ToolTarge
       if (!binding || binding.operation.lifecycle === 'retired') continue;
       const { operation } = binding;
       const addressing: Record<string, unknown> = {
-        ...(binding.idArgument ? { [binding.idArgument]: world.recordIds.get(operation.resourceType) ?? 'missing' } : {}),
+        ...(binding.idArgument
+          ? { [binding.idArgument]: world.recordIds.get(operation.resourceType) ?? 'missing' }
+          : {}),
         ...(binding.organizationArgument ? { organizationId: world.organizationId } : {}),
       };
       const listing = operation.core === CoreResourceOperation.LIST;
       const paths: TextPath[] = [
         ...Object.keys(addressing).map((key) => [key]),
-        ...(listing ? [...operation.filters.values()].filter((f) => f.kind === 'string').map((f) => [f.name]) : operation.inputSchema ? textPathsOf(operation.inputSchema) : []),
+        ...(listing
+          ? [...operation.filters.values()].filter((f) => f.kind === 'string').map((f) => [f.name])
+          : operation.inputSchema
+            ? textPathsOf(operation.inputSchema)
+            : []),
       ];
       for (const path of paths) {
-        const body = !listing && operation.inputSchema ? (minimalValueFor(operation.inputSchema, typeof path[0] === 'string' && path[0] in addressing ? [] : path) as Record<string, unknown>) : {};
+        const body =
+          !listing && operation.inputSchema
+            ? (minimalValueFor(
+                operation.inputSchema,
+                typeof path[0] === 'string' && path[0] in addressing ? [] : path,
+              ) as Record<string, unknown>)
+            : {};
         targets.push({ endpoint, tool, operation, addressing, path, base: { ...body, ...addressing } });
       }
     }

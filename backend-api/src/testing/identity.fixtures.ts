@@ -40,8 +40,17 @@ export function useToken(user: TestUser, token: string): void {
 }
 
 /** Invites `email` to an organization with `role`, as its admin; returns the invitation id. */
-export async function invite(api: supertest.Agent, admin: TestUser, organizationId: string, email: string, role: string): Promise<string> {
-  const res = await api.post(`/api/v1/organizations/${organizationId}/invitations`).set(admin.auth).send({ email, role });
+export async function invite(
+  api: supertest.Agent,
+  admin: TestUser,
+  organizationId: string,
+  email: string,
+  role: string,
+): Promise<string> {
+  const res = await api
+    .post(`/api/v1/organizations/${organizationId}/invitations`)
+    .set(admin.auth)
+    .send({ email, role });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data._id as string;
 }
@@ -57,7 +66,13 @@ export async function acceptInvitation(api: supertest.Agent, person: TestUser, i
  * Makes `member` a member with `role`: the admin invites, then the member accepts. Accepting changes the member's
  * authorization version, so `member.token`/`member.auth` are replaced by the fresh token (earlier copies stop working).
  */
-export async function addMember(api: supertest.Agent, admin: TestUser, organizationId: string, member: TestUser, role: string): Promise<void> {
+export async function addMember(
+  api: supertest.Agent,
+  admin: TestUser,
+  organizationId: string,
+  member: TestUser,
+  role: string,
+): Promise<void> {
   await acceptInvitation(api, member, await invite(api, admin, organizationId, member.email, role));
 }
 
@@ -65,7 +80,10 @@ export async function addMember(api: supertest.Agent, admin: TestUser, organizat
  * Signs up a fresh user, grants APP_ADMIN as an operator does (`wildo users grant-role`, through the same
  * `UsersService.changeApplicationRole`), then signs in again: the sign-up token predates the grant.
  */
-export async function signUpAppAdmin(t: { api: supertest.Agent; backend: WildoBackend }, label = 'app-admin'): Promise<TestUser> {
+export async function signUpAppAdmin(
+  t: { api: supertest.Agent; backend: WildoBackend },
+  label = 'app-admin',
+): Promise<TestUser> {
   const user = await signUp(t.api, label);
   const users = t.backend.container.get<UsersService>(SAAS_SERVICE_TYPES.UsersService);
   expect((await users.changeApplicationRole(user.email, CORE_APP_ROLES.APP_ADMIN, 'grant')).changed).toBe(true);

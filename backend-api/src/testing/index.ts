@@ -32,4 +32,11 @@ export {
   type StubModelsOptions,
   type StubVendor,
 } from './stub-models.js';
-export { decideApproval, parseTurnStream, pendingApprovalsOf, postTurn, type TurnClientOptions, type TurnResult } from './turn-stream.js';
+export {
+  decideApproval,
+  parseTurnStream,
+  pendingApprovalsOf,
+  postTurn,
+  type TurnClientOptions,
+  type TurnResult,
+} from './turn-stream.js';

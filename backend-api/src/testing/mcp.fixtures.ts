@@ -20,7 +20,14 @@ export const HANDSHAKE_VERSION = '2025-11-25';
 export const STATELESS_VERSION = '2026-07-28';
 
 /** The reference application's tools an ORG_MEMBER is offered on the default endpoint (sorted). */
-export const MEMBER_TOOLS: readonly string[] = ['todos__complete', 'todos__create', 'todos__list', 'todos__read', 'todos__search', 'todos__update'];
+export const MEMBER_TOOLS: readonly string[] = [
+  'todos__complete',
+  'todos__create',
+  'todos__list',
+  'todos__read',
+  'todos__search',
+  'todos__update',
+];
 
 /** Backend options that let tests register OAuth clients (to obtain delegated tokens). */
 export const MCP_BACKEND_OPTIONS: Partial<WildoBackendOptions> = {
@@ -28,21 +35,44 @@ export const MCP_BACKEND_OPTIONS: Partial<WildoBackendOptions> = {
 };
 
 /** A JSON-RPC request body. */
-export function rpc(method: string, params?: Record<string, unknown>, id: number | string = 1): Record<string, unknown> {
+export function rpc(
+  method: string,
+  params?: Record<string, unknown>,
+  id: number | string = 1,
+): Record<string, unknown> {
   return { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) };
 }
 
 /** A raw POST to an MCP endpoint with the right `Host` and media types; headers and body as given. */
-export function mcpPost(api: supertest.Agent, path: string, body: unknown, headers: Record<string, string> = {}): supertest.Test {
+export function mcpPost(
+  api: supertest.Agent,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): supertest.Test {
   return api
     .post(path)
-    .set({ Host: MCP_HOST, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers })
+    .set({
+      Host: MCP_HOST,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...headers,
+    })
     .send(body as object);
 }
 
 /** A handshake-era request (after initialization): `MCP-Protocol-Version` plus an optional credential. */
-export function handshake(api: supertest.Agent, path: string, body: unknown, authorization?: string, version = HANDSHAKE_VERSION): supertest.Test {
-  return mcpPost(api, path, body, { 'MCP-Protocol-Version': version, ...(authorization ? { Authorization: authorization } : {}) });
+export function handshake(
+  api: supertest.Agent,
+  path: string,
+  body: unknown,
+  authorization?: string,
+  version = HANDSHAKE_VERSION,
+): supertest.Test {
+  return mcpPost(api, path, body, {
+    'MCP-Protocol-Version': version,
+    ...(authorization ? { Authorization: authorization } : {}),
+  });
 }
 
 /** The `_meta` a stateless request carries. */
@@ -51,8 +81,15 @@ export function statelessMeta(version = STATELESS_VERSION): Record<string, unkno
 }
 
 /** A well-formed stateless (2026-07-28) request: mirrored headers and per-request `_meta`. */
-export function stateless(api: supertest.Agent, path: string, method: string, params: Record<string, unknown> = {}, authorization?: string): supertest.Test {
-  const name: Record<string, string> = method === 'tools/call' && typeof params.name === 'string' ? { 'Mcp-Name': params.name } : {};
+export function stateless(
+  api: supertest.Agent,
+  path: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  authorization?: string,
+): supertest.Test {
+  const name: Record<string, string> =
+    method === 'tools/call' && typeof params.name === 'string' ? { 'Mcp-Name': params.name } : {};
   return mcpPost(api, path, rpc(method, { ...params, _meta: statelessMeta() }), {
     'MCP-Protocol-Version': STATELESS_VERSION,
     'Mcp-Method': method,
@@ -83,7 +120,13 @@ export function toolError(result: ToolResult): { error: string; tool: string } |
 }
 
 /** Calls a tool (handshake era) and returns its result; fails the test on a JSON-RPC error. */
-export async function callTool(api: supertest.Agent, path: string, authorization: string, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+export async function callTool(
+  api: supertest.Agent,
+  path: string,
+  authorization: string,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolResult> {
   const res = await handshake(api, path, rpc('tools/call', { name, arguments: args }), authorization);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.body.error, JSON.stringify(res.body)).toBeUndefined();
@@ -91,7 +134,13 @@ export async function callTool(api: supertest.Agent, path: string, authorization
 }
 
 /** Calls a tool and expects a success; returns its structured content. */
-export async function callToolOk(api: supertest.Agent, path: string, authorization: string, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+export async function callToolOk(
+  api: supertest.Agent,
+  path: string,
+  authorization: string,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   const result = await callTool(api, path, authorization, name, args);
   expect(result.isError, JSON.stringify(result)).toBe(false);
   return result.structuredContent as Record<string, unknown>;
@@ -110,8 +159,16 @@ export async function delegatedToken(api: supertest.Agent, person: TestUser, aud
 }
 
 /** Creates an organization API key with `roles` and returns its plaintext (sent as the whole `Authorization`). */
-export async function organizationApiKey(api: supertest.Agent, admin: TestUser, organizationId: string, roles: string[] = ['ORG_MEMBER']): Promise<string> {
-  const res = await api.post(`/api/v1/organizations/${organizationId}/api-keys`).set(admin.auth).send({ name: 'MCP test', roles });
+export async function organizationApiKey(
+  api: supertest.Agent,
+  admin: TestUser,
+  organizationId: string,
+  roles: string[] = ['ORG_MEMBER'],
+): Promise<string> {
+  const res = await api
+    .post(`/api/v1/organizations/${organizationId}/api-keys`)
+    .set(admin.auth)
+    .send({ name: 'MCP test', roles });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data.plainKey as string;
 }

@@ -1,5 +1,12 @@
 import { findModelByVendorId } from '../engine/agents/providers/model-catalogue.js';
-import { AnthropicStub, OpenAIStub, textReply, toolCallsReply, type StubReply, type StubRequest } from './llm-stubs/index.js';
+import {
+  AnthropicStub,
+  OpenAIStub,
+  textReply,
+  toolCallsReply,
+  type StubReply,
+  type StubRequest,
+} from './llm-stubs/index.js';
 
 /** Which vendor's API a request reached. */
 export type StubVendor = 'anthropic' | 'openai';
@@ -36,14 +43,17 @@ export interface StubModels {
 const CALL = /^\s*call\s+(\S+)\s*([\s\S]*)$/i;
 const MAX_RESULT_ECHO = 400;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
 
 /** Text parts of an Anthropic content (a string, or blocks of which the text ones count). */
 function contentText(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
-  const texts = listOf(content).flatMap((part) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? [part.text] : []));
+  const texts = listOf(content).flatMap((part) =>
+    isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? [part.text] : [],
+  );
   return texts.length > 0 ? texts.join('\n') : undefined;
 }
 
@@ -51,10 +61,15 @@ function viewAnthropic(body: Record<string, unknown>): ModelRequestView {
   const last = listOf(body.messages).at(-1);
   const content = isRecord(last) ? last.content : undefined;
   const toolResults = listOf(content).flatMap((block) =>
-    isRecord(block) && block.type === 'tool_result' ? [{ toolCallId: String(block.tool_use_id), content: contentText(block.content) ?? textOf(block.content) }] : [],
+    isRecord(block) && block.type === 'tool_result'
+      ? [{ toolCallId: String(block.tool_use_id), content: contentText(block.content) ?? textOf(block.content) }]
+      : [],
   );
-  const offeredTools = listOf(body.tools).flatMap((tool) => (isRecord(tool) && typeof tool.name === 'string' ? [tool.name] : []));
-  const lastUserText = toolResults.length === 0 && isRecord(last) && last.role === 'user' ? contentText(content) : undefined;
+  const offeredTools = listOf(body.tools).flatMap((tool) =>
+    isRecord(tool) && typeof tool.name === 'string' ? [tool.name] : [],
+  );
+  const lastUserText =
+    toolResults.length === 0 && isRecord(last) && last.role === 'user' ? contentText(content) : undefined;
   return { vendor: 'anthropic', toolResults, offeredTools, ...(lastUserText !== undefined ? { lastUserText } : {}) };
 }
 
@@ -62,8 +77,13 @@ function viewOpenAI(body: Record<string, unknown>): ModelRequestView {
   const messages = listOf(body.messages).filter(isRecord);
   const trailingTools: Record<string, unknown>[] = [];
   for (let i = messages.length - 1; i >= 0 && messages[i]?.role === 'tool'; i--) trailingTools.unshift(messages[i]!);
-  const toolResults = trailingTools.map((message) => ({ toolCallId: String(message.tool_call_id), content: contentText(message.content) ?? textOf(message.content) }));
-  const offeredTools = listOf(body.tools).flatMap((tool) => (isRecord(tool) && isRecord(tool.function) && typeof tool.function.name === 'string' ? [tool.function.name] : []));
+  const toolResults = trailingTools.map((message) => ({
+    toolCallId: String(message.tool_call_id),
+    content: contentText(message.content) ?? textOf(message.content),
+  }));
+  const offeredTools = listOf(body.tools).flatMap((tool) =>
+    isRecord(tool) && isRecord(tool.function) && typeof tool.function.name === 'string' ? [tool.function.name] : [],
+  );
   const last = messages.at(-1);
   const lastUserText = toolResults.length === 0 && last?.role === 'user' ? contentText(last.content) : undefined;
   return { vendor: 'openai', toolResults, offeredTools, ...(lastUserText !== undefined ? { lastUserText } : {}) };
@@ -141,7 +161,8 @@ export function stubModelReply(request: StubRequest, vendor: StubVendor): StubRe
 export async function startStubModels(options: StubModelsOptions = {}): Promise<StubModels & AsyncDisposable> {
   const anthropic = new AnthropicStub();
   const openai = new OpenAIStub();
-  const answer = (vendor: StubVendor) => (request: StubRequest) => options.script?.(request, vendor) ?? stubModelReply(request, vendor);
+  const answer = (vendor: StubVendor) => (request: StubRequest) =>
+    options.script?.(request, vendor) ?? stubModelReply(request, vendor);
   anthropic.setFallback(answer('anthropic'));
   openai.setFallback(answer('openai'));
   const close = async () => {
@@ -156,7 +177,12 @@ export async function startStubModels(options: StubModelsOptions = {}): Promise<
   return {
     anthropic,
     openai,
-    env: { ANTHROPIC_API_KEY: 'stub-key', ANTHROPIC_BASE_URL: anthropic.baseURL, OPENAI_API_KEY: 'stub-key', OPENAI_BASE_URL: openai.baseURL },
+    env: {
+      ANTHROPIC_API_KEY: 'stub-key',
+      ANTHROPIC_BASE_URL: anthropic.baseURL,
+      OPENAI_API_KEY: 'stub-key',
+      OPENAI_BASE_URL: openai.baseURL,
+    },
     close,
     [Symbol.asyncDispose]: close,
   };

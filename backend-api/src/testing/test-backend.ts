@@ -27,7 +27,10 @@ export interface TestBackend {
 /** Builds a backend on `database` with the reference application unless another is given. */
 export async function createTestBackend(
   database: SqlDatabase,
-  options: Partial<WildoBackendOptions> & { application?: BackendApplicationDefinition; allowServerErrors?: boolean } = {},
+  options: Partial<WildoBackendOptions> & {
+    application?: BackendApplicationDefinition;
+    allowServerErrors?: boolean;
+  } = {},
 ): Promise<TestBackend> {
   const { allowServerErrors = false, ...backendOptions } = options;
   const backend = await createWildoBackend({

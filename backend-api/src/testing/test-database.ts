@@ -25,7 +25,11 @@ class SchemaScopedDatabase implements SqlDatabase {
     return this.inner.info;
   }
 
-  query<TRow = Record<string, unknown>>(text: string, params?: readonly unknown[], options?: SqlQueryOptions): Promise<SqlQueryResult<TRow>> {
+  query<TRow = Record<string, unknown>>(
+    text: string,
+    params?: readonly unknown[],
+    options?: SqlQueryOptions,
+  ): Promise<SqlQueryResult<TRow>> {
     return this.inner.query<TRow>(text, params, options);
   }
 

@@ -36,8 +36,10 @@ afterAll(async () => {
   await models?.close();
 });
 
-const typesOf = (events: readonly TurnEvent[]) => events.map((event) => event.type).filter((type) => type !== 'text_delta');
-const textOf = (events: readonly TurnEvent[]) => events.flatMap((event) => (event.type === 'text_delta' ? [event.text] : [])).join('');
+const typesOf = (events: readonly TurnEvent[]) =>
+  events.map((event) => event.type).filter((type) => type !== 'text_delta');
+const textOf = (events: readonly TurnEvent[]) =>
+  events.flatMap((event) => (event.type === 'text_delta' ? [event.text] : [])).join('');
 
 describe('@wildo/backend-api/testing', () => {
   it('names tools as the model sees them', () => {
@@ -53,21 +55,33 @@ describe('@wildo/backend-api/testing', () => {
     const turn = await postTurn(turns, { token: owner.token, message });
     expect(turn.status).toBe(200);
     expect(typesOf(turn.events)).toEqual(['execution', 'tool_call', 'approval_required', 'turn_completed']);
-    expect(turn.events.find((event) => event.type === 'tool_call')).toMatchObject({ functionRef: 'resource.todos.update', arguments: { id, title: 'Buy oat milk' } });
+    expect(turn.events.find((event) => event.type === 'tool_call')).toMatchObject({
+      functionRef: 'resource.todos.update',
+      arguments: { id, title: 'Buy oat milk' },
+    });
     const [approval] = pendingApprovalsOf(turn.events);
     if (!approval) throw new Error('the turn should wait for an approval');
     expect(approval.approvalToken).toEqual(expect.any(String));
 
     // A decision that does not carry the request's token is refused, and leaves the request pending.
-    const forged = await decideApproval(api, { token: owner.token, approval: { approvalId: approval.approvalId, approvalToken: 'forged' }, decision: 'approve' });
+    const forged = await decideApproval(api, {
+      token: owner.token,
+      approval: { approvalId: approval.approvalId, approvalToken: 'forged' },
+      decision: 'approve',
+    });
     expect(forged).toMatchObject({ status: 403, events: [] });
 
     const rest = await decideApproval(api, { token: owner.token, approval, decision: 'approve' });
     expect(rest.status).toBe(200);
     expect(typesOf(rest.events)).toEqual(['execution', 'approval_decided', 'tool_result', 'turn_completed']);
-    expect(rest.events.find((event) => event.type === 'tool_result')).toMatchObject({ outcome: { ok: true, result: { _id: id, title: 'Buy oat milk' } } });
+    expect(rest.events.find((event) => event.type === 'tool_result')).toMatchObject({
+      outcome: { ok: true, result: { _id: id, title: 'Buy oat milk' } },
+    });
     expect(textOf(rest.events)).toContain('The tool returned:');
-    expect(models.anthropic.requests.map((request) => request.headers.authorization)).toEqual(['Bearer stub-key', 'Bearer stub-key']);
+    expect(models.anthropic.requests.map((request) => request.headers.authorization)).toEqual([
+      'Bearer stub-key',
+      'Bearer stub-key',
+    ]);
   });
 
   it('echoes a message that asks for no tool', async () => {

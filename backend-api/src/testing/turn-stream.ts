@@ -15,7 +15,10 @@ export function parseTurnStream(text: string): { events: TurnEvent[]; error?: un
   let error: unknown;
   for (const block of text.split('\n\n')) {
     const lines = block.split('\n');
-    const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+    const data = lines
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => line.slice(6))
+      .join('\n');
     if (data === '') continue;
     const name = lines.find((line) => line.startsWith('event: '))?.slice(7);
     const parsed: TurnEvent = JSON.parse(data);
@@ -50,7 +53,10 @@ export interface TurnClientOptions {
  * @example
  * const turn = await postTurn(`${api}/organizations/${org}/flows-actors/systems/todo-assistant/turns`, { token, message: 'Hi' });
  */
-export async function postTurn(turnsUrl: string, options: TurnClientOptions & { message: string; executionId?: string }): Promise<TurnResult> {
+export async function postTurn(
+  turnsUrl: string,
+  options: TurnClientOptions & { message: string; executionId?: string },
+): Promise<TurnResult> {
   const body = { message: options.message, ...(options.executionId ? { executionId: options.executionId } : {}) };
   const response = await (options.fetch ?? fetch)(turnsUrl, {
     method: 'POST',
@@ -70,13 +76,24 @@ export async function postTurn(turnsUrl: string, options: TurnClientOptions & { 
  */
 export async function decideApproval(
   apiUrl: string,
-  options: TurnClientOptions & { approval: Pick<PendingApproval, 'approvalId' | 'approvalToken'>; decision: 'approve' | 'deny'; modifiedArguments?: Record<string, unknown> },
+  options: TurnClientOptions & {
+    approval: Pick<PendingApproval, 'approvalId' | 'approvalToken'>;
+    decision: 'approve' | 'deny';
+    modifiedArguments?: Record<string, unknown>;
+  },
 ): Promise<TurnResult> {
-  const body = { approvalToken: options.approval.approvalToken, decision: options.decision, ...(options.modifiedArguments ? { modifiedArguments: options.modifiedArguments } : {}) };
-  const response = await (options.fetch ?? fetch)(`${apiUrl}/flows-actors/approvals/${encodeURIComponent(options.approval.approvalId)}/decision`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  const body = {
+    approvalToken: options.approval.approvalToken,
+    decision: options.decision,
+    ...(options.modifiedArguments ? { modifiedArguments: options.modifiedArguments } : {}),
+  };
+  const response = await (options.fetch ?? fetch)(
+    `${apiUrl}/flows-actors/approvals/${encodeURIComponent(options.approval.approvalId)}/decision`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    },
+  );
   return readTurn(response);
 }

@@ -17,7 +17,10 @@ function checksOf(schema: z.ZodType): CheckDef[] {
 
 function stringArbitrary(schema: z.ZodType): fc.Arbitrary<string> {
   const def = defOf(schema);
-  if (def.format === 'datetime') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+  if (def.format === 'datetime')
+    return fc
+      .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+      .map((d) => d.toISOString());
   let minLength = 0;
   let maxLength = 40;
   for (const check of checksOf(schema)) {
@@ -32,7 +35,8 @@ function numberArbitrary(schema: z.ZodType): fc.Arbitrary<number> {
   let max = 1_000_000;
   let integer = false;
   for (const check of checksOf(schema)) {
-    if (check.check === 'greater_than' && check.value !== undefined) min = check.inclusive ? check.value : check.value + 1;
+    if (check.check === 'greater_than' && check.value !== undefined)
+      min = check.inclusive ? check.value : check.value + 1;
     if (check.check === 'less_than' && check.value !== undefined) max = check.inclusive ? check.value : check.value - 1;
     if (check.check === 'number_format') integer = true;
   }
@@ -61,13 +65,19 @@ export function arbitraryFor(schema: z.ZodType, depth = 0): fc.Arbitrary<unknown
     case 'object': {
       const required: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [key, child] of Object.entries(def.shape ?? {})) required[key] = arbitraryFor(child, depth + 1);
-      const optionalKeys = Object.entries(def.shape ?? {}).filter(([, child]) => child.safeParse(undefined).success).map(([key]) => key);
+      const optionalKeys = Object.entries(def.shape ?? {})
+        .filter(([, child]) => child.safeParse(undefined).success)
+        .map(([key]) => key);
       return fc.record(required, { requiredKeys: Object.keys(required).filter((k) => !optionalKeys.includes(k)) });
     }
     case 'array':
       return fc.array(arbitraryFor(def.element as z.ZodType, depth + 1), { maxLength: depth > 3 ? 1 : 4 });
     case 'record':
-      return fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), arbitraryFor(def.valueType as z.ZodType, depth + 1), { maxKeys: 3 });
+      return fc.dictionary(
+        fc.string({ minLength: 1, maxLength: 8 }),
+        arbitraryFor(def.valueType as z.ZodType, depth + 1),
+        { maxKeys: 3 },
+      );
     case 'tuple':
       return fc.tuple(...(def.items ?? []).map((item) => arbitraryFor(item, depth + 1)));
     case 'union':

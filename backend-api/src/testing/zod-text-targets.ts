@@ -15,7 +15,8 @@ export function textPathsOf(schema: z.ZodType, prefix: TextPath = [], depth = 0)
   const def = defOf(unwrapTransparent(schema));
   if (def.type === 'string') return [prefix];
   if (depth >= MAX_DEPTH) return [];
-  if (def.type === 'object') return Object.entries(def.shape ?? {}).flatMap(([key, child]) => textPathsOf(child, [...prefix, key], depth + 1));
+  if (def.type === 'object')
+    return Object.entries(def.shape ?? {}).flatMap(([key, child]) => textPathsOf(child, [...prefix, key], depth + 1));
   if (def.type === 'array' && def.element) return textPathsOf(def.element, [...prefix, 0], depth + 1);
   return [];
 }
@@ -23,7 +24,9 @@ export function textPathsOf(schema: z.ZodType, prefix: TextPath = [], depth = 0)
 /** A string the schema's format and length checks accept. */
 function validString(schema: z.ZodType): string {
   const def = defOf(schema);
-  const checks = ((def.checks ?? []) as { _zod: { def: { check: string; minimum?: number; format?: string } } }[]).map((c) => c._zod.def);
+  const checks = ((def.checks ?? []) as { _zod: { def: { check: string; minimum?: number; format?: string } } }[]).map(
+    (c) => c._zod.def,
+  );
   const format = def.format ?? checks.find((c) => c.check === 'string_format')?.format;
   if (format === 'datetime') return new Date(0).toISOString();
   if (format === 'email') return `someone-${randomUUID().slice(0, 8)}@example.test`;
@@ -46,7 +49,12 @@ export function minimalValueFor(schema: z.ZodType, along: TextPath = []): unknow
     case 'string':
       return validString(inner);
     case 'number':
-      return Math.max(0, ...((def.checks ?? []) as { _zod: { def: { check: string; value?: number } } }[]).filter((c) => c._zod.def.check === 'greater_than').map((c) => c._zod.def.value ?? 0));
+      return Math.max(
+        0,
+        ...((def.checks ?? []) as { _zod: { def: { check: string; value?: number } } }[])
+          .filter((c) => c._zod.def.check === 'greater_than')
+          .map((c) => c._zod.def.value ?? 0),
+      );
     case 'boolean':
       return false;
     case 'enum':
@@ -72,7 +80,10 @@ export function minimalValueFor(schema: z.ZodType, along: TextPath = []): unknow
 export function withTextAt(value: unknown, path: TextPath, text: string): unknown {
   if (path.length === 0) return text;
   const [head, ...rest] = path;
-  const copy = (Array.isArray(value) ? [...value] : { ...(value as Record<string, unknown>) }) as Record<string | number, unknown>;
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as Record<string, unknown>) }) as Record<
+    string | number,
+    unknown
+  >;
   copy[head as string | number] = withTextAt(copy[head as string | number], rest, text);
   return copy;
 }

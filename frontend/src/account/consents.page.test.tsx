@@ -33,7 +33,10 @@ function openConsentsPage(routes: Routes) {
 describe('remembered consents page', () => {
   it('lists each consent with client, resource, scopes and expiry', async () => {
     const backend = openConsentsPage({
-      [LIST]: json({ data: [grant('g1', 'Example MCP Tool'), grant('g2', 'Calendar Sync', { scopes: ['openid', 'email'] })], nextCursor: null }),
+      [LIST]: json({
+        data: [grant('g1', 'Example MCP Tool'), grant('g2', 'Calendar Sync', { scopes: ['openid', 'email'] })],
+        nextCursor: null,
+      }),
     });
 
     const item = (await screen.findByRole('heading', { level: 2, name: 'Example MCP Tool' })).closest('li')!;
@@ -64,7 +67,14 @@ describe('remembered consents page', () => {
     expect(screen.getByRole('heading', { level: 2, name: 'Calendar Sync' })).toBeTruthy();
     expect((await screen.findByText('Consent for Example MCP Tool withdrawn.')).getAttribute('role')).toBe('status');
     const deletes = backend.calls.filter((call) => call.method === 'DELETE');
-    expect(deletes).toEqual([{ method: 'DELETE', path: '/api/v1/oauth-consent-grants/g1', authorization: `Bearer ${TEST_TOKEN}`, body: undefined }]);
+    expect(deletes).toEqual([
+      {
+        method: 'DELETE',
+        path: '/api/v1/oauth-consent-grants/g1',
+        authorization: `Bearer ${TEST_TOKEN}`,
+        body: undefined,
+      },
+    ]);
     expect(backend.callsTo(LIST)).toHaveLength(2);
   });
 
@@ -103,7 +113,10 @@ describe('remembered consents page', () => {
   it('shows an error state and loads again on request', async () => {
     let attempt = 0;
     openConsentsPage({
-      [LIST]: () => (++attempt === 1 ? errorEnvelope(503, 'SERVICE_UNAVAILABLE', 'The consent store is unavailable.') : json({ data: [grant('g1', 'Example MCP Tool')] })),
+      [LIST]: () =>
+        ++attempt === 1
+          ? errorEnvelope(503, 'SERVICE_UNAVAILABLE', 'The consent store is unavailable.')
+          : json({ data: [grant('g1', 'Example MCP Tool')] }),
     });
 
     const alert = await screen.findByRole('alert');
@@ -120,7 +133,9 @@ describe('remembered consents page', () => {
       'DELETE /api/v1/oauth-consent-grants/g1': errorEnvelope(500, 'INTERNAL', 'An internal error occurred.'),
     });
 
-    const withdraw = await screen.findByRole<HTMLButtonElement>('button', { name: /withdraw consent for example mcp tool/i });
+    const withdraw = await screen.findByRole<HTMLButtonElement>('button', {
+      name: /withdraw consent for example mcp tool/i,
+    });
     act(() => withdraw.click());
 
     expect((await screen.findByRole('alert')).textContent).toContain('The consent was not withdrawn.');
@@ -140,7 +155,10 @@ describe('remembered consents page', () => {
     expect(await screen.findByRole('heading', { level: 2, name: 'Calendar Sync' })).toBeTruthy();
     expect(screen.getByRole('heading', { level: 2, name: 'Example MCP Tool' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
-    expect(backend.calls.map((call) => call.path)).toEqual(['/api/v1/oauth-consent-grants', '/api/v1/oauth-consent-grants?cursor=cursor-2']);
+    expect(backend.calls.map((call) => call.path)).toEqual([
+      '/api/v1/oauth-consent-grants',
+      '/api/v1/oauth-consent-grants?cursor=cursor-2',
+    ]);
   });
 
   it('goes to sign-in when the session is refused', async () => {

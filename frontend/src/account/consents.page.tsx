@@ -8,7 +8,11 @@ import { redirectToLogin } from '../session/sign-in-redirect';
 import { ConsentGrantItem } from './consent-grant-item';
 import { useConsentGrants, type ConsentGrantsState } from './use-consent-grants';
 
-type Withdrawal = { kind: 'idle' } | { kind: 'pending'; grantId: string } | { kind: 'done'; clientName: string } | { kind: 'failed'; message: string };
+type Withdrawal =
+  | { kind: 'idle' }
+  | { kind: 'pending'; grantId: string }
+  | { kind: 'done'; clientName: string }
+  | { kind: 'failed'; message: string };
 
 /** `/account/consents`: the applications the person allowed to skip the consent page, each withdrawable. */
 export function ConsentsPage() {
@@ -47,14 +51,22 @@ export function ConsentsPage() {
         Remembered consents
       </h1>
       <p className="muted">
-        Applications you allowed to skip the consent page. Withdraw one and it must ask you again next time; access it already
-        received is not cancelled.
+        Applications you allowed to skip the consent page. Withdraw one and it must ask you again next time; access it
+        already received is not cancelled.
       </p>
       <p role="status" className="live">
         {withdrawal.kind === 'done' && !busy ? `Consent for ${withdrawal.clientName} withdrawn.` : ''}
       </p>
-      {withdrawal.kind === 'failed' ? <FailureAlert summary="The consent was not withdrawn." message={withdrawal.message} /> : null}
-      <GrantsBody state={state} withdrawal={withdrawal} onWithdraw={(grant) => void withdraw(grant)} onRetry={reload} onLoadMore={loadMore} />
+      {withdrawal.kind === 'failed' ? (
+        <FailureAlert summary="The consent was not withdrawn." message={withdrawal.message} />
+      ) : null}
+      <GrantsBody
+        state={state}
+        withdrawal={withdrawal}
+        onWithdraw={(grant) => void withdraw(grant)}
+        onRetry={reload}
+        onLoadMore={loadMore}
+      />
     </section>
   );
 }
@@ -76,13 +88,21 @@ function GrantsBody({
     case 'loading':
       return <LoadingStatus>Loading your remembered consents…</LoadingStatus>;
     case 'error':
-      return <FailureAlert summary="Your remembered consents could not be loaded." message={state.message} onRetry={onRetry} />;
+      return (
+        <FailureAlert
+          summary="Your remembered consents could not be loaded."
+          message={state.message}
+          onRetry={onRetry}
+        />
+      );
     case 'ready':
       if (state.grants.length === 0) {
         return (
           <div className="empty">
             <p className="empty__title">No remembered consents.</p>
-            <p className="muted">When you tick “Remember this decision” while approving an application, it appears here.</p>
+            <p className="muted">
+              When you tick “Remember this decision” while approving an application, it appears here.
+            </p>
           </div>
         );
       }

@@ -31,7 +31,14 @@ function openInvitationsPage(routes: Routes) {
 
 describe('invitations page', () => {
   it('lists each invitation with organization, role, inviter and expiry, with named buttons', async () => {
-    const backend = openInvitationsPage({ [LIST]: json({ data: [invitation('i1', 'Analytical Engines', { role: 'ORG_MANAGER' }), invitation('i2', 'Difference Ltd', { invitedBy: null })] }) });
+    const backend = openInvitationsPage({
+      [LIST]: json({
+        data: [
+          invitation('i1', 'Analytical Engines', { role: 'ORG_MANAGER' }),
+          invitation('i2', 'Difference Ltd', { invitedBy: null }),
+        ],
+      }),
+    });
 
     const item = (await screen.findByRole('heading', { level: 2, name: 'Analytical Engines' })).closest('li')!;
     expect(within(item).getByText('Manager')).toBeTruthy();
@@ -50,7 +57,14 @@ describe('invitations page', () => {
       [LIST]: () => json({ data: invitations }),
       'POST /api/v1/invitations/i1/accept': () => {
         invitations = invitations.filter((i) => i._id !== 'i1');
-        return json({ data: { organization: { _id: 'i1-org', name: 'Analytical Engines', role: 'ORG_MEMBER' }, accessToken: FRESH_TOKEN, tokenType: 'Bearer', expiresIn: 900 } });
+        return json({
+          data: {
+            organization: { _id: 'i1-org', name: 'Analytical Engines', role: 'ORG_MEMBER' },
+            accessToken: FRESH_TOKEN,
+            tokenType: 'Bearer',
+            expiresIn: 900,
+          },
+        });
       },
     });
 
@@ -63,7 +77,10 @@ describe('invitations page', () => {
     expect(window.sessionStorage.getItem(ACCESS_TOKEN_KEY)).toBe(FRESH_TOKEN);
     expect(backend.callsTo('POST /api/v1/invitations/i1/accept')[0]!.authorization).toBe(`Bearer ${TEST_TOKEN}`);
     // The list is read again with the fresh token (the old one no longer works).
-    expect(backend.callsTo(LIST).map((call) => call.authorization)).toEqual([`Bearer ${TEST_TOKEN}`, `Bearer ${FRESH_TOKEN}`]);
+    expect(backend.callsTo(LIST).map((call) => call.authorization)).toEqual([
+      `Bearer ${TEST_TOKEN}`,
+      `Bearer ${FRESH_TOKEN}`,
+    ]);
     expect(screen.getByRole('heading', { level: 2, name: 'Difference Ltd' })).toBeTruthy();
     expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Invitations' }));
   });
@@ -82,7 +99,9 @@ describe('invitations page', () => {
     act(() => decline.click());
 
     expect(await screen.findByText('No open invitations.')).toBeTruthy();
-    expect((await screen.findByText('You declined the invitation to Analytical Engines.')).getAttribute('role')).toBe('status');
+    expect((await screen.findByText('You declined the invitation to Analytical Engines.')).getAttribute('role')).toBe(
+      'status',
+    );
     expect(window.sessionStorage.getItem(ACCESS_TOKEN_KEY)).toBe(TEST_TOKEN);
     expect(backend.callsTo('POST /api/v1/invitations/i1/accept')).toEqual([]);
   });
@@ -93,7 +112,11 @@ describe('invitations page', () => {
       [LIST]: () => json({ data: invitations }),
       'POST /api/v1/invitations/i1/accept': () => {
         invitations = [];
-        return errorEnvelope(409, 'CONFLICT', 'This invitation is no longer open: it was answered, revoked or has expired.');
+        return errorEnvelope(
+          409,
+          'CONFLICT',
+          'This invitation is no longer open: it was answered, revoked or has expired.',
+        );
       },
     });
 
@@ -117,7 +140,10 @@ describe('invitations page', () => {
   it('shows an error state and loads again on request', async () => {
     let attempt = 0;
     openInvitationsPage({
-      [LIST]: () => (++attempt === 1 ? errorEnvelope(503, 'SERVICE_UNAVAILABLE', 'Try again shortly.') : json({ data: [invitation('i1', 'Analytical Engines')] })),
+      [LIST]: () =>
+        ++attempt === 1
+          ? errorEnvelope(503, 'SERVICE_UNAVAILABLE', 'Try again shortly.')
+          : json({ data: [invitation('i1', 'Analytical Engines')] }),
     });
 
     const alert = await screen.findByRole('alert');

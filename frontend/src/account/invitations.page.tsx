@@ -62,14 +62,19 @@ export function InvitationsPage() {
         Invitations
       </h1>
       <p className="muted">
-        Organizations that invited you. Nobody can add you to an organization: you join only by accepting here, and you can leave
-        later.
+        Organizations that invited you. Nobody can add you to an organization: you join only by accepting here, and you
+        can leave later.
       </p>
       <p role="status" className="live">
         {answering.kind === 'done' && !busy ? answering.message : ''}
       </p>
       {answering.kind === 'failed' ? <FailureAlert summary={answering.summary} message={answering.message} /> : null}
-      <InvitationsBody state={state} answering={answering} onAnswer={(invitation, choice) => void answer(invitation, choice)} onRetry={reload} />
+      <InvitationsBody
+        state={state}
+        answering={answering}
+        onAnswer={(invitation, choice) => void answer(invitation, choice)}
+        onRetry={reload}
+      />
     </section>
   );
 }
@@ -95,7 +100,9 @@ function InvitationsBody({
         return (
           <div className="empty">
             <p className="empty__title">No open invitations.</p>
-            <p className="muted">When an organization’s administrator invites your email address, the invitation appears here.</p>
+            <p className="muted">
+              When an organization’s administrator invites your email address, the invitation appears here.
+            </p>
           </div>
         );
       }
@@ -105,7 +112,9 @@ function InvitationsBody({
             <InvitationItem
               key={invitation._id}
               invitation={invitation}
-              action={answering.kind === 'pending' && answering.invitationId === invitation._id ? answering.answer : null}
+              action={
+                answering.kind === 'pending' && answering.invitationId === invitation._id ? answering.answer : null
+              }
               disabled={answering.kind === 'pending' || state.refreshing}
               onAnswer={onAnswer}
             />

@@ -12,17 +12,38 @@ function answer(body: string, status: number, headers: Record<string, string> = 
 
 describe('requestJson', () => {
   it('keeps the envelope: code, message, reason, problems, request id and Retry-After', async () => {
-    answer(JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Slow down.', reason: 'rate_limit_exceeded', problems: [{ path: 'email', expected: 'string' }, { bad: 1 }], requestId: 'r1' } }), 429, { 'Retry-After': '30' });
+    answer(
+      JSON.stringify({
+        error: {
+          code: 'RATE_LIMITED',
+          message: 'Slow down.',
+          reason: 'rate_limit_exceeded',
+          problems: [{ path: 'email', expected: 'string' }, { bad: 1 }],
+          requestId: 'r1',
+        },
+      }),
+      429,
+      { 'Retry-After': '30' },
+    );
     const error = (await requestJson('/x', { schema: AnyBodySchema }).catch((e: unknown) => e)) as ApiError;
 
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 429, code: 'RATE_LIMITED', message: 'Slow down.' });
-    expect(error.details).toEqual({ reason: 'rate_limit_exceeded', problems: [{ path: 'email', expected: 'string' }], requestId: 'r1', retryAfterSeconds: 30 });
+    expect(error.details).toEqual({
+      reason: 'rate_limit_exceeded',
+      problems: [{ path: 'email', expected: 'string' }],
+      requestId: 'r1',
+      retryAfterSeconds: 30,
+    });
   });
 
   it('describes an answer without an envelope by its status', async () => {
     answer('<html>bad gateway</html>', 502);
-    await expect(requestJson('/x', { schema: AnyBodySchema })).rejects.toMatchObject({ status: 502, code: 'HTTP_ERROR', message: 'The server answered HTTP 502.' });
+    await expect(requestJson('/x', { schema: AnyBodySchema })).rejects.toMatchObject({
+      status: 502,
+      code: 'HTTP_ERROR',
+      message: 'The server answered HTTP 502.',
+    });
   });
 
   it('refuses a success body that breaks the contract', async () => {
@@ -36,7 +57,9 @@ describe('requestJson', () => {
   });
 
   it('sends JSON with the bearer token and no token when signed out', async () => {
-    const fetchMock = vi.fn<typeof fetch>().mockImplementation(async () => new Response('{"data":{"redirect_to":"https://a.example"}}'));
+    const fetchMock = vi
+      .fn<typeof fetch>()
+      .mockImplementation(async () => new Response('{"data":{"redirect_to":"https://a.example"}}'));
     vi.stubGlobal('fetch', fetchMock);
 
     await requestJson('/x', { method: 'POST', body: { a: 1 }, accessToken: 'tok', schema: DecisionResponseSchema });

@@ -58,7 +58,9 @@ function optionalString(value: unknown): string | undefined {
 function parseProblems(value: unknown): ApiInputProblem[] | undefined {
   if (!Array.isArray(value)) return undefined;
   return value.flatMap((item) =>
-    isRecord(item) && typeof item.path === 'string' && typeof item.expected === 'string' ? [{ path: item.path, expected: item.expected }] : [],
+    isRecord(item) && typeof item.path === 'string' && typeof item.expected === 'string'
+      ? [{ path: item.path, expected: item.expected }]
+      : [],
   );
 }
 
@@ -79,7 +81,9 @@ export async function toApiError(response: Response): Promise<ApiError> {
   const retryAfterSeconds = parseRetryAfter(response);
   const envelope = isRecord(body) && isRecord(body.error) ? body.error : undefined;
   if (!envelope || typeof envelope.message !== 'string' || typeof envelope.code !== 'string') {
-    return new ApiError(`The server answered HTTP ${response.status}.`, response.status, 'HTTP_ERROR', { retryAfterSeconds });
+    return new ApiError(`The server answered HTTP ${response.status}.`, response.status, 'HTTP_ERROR', {
+      retryAfterSeconds,
+    });
   }
   return new ApiError(envelope.message, response.status, envelope.code, {
     reason: optionalString(envelope.reason),
@@ -125,7 +129,8 @@ export async function requestJson<T>(path: string, options: RequestJsonOptions<T
     throw new ApiError('The server sent a response that is not valid JSON.', response.status, 'BAD_RESPONSE');
   }
   const parsed = options.schema.safeParse(body);
-  if (!parsed.success) throw new ApiError('The server sent a response in an unexpected format.', response.status, 'BAD_RESPONSE');
+  if (!parsed.success)
+    throw new ApiError('The server sent a response in an unexpected format.', response.status, 'BAD_RESPONSE');
   return parsed.data;
 }
 

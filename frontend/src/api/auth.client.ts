@@ -10,8 +10,16 @@ export interface LoginResult {
 }
 
 /** `POST /api/v1/auth/login`; rejects with `ApiError` (401 `credential_invalid`, 429 when throttled, ...). */
-export async function login(credentials: { email: string; password: string }, signal?: AbortSignal): Promise<LoginResult> {
-  const body = await requestJson('/api/v1/auth/login', { method: 'POST', body: credentials, signal, schema: LoginResponseSchema });
+export async function login(
+  credentials: { email: string; password: string },
+  signal?: AbortSignal,
+): Promise<LoginResult> {
+  const body = await requestJson('/api/v1/auth/login', {
+    method: 'POST',
+    body: credentials,
+    signal,
+    schema: LoginResponseSchema,
+  });
   return body.data;
 }
 

@@ -11,7 +11,14 @@ const prompt = {
   scopes: ['openid'],
   expires_in: 600,
 };
-const grant = { _id: 'g1', clientId: 'c', clientName: 'Example MCP Tool', resource: 'http://localhost:4241/api/v1/mcp', scopes: ['openid'], expiresAt: '2031-05-04T10:00:00.000Z' };
+const grant = {
+  _id: 'g1',
+  clientId: 'c',
+  clientName: 'Example MCP Tool',
+  resource: 'http://localhost:4241/api/v1/mcp',
+  scopes: ['openid'],
+  expiresAt: '2031-05-04T10:00:00.000Z',
+};
 
 describe('frontend contracts agree with @wildo/shared-lib', () => {
   it.each([

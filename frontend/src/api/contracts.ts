@@ -19,7 +19,12 @@ export type AuthUser = z.infer<typeof AuthUserSchema>;
 
 /** `POST /api/v1/auth/login` success body. */
 export const LoginResponseSchema = z.object({
-  data: z.object({ user: AuthUserSchema, accessToken: nonEmpty(), tokenType: z.literal('Bearer'), expiresIn: z.number() }),
+  data: z.object({
+    user: AuthUserSchema,
+    accessToken: nonEmpty(),
+    tokenType: z.literal('Bearer'),
+    expiresIn: z.number(),
+  }),
 });
 
 /** `GET /api/v1/auth/me` success body (organizations are not used here). */
@@ -56,7 +61,10 @@ const ConsentGrantRecordSchema: z.ZodMiniType<ConsentGrantRecord> = z.object({
 });
 
 /** `GET /api/v1/oauth-consent-grants` success body. */
-export const ConsentGrantListSchema = z.object({ data: z.array(ConsentGrantRecordSchema), nextCursor: z.nullish(z.string()) });
+export const ConsentGrantListSchema = z.object({
+  data: z.array(ConsentGrantRecordSchema),
+  nextCursor: z.nullish(z.string()),
+});
 
 const ReceivedInvitationSchema: z.ZodMiniType<ReceivedInvitation> = z.object({
   _id: nonEmpty(),

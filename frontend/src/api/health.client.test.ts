@@ -41,10 +41,13 @@ describe('fetchHealth', () => {
   it('lets an abort through unchanged', async () => {
     const controller = new AbortController();
     const abortError = new DOMException('aborted', 'AbortError');
-    vi.stubGlobal('fetch', vi.fn<typeof fetch>(() => {
-      controller.abort();
-      return Promise.reject(abortError);
-    }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(() => {
+        controller.abort();
+        return Promise.reject(abortError);
+      }),
+    );
     await expect(fetchHealth(controller.signal)).rejects.toBe(abortError);
   });
 });

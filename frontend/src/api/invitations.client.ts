@@ -12,17 +12,26 @@ export interface AcceptedInvitation {
   accessToken: string;
 }
 
-const invitationPath = (invitationId: string, action: 'accept' | 'decline') => `${INVITATIONS_PATH}/${encodeURIComponent(invitationId)}/${action}`;
+const invitationPath = (invitationId: string, action: 'accept' | 'decline') =>
+  `${INVITATIONS_PATH}/${encodeURIComponent(invitationId)}/${action}`;
 
 /** `GET /api/v1/invitations`: the open invitations addressed to the signed-in person's email. */
 export async function listInvitations(accessToken: string, options: { signal?: AbortSignal } = {}) {
-  const body = await requestJson(INVITATIONS_PATH, { accessToken, signal: options.signal, schema: ReceivedInvitationListSchema });
+  const body = await requestJson(INVITATIONS_PATH, {
+    accessToken,
+    signal: options.signal,
+    schema: ReceivedInvitationListSchema,
+  });
   return body.data;
 }
 
 /** `POST /api/v1/invitations/:id/accept`: joins the organization; the old access token stops working. */
 export async function acceptInvitation(invitationId: string, accessToken: string): Promise<AcceptedInvitation> {
-  const body = await requestJson(invitationPath(invitationId, 'accept'), { method: 'POST', accessToken, schema: AcceptInvitationResponseSchema });
+  const body = await requestJson(invitationPath(invitationId, 'accept'), {
+    method: 'POST',
+    accessToken,
+    schema: AcceptInvitationResponseSchema,
+  });
   return { organization: body.data.organization, accessToken: body.data.accessToken };
 }
 

@@ -8,7 +8,13 @@ export async function submitAuthorizationRequest(
   accessToken: string,
   signal?: AbortSignal,
 ): Promise<OAuthAuthorizeResponse> {
-  const body = await requestJson('/api/v1/oauth/authorize', { method: 'POST', body: request, accessToken, signal, schema: AuthorizeResponseSchema });
+  const body = await requestJson('/api/v1/oauth/authorize', {
+    method: 'POST',
+    body: request,
+    accessToken,
+    signal,
+    schema: AuthorizeResponseSchema,
+  });
   return body.data;
 }
 
@@ -23,7 +29,16 @@ export async function oauthConsentDecision(
   remember: boolean,
   accessToken: string,
 ): Promise<{ redirect_to: string }> {
-  const request: OAuthConsentDecisionRequest = { consent_token: consentToken, decision, remember: decision === 'approve' && remember };
-  const body = await requestJson('/api/v1/oauth/authorize/decision', { method: 'POST', body: request, accessToken, schema: DecisionResponseSchema });
+  const request: OAuthConsentDecisionRequest = {
+    consent_token: consentToken,
+    decision,
+    remember: decision === 'approve' && remember,
+  };
+  const body = await requestJson('/api/v1/oauth/authorize/decision', {
+    method: 'POST',
+    body: request,
+    accessToken,
+    schema: DecisionResponseSchema,
+  });
   return body.data;
 }

@@ -6,7 +6,10 @@ import { redirectToLogin } from '../session/sign-in-redirect';
 import { DateTime } from './approval-card';
 import { listPendingApprovals } from './assistant.client';
 
-type QueueState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; approvals: FlowsActors_ApprovalRequest[] };
+type QueueState =
+  | { kind: 'loading' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ready'; approvals: FlowsActors_ApprovalRequest[] };
 
 /** The person's pending approvals across conversations; each can be opened for a decision. Reloads when `reloadKey` changes. */
 export function ApprovalsQueue({

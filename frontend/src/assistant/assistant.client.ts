@@ -12,7 +12,11 @@ export interface TurnStreamOptions {
 }
 
 /** Reads a `text/event-stream` body to its end, validating each event; an invalid event ends the read with an {@link ApiError}. */
-export async function readTurnStream(response: Response, onEvent: (event: FlowsActors_TurnEvent) => void, signal?: AbortSignal): Promise<void> {
+export async function readTurnStream(
+  response: Response,
+  onEvent: (event: FlowsActors_TurnEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   if (!response.body) throw new ApiError('The server sent an empty reply.', response.status, 'BAD_RESPONSE');
   const reader = response.body.getReader();
   const stopReading = () => void reader.cancel().catch(() => {});
@@ -22,14 +26,18 @@ export async function readTurnStream(response: Response, onEvent: (event: FlowsA
   const dispatch = (text: string) => {
     for (const raw of parser.push(text)) {
       const event = parseTurnEvent(raw);
-      if (!event) throw new ApiError('The server sent an event in an unexpected format.', response.status, 'BAD_RESPONSE');
+      if (!event)
+        throw new ApiError('The server sent an event in an unexpected format.', response.status, 'BAD_RESPONSE');
       onEvent(event);
     }
   };
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new DOMException('The stream was aborted.', 'AbortError');
+      if (signal?.aborted)
+        throw signal.reason instanceof Error
+          ? signal.reason
+          : new DOMException('The stream was aborted.', 'AbortError');
       if (done) break;
       dispatch(decoder.decode(value, { stream: true }));
     }
@@ -48,7 +56,11 @@ async function postForStream(path: string, body: unknown, options: TurnStreamOpt
   try {
     response = await fetch(path, {
       method: 'POST',
-      headers: { Accept: 'text/event-stream', 'Content-Type': 'application/json', Authorization: `Bearer ${options.accessToken}` },
+      headers: {
+        Accept: 'text/event-stream',
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${options.accessToken}`,
+      },
       body: JSON.stringify(body),
       signal: options.signal,
       credentials: 'same-origin',
@@ -95,12 +107,23 @@ export function streamDecision(
     decision: decision.decision,
     ...(decision.modifiedArguments ? { modifiedArguments: decision.modifiedArguments } : {}),
   };
-  return postForStream(`/api/v1/flows-actors/approvals/${encodeURIComponent(approval.approvalId)}/decision`, body, options);
+  return postForStream(
+    `/api/v1/flows-actors/approvals/${encodeURIComponent(approval.approvalId)}/decision`,
+    body,
+    options,
+  );
 }
 
 /** `GET /api/v1/flows-actors/approvals`: the caller's pending approvals across conversations. */
-export async function listPendingApprovals(accessToken: string, signal?: AbortSignal): Promise<FlowsActors_ApprovalRequest[]> {
-  const body = await requestJson('/api/v1/flows-actors/approvals', { accessToken, signal, schema: ApprovalListResponseSchema });
+export async function listPendingApprovals(
+  accessToken: string,
+  signal?: AbortSignal,
+): Promise<FlowsActors_ApprovalRequest[]> {
+  const body = await requestJson('/api/v1/flows-actors/approvals', {
+    accessToken,
+    signal,
+    schema: ApprovalListResponseSchema,
+  });
   return body.data;
 }
 

@@ -24,15 +24,28 @@ export const ApprovalRequestSchema: z.ZodMiniType<FlowsActors_ApprovalRequest> =
 
 const ToolOutcomeSchema: z.ZodMiniType<FlowsActors_ToolOutcome> = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), result: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.object({ code: nonEmpty(), message: z.string(), reason: z.optional(z.string()) }) }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({ code: nonEmpty(), message: z.string(), reason: z.optional(z.string()) }),
+  }),
 ]);
 
 /** One server-sent event of a turn, with the SSE event name as `type`. */
 export const TurnEventSchema: z.ZodMiniType<FlowsActors_TurnEvent> = z.discriminatedUnion('type', [
   z.object({ type: z.literal('execution'), executionId: nonEmpty(), systemRef: nonEmpty(), agentRef: nonEmpty() }),
   z.object({ type: z.literal('text_delta'), text: z.string() }),
-  z.object({ type: z.literal('tool_call'), toolCallId: nonEmpty(), functionRef: nonEmpty(), arguments: argumentsRecord() }),
-  z.object({ type: z.literal('tool_result'), toolCallId: nonEmpty(), functionRef: nonEmpty(), outcome: ToolOutcomeSchema }),
+  z.object({
+    type: z.literal('tool_call'),
+    toolCallId: nonEmpty(),
+    functionRef: nonEmpty(),
+    arguments: argumentsRecord(),
+  }),
+  z.object({
+    type: z.literal('tool_result'),
+    toolCallId: nonEmpty(),
+    functionRef: nonEmpty(),
+    outcome: ToolOutcomeSchema,
+  }),
   z.object({ type: z.literal('approval_required'), approval: ApprovalRequestSchema }),
   z.object({
     type: z.literal('approval_decided'),
@@ -48,7 +61,12 @@ export const TurnEventSchema: z.ZodMiniType<FlowsActors_TurnEvent> = z.discrimin
   }),
   z.object({
     type: z.literal('error'),
-    error: z.object({ code: nonEmpty(), message: z.string(), reason: z.optional(z.string()), requestId: z.optional(z.string()) }),
+    error: z.object({
+      code: nonEmpty(),
+      message: z.string(),
+      reason: z.optional(z.string()),
+      requestId: z.optional(z.string()),
+    }),
   }),
 ]);
 

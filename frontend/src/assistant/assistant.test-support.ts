@@ -28,7 +28,12 @@ export function sseResponse(...chunks: string[]): Response {
 }
 
 /** An event stream the test writes to while the page reads it. */
-export function openSseStream(): { response: Response; write: (text: string) => void; close: () => void; cancelled: () => boolean } {
+export function openSseStream(): {
+  response: Response;
+  write: (text: string) => void;
+  close: () => void;
+  cancelled: () => boolean;
+} {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let wasCancelled = false;
   const stream = new ReadableStream<Uint8Array>({
@@ -53,12 +58,18 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
 }
 
 /** Replaces `fetch`: answers keyed by `METHOD /path`, unknown routes 404; `requests` lists what was sent. */
-export function stubFetch(routes: Record<string, (request: SentRequest) => Response | Promise<Response>>): { requests: SentRequest[]; to: (route: string) => SentRequest[] } {
+export function stubFetch(routes: Record<string, (request: SentRequest) => Response | Promise<Response>>): {
+  requests: SentRequest[];
+  to: (route: string) => SentRequest[];
+} {
   const requests: SentRequest[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn<typeof fetch>(async (input, init) => {
-      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, window.location.origin);
+      const url = new URL(
+        typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+        window.location.origin,
+      );
       const headers = new Headers(init?.headers);
       const request: SentRequest = {
         method: init?.method ?? 'GET',

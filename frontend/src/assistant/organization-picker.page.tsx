@@ -8,7 +8,10 @@ import { listOrganizations } from './assistant.client';
 import type { Organization } from './assistant.contracts';
 import { todoAssistantPath } from './todo-assistant.view';
 
-type PickerState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; organizations: Organization[] };
+type PickerState =
+  | { kind: 'loading' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ready'; organizations: Organization[] };
 
 /** `/assistant`: the assistant works inside an organization; one organization opens directly, several are listed. */
 export function AssistantOrganizationPickerPage() {
@@ -39,7 +42,9 @@ export function AssistantOrganizationPickerPage() {
       ) : state.kind === 'error' ? (
         <FailureAlert summary="Your organizations could not be loaded." message={state.message} />
       ) : state.organizations.length === 0 ? (
-        <p className="muted">The assistant works on an organization’s todos; you are not a member of any organization yet.</p>
+        <p className="muted">
+          The assistant works on an organization’s todos; you are not a member of any organization yet.
+        </p>
       ) : (
         <>
           <p className="muted">Choose the organization whose todos the assistant should work on.</p>

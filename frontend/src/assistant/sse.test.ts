@@ -17,7 +17,9 @@ describe('SseParser', () => {
 
   it('returns every event of a chunk, in order', () => {
     const parser = new SseParser();
-    const events = parser.push(sse(['text_delta', { text: 'a' }], ['text_delta', { text: 'b' }], ['turn_completed', { status: 'completed' }]));
+    const events = parser.push(
+      sse(['text_delta', { text: 'a' }], ['text_delta', { text: 'b' }], ['turn_completed', { status: 'completed' }]),
+    );
     expect(events.map((e) => e.event)).toEqual(['text_delta', 'text_delta', 'turn_completed']);
     expect(events[1]!.data).toBe('{"text":"b"}');
   });
@@ -34,8 +36,16 @@ describe('SseParser', () => {
 
 describe('parseTurnEvent', () => {
   it('accepts a valid event and takes its type from the event name', () => {
-    expect(parseTurnEvent({ event: 'text_delta', data: '{"type":"text_delta","text":"Hi"}' })).toEqual({ type: 'text_delta', text: 'Hi' });
-    expect(parseTurnEvent({ event: 'error', data: '{"error":{"code":"INTERNAL","message":"An internal error occurred.","requestId":"r1"}}' })).toEqual({
+    expect(parseTurnEvent({ event: 'text_delta', data: '{"type":"text_delta","text":"Hi"}' })).toEqual({
+      type: 'text_delta',
+      text: 'Hi',
+    });
+    expect(
+      parseTurnEvent({
+        event: 'error',
+        data: '{"error":{"code":"INTERNAL","message":"An internal error occurred.","requestId":"r1"}}',
+      }),
+    ).toEqual({
       type: 'error',
       error: { code: 'INTERNAL', message: 'An internal error occurred.', requestId: 'r1' },
     });
@@ -55,9 +65,14 @@ describe('parseTurnEvent', () => {
 
 describe('readTurnStream', () => {
   it('reads events across chunk boundaries', async () => {
-    const text = sse(['text_delta', { type: 'text_delta', text: 'Hello ' }], ['text_delta', { type: 'text_delta', text: 'world' }]);
+    const text = sse(
+      ['text_delta', { type: 'text_delta', text: 'Hello ' }],
+      ['text_delta', { type: 'text_delta', text: 'world' }],
+    );
     const seen: FlowsActors_TurnEvent[] = [];
-    await readTurnStream(sseResponse(text.slice(0, 17), text.slice(17, 50), text.slice(50)), (event) => seen.push(event));
+    await readTurnStream(sseResponse(text.slice(0, 17), text.slice(17, 50), text.slice(50)), (event) =>
+      seen.push(event),
+    );
     expect(seen).toEqual([
       { type: 'text_delta', text: 'Hello ' },
       { type: 'text_delta', text: 'world' },
@@ -66,11 +81,17 @@ describe('readTurnStream', () => {
 
   it('stops at an invalid event with a client-safe error', async () => {
     const seen: FlowsActors_TurnEvent[] = [];
-    const read = readTurnStream(sseResponse(sse(['text_delta', { text: 'ok' }], ['tool_call', { toolCallId: 'c1' }], ['text_delta', { text: 'never' }])), (event) =>
-      seen.push(event),
+    const read = readTurnStream(
+      sseResponse(
+        sse(['text_delta', { text: 'ok' }], ['tool_call', { toolCallId: 'c1' }], ['text_delta', { text: 'never' }]),
+      ),
+      (event) => seen.push(event),
     );
     await expect(read).rejects.toBeInstanceOf(ApiError);
-    await expect(read).rejects.toMatchObject({ code: 'BAD_RESPONSE', message: 'The server sent an event in an unexpected format.' });
+    await expect(read).rejects.toMatchObject({
+      code: 'BAD_RESPONSE',
+      message: 'The server sent an event in an unexpected format.',
+    });
     expect(seen).toEqual([{ type: 'text_delta', text: 'ok' }]);
   });
 });

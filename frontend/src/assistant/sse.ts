@@ -35,7 +35,8 @@ export class SseParser {
 
   private line(line: string): RawSseEvent | null {
     if (line === '') {
-      const event = this.dataLines.length > 0 ? { event: this.eventName || 'message', data: this.dataLines.join('\n') } : null;
+      const event =
+        this.dataLines.length > 0 ? { event: this.eventName || 'message', data: this.dataLines.join('\n') } : null;
       this.eventName = '';
       this.dataLines = [];
       return event;

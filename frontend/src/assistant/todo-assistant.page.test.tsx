@@ -2,7 +2,15 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../App';
 import { TEST_TOKEN, currentUrl, openAt, signIn } from '../test-support/fixtures';
-import { approvalFixture, jsonResponse, openSseStream, sse, sseResponse, stubFetch, type SentRequest } from './assistant.test-support';
+import {
+  approvalFixture,
+  jsonResponse,
+  openSseStream,
+  sse,
+  sseResponse,
+  stubFetch,
+  type SentRequest,
+} from './assistant.test-support';
 
 const ORG = 'org-1';
 const TURNS = `POST /api/v1/organizations/${ORG}/flows-actors/systems/todo-assistant/turns`;
@@ -11,8 +19,12 @@ const DECISION = 'POST /api/v1/flows-actors/approvals/appr-1/decision';
 const EXECUTION_ID = '7d4f5f36-2a7c-4c1e-9d55-3f1e1b2c9a10';
 const USAGE = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
 
-const execution = ['execution', { type: 'execution', executionId: EXECUTION_ID, systemRef: 'todo-assistant', agentRef: 'todo-assistant.chat.agent' }] as [string, unknown];
-const completed = (status = 'completed') => ['turn_completed', { type: 'turn_completed', status, usage: USAGE }] as [string, unknown];
+const execution = [
+  'execution',
+  { type: 'execution', executionId: EXECUTION_ID, systemRef: 'todo-assistant', agentRef: 'todo-assistant.chat.agent' },
+] as [string, unknown];
+const completed = (status = 'completed') =>
+  ['turn_completed', { type: 'turn_completed', status, usage: USAGE }] as [string, unknown];
 
 function openAssistant(routes: Record<string, (request: SentRequest) => Response | Promise<Response>>) {
   signIn();
@@ -33,7 +45,10 @@ function pausedTurn(approval = approvalFixture()) {
     sse(
       execution,
       ['text_delta', { type: 'text_delta', text: 'I will rename it.' }],
-      ['tool_call', { type: 'tool_call', toolCallId: 'call-1', functionRef: 'todos.update', arguments: approval.arguments }],
+      [
+        'tool_call',
+        { type: 'tool_call', toolCallId: 'call-1', functionRef: 'todos.update', arguments: approval.arguments },
+      ],
       ['approval_required', { type: 'approval_required', approval }],
       completed('awaiting_approval'),
     ),
@@ -61,19 +76,27 @@ describe('todo assistant page', () => {
     expect(await screen.findByText('The assistant finished replying.')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
     const [turn] = backend.to(TURNS);
-    expect(turn).toMatchObject({ authorization: `Bearer ${TEST_TOKEN}`, accept: 'text/event-stream', body: { message: 'What is due today?' } });
+    expect(turn).toMatchObject({
+      authorization: `Bearer ${TEST_TOKEN}`,
+      accept: 'text/event-stream',
+      body: { message: 'What is due today?' },
+    });
   });
 
   it('continues the conversation with its executionId', async () => {
     let turns = 0;
     const backend = openAssistant({
-      [TURNS]: () => sseResponse(sse(execution, ['text_delta', { type: 'text_delta', text: `Answer ${++turns}` }], completed())),
+      [TURNS]: () =>
+        sseResponse(sse(execution, ['text_delta', { type: 'text_delta', text: `Answer ${++turns}` }], completed())),
     });
     sendMessage('First');
     expect(await screen.findByText('Answer 1')).toBeTruthy();
     sendMessage('Second');
     expect(await screen.findByText('Answer 2')).toBeTruthy();
-    expect(backend.to(TURNS).map((r) => r.body)).toEqual([{ message: 'First' }, { message: 'Second', executionId: EXECUTION_ID }]);
+    expect(backend.to(TURNS).map((r) => r.body)).toEqual([
+      { message: 'First' },
+      { message: 'Second', executionId: EXECUTION_ID },
+    ]);
   });
 
   it('shows an approval card and, on Approve, posts the token and renders the continued stream', async () => {
@@ -82,8 +105,25 @@ describe('todo assistant page', () => {
       [DECISION]: () =>
         sseResponse(
           sse(
-            ['approval_decided', { type: 'approval_decided', approvalId: 'appr-1', toolCallId: 'call-1', decision: 'approve', arguments: { id: 'todo-1', title: 'Weekly shop' } }],
-            ['tool_result', { type: 'tool_result', toolCallId: 'call-1', functionRef: 'todos.update', outcome: { ok: true, result: { _id: 'todo-1' } } }],
+            [
+              'approval_decided',
+              {
+                type: 'approval_decided',
+                approvalId: 'appr-1',
+                toolCallId: 'call-1',
+                decision: 'approve',
+                arguments: { id: 'todo-1', title: 'Weekly shop' },
+              },
+            ],
+            [
+              'tool_result',
+              {
+                type: 'tool_result',
+                toolCallId: 'call-1',
+                functionRef: 'todos.update',
+                outcome: { ok: true, result: { _id: 'todo-1' } },
+              },
+            ],
             ['text_delta', { type: 'text_delta', text: 'Renamed to Weekly shop.' }],
             completed(),
           ),
@@ -94,7 +134,11 @@ describe('todo assistant page', () => {
     const card = (await screen.findByRole('heading', { level: 2, name: 'Approval needed' })).closest('section')!;
     expect(within(card).getAllByText('todos.update').length).toBeGreaterThan(0);
     expect(within(card).getByText(/"title": "Weekly shop"/)).toBeTruthy();
-    expect(within(card).getByText((_text, el) => el?.tagName === 'TIME').getAttribute('datetime')).toBe('2030-11-05T10:15:00.000Z');
+    expect(
+      within(card)
+        .getByText((_text, el) => el?.tagName === 'TIME')
+        .getAttribute('datetime'),
+    ).toBe('2030-11-05T10:15:00.000Z');
     expect(within(card).queryByRole('textbox')).toBeNull();
     expect(screen.getByText('The assistant is waiting for your approval.')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
@@ -125,7 +169,11 @@ describe('todo assistant page', () => {
     fireEvent.change(editor, { target: { value: '{"id": "todo-1", "title": "Big shop"}' } });
     act(() => screen.getByRole('button', { name: 'Approve' }).click());
     expect(await screen.findByText('Renamed.')).toBeTruthy();
-    expect(backend.to(DECISION)[0]!.body).toEqual({ approvalToken: 'token-abc', decision: 'approve', modifiedArguments: { id: 'todo-1', title: 'Big shop' } });
+    expect(backend.to(DECISION)[0]!.body).toEqual({
+      approvalToken: 'token-abc',
+      decision: 'approve',
+      modifiedArguments: { id: 'todo-1', title: 'Big shop' },
+    });
   });
 
   it('denies and shows the rest of the turn', async () => {
@@ -134,7 +182,16 @@ describe('todo assistant page', () => {
       [DECISION]: () =>
         sseResponse(
           sse(
-            ['approval_decided', { type: 'approval_decided', approvalId: 'appr-1', toolCallId: 'call-1', decision: 'deny', arguments: { id: 'todo-1', title: 'Weekly shop' } }],
+            [
+              'approval_decided',
+              {
+                type: 'approval_decided',
+                approvalId: 'appr-1',
+                toolCallId: 'call-1',
+                decision: 'deny',
+                arguments: { id: 'todo-1', title: 'Weekly shop' },
+              },
+            ],
             ['text_delta', { type: 'text_delta', text: 'Okay, I left it unchanged.' }],
             completed(),
           ),
@@ -153,7 +210,18 @@ describe('todo assistant page', () => {
   it('drops an approval the backend no longer accepts and says why', async () => {
     openAssistant({
       [TURNS]: () => pausedTurn(),
-      [DECISION]: () => jsonResponse({ error: { code: 'FORBIDDEN', message: 'This approval request has expired.', reason: 'approval_required', requestId: 'r2' } }, 403),
+      [DECISION]: () =>
+        jsonResponse(
+          {
+            error: {
+              code: 'FORBIDDEN',
+              message: 'This approval request has expired.',
+              reason: 'approval_required',
+              requestId: 'r2',
+            },
+          },
+          403,
+        ),
     });
     sendMessage('Rename it');
 
@@ -168,7 +236,17 @@ describe('todo assistant page', () => {
   it('shows the message of a JSON budget refusal', async () => {
     openAssistant({
       [TURNS]: () =>
-        jsonResponse({ error: { code: 'RATE_LIMITED', message: 'Your organization has used its assistant budget for this month.', reason: 'token_budget_exhausted', requestId: 'r1' } }, 429),
+        jsonResponse(
+          {
+            error: {
+              code: 'RATE_LIMITED',
+              message: 'Your organization has used its assistant budget for this month.',
+              reason: 'token_budget_exhausted',
+              requestId: 'r1',
+            },
+          },
+          429,
+        ),
     });
     sendMessage('Hello');
 
@@ -179,7 +257,13 @@ describe('todo assistant page', () => {
 
   it('shows the message of an error event and never a raw failure', async () => {
     openAssistant({
-      [TURNS]: () => sseResponse(sse(execution, ['error', { error: { code: 'INTERNAL', message: 'An internal error occurred.', requestId: 'r9' } }])),
+      [TURNS]: () =>
+        sseResponse(
+          sse(execution, [
+            'error',
+            { error: { code: 'INTERNAL', message: 'An internal error occurred.', requestId: 'r9' } },
+          ]),
+        ),
     });
     sendMessage('Hello');
     expect((await screen.findByRole('alert')).textContent).toContain('An internal error occurred.');
@@ -188,7 +272,9 @@ describe('todo assistant page', () => {
   it('refuses a stream with an invalid event', async () => {
     openAssistant({ [TURNS]: () => sseResponse(sse(execution, ['tool_call', { toolCallId: 'c1' }])) });
     sendMessage('Hello');
-    expect((await screen.findByRole('alert')).textContent).toContain('The server sent an event in an unexpected format.');
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'The server sent an event in an unexpected format.',
+    );
   });
 
   it('lists pending approvals and opens one for a decision', async () => {
@@ -232,7 +318,8 @@ describe('todo assistant page', () => {
     signIn();
     openAt('/assistant');
     stubFetch({
-      'GET /api/v1/organizations': () => jsonResponse({ data: [{ _id: ORG, name: 'Acme', role: 'ORG_MEMBER', createdAt: '2030-01-01T00:00:00.000Z' }] }),
+      'GET /api/v1/organizations': () =>
+        jsonResponse({ data: [{ _id: ORG, name: 'Acme', role: 'ORG_MEMBER', createdAt: '2030-01-01T00:00:00.000Z' }] }),
       [APPROVALS]: () => jsonResponse({ data: [] }),
     });
     render(<App />);

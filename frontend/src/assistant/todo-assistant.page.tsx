@@ -44,7 +44,8 @@ function Entry({ entry }: { entry: TranscriptEntry }) {
         <li className="assistant__entry assistant__entry--tool">
           <span className="assistant__who">Tool</span>
           <p className="assistant__tool">
-            <code>{entry.functionRef}</code> <code className="assistant__args">{compactJson(entry.arguments)}</code> — {toolSummary(entry)}
+            <code>{entry.functionRef}</code> <code className="assistant__args">{compactJson(entry.arguments)}</code> —{' '}
+            {toolSummary(entry)}
           </p>
         </li>
       );
@@ -55,7 +56,10 @@ function Entry({ entry }: { entry: TranscriptEntry }) {
 export function TodoAssistantPage({ organizationId }: { organizationId: string }) {
   useDocumentTitle('Todo assistant');
   const messageId = useId();
-  const { state, send, decide, openApproval } = useTodoAssistant({ organizationId, systemRef: TODO_ASSISTANT_SYSTEM_REF });
+  const { state, send, decide, openApproval } = useTodoAssistant({
+    organizationId,
+    systemRef: TODO_ASSISTANT_SYSTEM_REF,
+  });
   const [message, setMessage] = useState('');
   const [queueVersion, setQueueVersion] = useState(0);
 
@@ -80,7 +84,12 @@ export function TodoAssistantPage({ organizationId }: { organizationId: string }
 
   const blocked = state.streaming || state.approval !== null;
   return (
-    <section className="panel assistant" aria-labelledby="assistant-title" aria-busy={state.streaming} data-view={TODO_ASSISTANT_VIEW_REF}>
+    <section
+      className="panel assistant"
+      aria-labelledby="assistant-title"
+      aria-busy={state.streaming}
+      data-view={TODO_ASSISTANT_VIEW_REF}
+    >
       <h1 id="assistant-title" className="page-title">
         Todo assistant
       </h1>
@@ -102,7 +111,12 @@ export function TodoAssistantPage({ organizationId }: { organizationId: string }
       ) : null}
 
       {state.approval ? (
-        <ApprovalCard key={state.approval.approvalId} approval={state.approval} busy={state.streaming} onDecide={(d, args) => void onDecide(d, args)} />
+        <ApprovalCard
+          key={state.approval.approvalId}
+          approval={state.approval}
+          busy={state.streaming}
+          onDecide={(d, args) => void onDecide(d, args)}
+        />
       ) : null}
 
       <form className="form assistant__composer" onSubmit={(event) => void submit(event)}>
@@ -122,10 +136,17 @@ export function TodoAssistantPage({ organizationId }: { organizationId: string }
             Send
           </button>
         </div>
-        {state.approval && !state.streaming ? <p className="muted">Approve or deny the proposed action to continue.</p> : null}
+        {state.approval && !state.streaming ? (
+          <p className="muted">Approve or deny the proposed action to continue.</p>
+        ) : null}
       </form>
 
-      <ApprovalsQueue reloadKey={queueVersion} currentApprovalId={state.approval?.approvalId ?? null} disabled={state.streaming} onReview={openApproval} />
+      <ApprovalsQueue
+        reloadKey={queueVersion}
+        currentApprovalId={state.approval?.approvalId ?? null}
+        disabled={state.streaming}
+        onReview={openApproval}
+      />
     </section>
   );
 }

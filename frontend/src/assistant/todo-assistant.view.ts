@@ -9,7 +9,10 @@ export const TODO_ASSISTANT_SYSTEM_REF = 'todo-assistant';
 export const TODO_ASSISTANT_VIEW_REF = 'todo-assistant-view';
 
 /** The view's definition as the host uses it (an organization-scoped, addressable conversation). */
-export const TODO_ASSISTANT_VIEW_ROUTE: Pick<FlowsActorsViewDefinition, 'ref' | 'systemRef' | 'isAddressable' | 'layoutPreset'> = {
+export const TODO_ASSISTANT_VIEW_ROUTE: Pick<
+  FlowsActorsViewDefinition,
+  'ref' | 'systemRef' | 'isAddressable' | 'layoutPreset'
+> = {
   ref: TODO_ASSISTANT_VIEW_REF,
   systemRef: TODO_ASSISTANT_SYSTEM_REF,
   isAddressable: true,

@@ -40,12 +40,24 @@ type Action =
   | { type: 'failed'; message: string; dropApproval?: boolean }
   | { type: 'approval_opened'; approval: FlowsActors_ApprovalRequest };
 
-const INITIAL: AssistantState = { executionId: null, entries: [], approval: null, streaming: false, completed: false, notice: '', error: null };
+const INITIAL: AssistantState = {
+  executionId: null,
+  entries: [],
+  approval: null,
+  streaming: false,
+  completed: false,
+  notice: '',
+  error: null,
+};
 
 let entrySequence = 0;
 const nextId = (prefix: string) => `${prefix}-${++entrySequence}`;
 
-function updateTool(entries: TranscriptEntry[], toolCallId: string, change: (entry: Extract<TranscriptEntry, { kind: 'tool' }>) => TranscriptEntry): TranscriptEntry[] {
+function updateTool(
+  entries: TranscriptEntry[],
+  toolCallId: string,
+  change: (entry: Extract<TranscriptEntry, { kind: 'tool' }>) => TranscriptEntry,
+): TranscriptEntry[] {
   return entries.map((entry) => (entry.kind === 'tool' && entry.id === toolCallId ? change(entry) : entry));
 }
 
@@ -55,21 +67,37 @@ function applyEvent(state: AssistantState, event: FlowsActors_TurnEvent): Assist
       return { ...state, executionId: event.executionId };
     case 'text_delta': {
       const last = state.entries.at(-1);
-      if (last?.kind === 'assistant') return { ...state, entries: [...state.entries.slice(0, -1), { ...last, text: last.text + event.text }] };
-      return { ...state, entries: [...state.entries, { kind: 'assistant', id: nextId('assistant'), text: event.text }] };
+      if (last?.kind === 'assistant')
+        return { ...state, entries: [...state.entries.slice(0, -1), { ...last, text: last.text + event.text }] };
+      return {
+        ...state,
+        entries: [...state.entries, { kind: 'assistant', id: nextId('assistant'), text: event.text }],
+      };
     }
     case 'tool_call': {
       const known = state.entries.some((entry) => entry.kind === 'tool' && entry.id === event.toolCallId);
       const entries = known
         ? updateTool(state.entries, event.toolCallId, (entry) => ({ ...entry, arguments: event.arguments }))
-        : [...state.entries, { kind: 'tool' as const, id: event.toolCallId, functionRef: event.functionRef, arguments: event.arguments }];
+        : [
+            ...state.entries,
+            { kind: 'tool' as const, id: event.toolCallId, functionRef: event.functionRef, arguments: event.arguments },
+          ];
       return { ...state, entries };
     }
     case 'tool_result': {
       const known = state.entries.some((entry) => entry.kind === 'tool' && entry.id === event.toolCallId);
       const entries = known
         ? updateTool(state.entries, event.toolCallId, (entry) => ({ ...entry, outcome: event.outcome }))
-        : [...state.entries, { kind: 'tool' as const, id: event.toolCallId, functionRef: event.functionRef, arguments: {}, outcome: event.outcome }];
+        : [
+            ...state.entries,
+            {
+              kind: 'tool' as const,
+              id: event.toolCallId,
+              functionRef: event.functionRef,
+              arguments: {},
+              outcome: event.outcome,
+            },
+          ];
       return { ...state, entries };
     }
     case 'approval_required':
@@ -78,7 +106,11 @@ function applyEvent(state: AssistantState, event: FlowsActors_TurnEvent): Assist
       return {
         ...state,
         approval: state.approval?.approvalId === event.approvalId ? null : state.approval,
-        entries: updateTool(state.entries, event.toolCallId, (entry) => ({ ...entry, decision: event.decision, arguments: event.arguments })),
+        entries: updateTool(state.entries, event.toolCallId, (entry) => ({
+          ...entry,
+          decision: event.decision,
+          arguments: event.arguments,
+        })),
       };
     case 'turn_completed':
       return {
@@ -105,15 +137,25 @@ function reducer(state: AssistantState, action: Action): AssistantState {
         completed: false,
         error: null,
         notice: 'The assistant is replying…',
-        entries: action.userMessage === undefined ? state.entries : [...state.entries, { kind: 'user', id: nextId('user'), text: action.userMessage }],
+        entries:
+          action.userMessage === undefined
+            ? state.entries
+            : [...state.entries, { kind: 'user', id: nextId('user'), text: action.userMessage }],
       };
     case 'event':
       return applyEvent(state, action.event);
     case 'finished':
-      if (state.completed || state.error) return { ...state, streaming: false, notice: state.error ? '' : state.notice };
+      if (state.completed || state.error)
+        return { ...state, streaming: false, notice: state.error ? '' : state.notice };
       return { ...state, streaming: false, notice: '', error: 'The reply ended before it was complete. Try again.' };
     case 'failed':
-      return { ...state, streaming: false, notice: '', error: action.message, approval: action.dropApproval ? null : state.approval };
+      return {
+        ...state,
+        streaming: false,
+        notice: '',
+        error: action.message,
+        approval: action.dropApproval ? null : state.approval,
+      };
     case 'approval_opened':
       return { ...state, approval: action.approval, executionId: action.approval.executionId, error: null };
   }
@@ -128,58 +170,81 @@ export function useTodoAssistant(target: { organizationId: string; systemRef: st
   // Leaving the page ends any stream in progress (the backend then aborts the turn).
   useEffect(() => () => controllerRef.current?.abort(), []);
 
-  const run = useCallback(async (call: (options: TurnStreamOptions) => Promise<void>, context: { userMessage?: string; deciding?: boolean } = {}): Promise<boolean> => {
-    const { userMessage } = context;
-    const accessToken = readAccessToken();
-    if (!accessToken) {
-      redirectToLogin();
-      return false;
-    }
-    controllerRef.current?.abort();
-    const controller = new AbortController();
-    controllerRef.current = controller;
-    dispatch(userMessage === undefined ? { type: 'started' } : { type: 'started', userMessage });
-    try {
-      await call({
-        accessToken,
-        signal: controller.signal,
-        onEvent: (event) => {
-          if (!controller.signal.aborted) dispatch({ type: 'event', event });
-        },
-      });
-      if (!controller.signal.aborted) dispatch({ type: 'finished' });
-      return true;
-    } catch (error) {
-      if (controller.signal.aborted || isAbortError(error)) return false;
-      if (error instanceof ApiError && error.isUnauthenticated) {
-        redirectToLogin({ tokenRefused: true });
+  const run = useCallback(
+    async (
+      call: (options: TurnStreamOptions) => Promise<void>,
+      context: { userMessage?: string; deciding?: boolean } = {},
+    ): Promise<boolean> => {
+      const { userMessage } = context;
+      const accessToken = readAccessToken();
+      if (!accessToken) {
+        redirectToLogin();
         return false;
       }
-      // A decision the backend will never accept (expired, already decided, no longer yours) leaves nothing to decide.
-      const dropApproval = context.deciding === true && error instanceof ApiError && [403, 404, 409].includes(error.status);
-      dispatch({ type: 'failed', message: describeFailure(error), dropApproval });
-      return false;
-    } finally {
-      if (controllerRef.current === controller) controllerRef.current = null;
-    }
-  }, []);
+      controllerRef.current?.abort();
+      const controller = new AbortController();
+      controllerRef.current = controller;
+      dispatch(userMessage === undefined ? { type: 'started' } : { type: 'started', userMessage });
+      try {
+        await call({
+          accessToken,
+          signal: controller.signal,
+          onEvent: (event) => {
+            if (!controller.signal.aborted) dispatch({ type: 'event', event });
+          },
+        });
+        if (!controller.signal.aborted) dispatch({ type: 'finished' });
+        return true;
+      } catch (error) {
+        if (controller.signal.aborted || isAbortError(error)) return false;
+        if (error instanceof ApiError && error.isUnauthenticated) {
+          redirectToLogin({ tokenRefused: true });
+          return false;
+        }
+        // A decision the backend will never accept (expired, already decided, no longer yours) leaves nothing to decide.
+        const dropApproval =
+          context.deciding === true && error instanceof ApiError && [403, 404, 409].includes(error.status);
+        dispatch({ type: 'failed', message: describeFailure(error), dropApproval });
+        return false;
+      } finally {
+        if (controllerRef.current === controller) controllerRef.current = null;
+      }
+    },
+    [],
+  );
 
   const send = useCallback(
     (message: string) =>
       run(
-        (options) => streamTurn({ organizationId, systemRef }, state.executionId ? { message, executionId: state.executionId } : { message }, options),
+        (options) =>
+          streamTurn(
+            { organizationId, systemRef },
+            state.executionId ? { message, executionId: state.executionId } : { message },
+            options,
+          ),
         { userMessage: message },
       ),
     [run, organizationId, systemRef, state.executionId],
   );
 
   const decide = useCallback(
-    (approval: FlowsActors_ApprovalRequest, decision: 'approve' | 'deny', modifiedArguments?: Record<string, unknown>) =>
-      run((options) => streamDecision(approval, modifiedArguments ? { decision, modifiedArguments } : { decision }, options), { deciding: true }),
+    (
+      approval: FlowsActors_ApprovalRequest,
+      decision: 'approve' | 'deny',
+      modifiedArguments?: Record<string, unknown>,
+    ) =>
+      run(
+        (options) =>
+          streamDecision(approval, modifiedArguments ? { decision, modifiedArguments } : { decision }, options),
+        { deciding: true },
+      ),
     [run],
   );
 
-  const openApproval = useCallback((approval: FlowsActors_ApprovalRequest) => dispatch({ type: 'approval_opened', approval }), []);
+  const openApproval = useCallback(
+    (approval: FlowsActors_ApprovalRequest) => dispatch({ type: 'approval_opened', approval }),
+    [],
+  );
 
   return { state, send, decide, openApproval };
 }

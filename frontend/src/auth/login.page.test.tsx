@@ -24,15 +24,21 @@ function openLogin(next: string | null, routes: Parameters<typeof stubBackend>[0
 
 describe('login page', () => {
   it('signs in, keeps the token in sessionStorage only, and returns to `next`', async () => {
-    const next = '/oauth/authorize?response_type=code&client_id=example-mcp-tool&redirect_uri=https%3A%2F%2Ftool.example%2Fcallback';
-    const backend = openLogin(next, { [LOGIN]: signedIn, 'POST /api/v1/oauth/authorize': () => pending<RouteAnswer>() });
+    const next =
+      '/oauth/authorize?response_type=code&client_id=example-mcp-tool&redirect_uri=https%3A%2F%2Ftool.example%2Fcallback';
+    const backend = openLogin(next, {
+      [LOGIN]: signedIn,
+      'POST /api/v1/oauth/authorize': () => pending<RouteAnswer>(),
+    });
     expect(screen.getByText(/an application asked to connect to your account/i)).toBeTruthy();
 
     fillAndSubmit('  ada@example.com ', 'a long passphrase');
 
     expect(await screen.findByText(/reading the application's request/i)).toBeTruthy();
     expect(currentUrl()).toBe(next);
-    expect(backend.callsTo(LOGIN).map((call) => call.body)).toEqual([{ email: 'ada@example.com', password: 'a long passphrase' }]);
+    expect(backend.callsTo(LOGIN).map((call) => call.body)).toEqual([
+      { email: 'ada@example.com', password: 'a long passphrase' },
+    ]);
     expect(window.sessionStorage.getItem(ACCESS_TOKEN_KEY)).toBe(TOKEN);
     expect(window.localStorage.length).toBe(0);
     expect(window.location.href).not.toContain(TOKEN);
@@ -69,7 +75,9 @@ describe('login page', () => {
 
     const email = screen.getByLabelText('Email');
     expect(email.getAttribute('aria-invalid')).toBe('true');
-    expect(document.getElementById(email.getAttribute('aria-describedby')!)!.textContent).toBe('Enter your email address.');
+    expect(document.getElementById(email.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'Enter your email address.',
+    );
     expect(screen.getByLabelText('Password').getAttribute('aria-describedby')).toBeTruthy();
     expect(document.activeElement).toBe(email);
 
@@ -83,7 +91,9 @@ describe('login page', () => {
 
   it('reports wrong credentials in an alert and stores nothing', async () => {
     openLogin('/account/consents', {
-      [LOGIN]: errorEnvelope(401, 'UNAUTHENTICATED', 'The email or password is incorrect.', { reason: 'credential_invalid' }),
+      [LOGIN]: errorEnvelope(401, 'UNAUTHENTICATED', 'The email or password is incorrect.', {
+        reason: 'credential_invalid',
+      }),
     });
     fillAndSubmit('ada@example.com', 'wrong');
 
@@ -96,15 +106,24 @@ describe('login page', () => {
 
   it('says when to try again after too many attempts', async () => {
     openLogin(null, {
-      [LOGIN]: { ...errorEnvelope(429, 'RATE_LIMITED', 'Too many sign-in attempts.', { reason: 'rate_limit_exceeded' }), headers: { 'Retry-After': '42' } },
+      [LOGIN]: {
+        ...errorEnvelope(429, 'RATE_LIMITED', 'Too many sign-in attempts.', { reason: 'rate_limit_exceeded' }),
+        headers: { 'Retry-After': '42' },
+      },
     });
     fillAndSubmit('ada@example.com', 'a long passphrase');
 
-    expect((await screen.findByRole('alert')).textContent).toContain('Too many sign-in attempts. You can try again in about 42 seconds.');
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Too many sign-in attempts. You can try again in about 42 seconds.',
+    );
   });
 
   it('marks the fields the backend refused', async () => {
-    openLogin(null, { [LOGIN]: errorEnvelope(400, 'VALIDATION_FAILED', 'The request is invalid.', { problems: [{ path: 'email', expected: 'string, at most 254 characters' }] }) });
+    openLogin(null, {
+      [LOGIN]: errorEnvelope(400, 'VALIDATION_FAILED', 'The request is invalid.', {
+        problems: [{ path: 'email', expected: 'string, at most 254 characters' }],
+      }),
+    });
     fillAndSubmit('ada@example.com', 'a long passphrase');
 
     await screen.findByRole('alert');

@@ -48,7 +48,9 @@ function HealthDetails({ health }: { health: HealthStatus }) {
   const healthy = health.status === 'ok';
   return (
     <div role="status" className={`status ${healthy ? 'status--ok' : 'status--warn'}`}>
-      <p className="status__summary">{healthy ? 'The backend is up.' : 'The backend answered but reports a problem.'}</p>
+      <p className="status__summary">
+        {healthy ? 'The backend is up.' : 'The backend answered but reports a problem.'}
+      </p>
       <dl className="status__facts">
         <div>
           <dt>Status</dt>

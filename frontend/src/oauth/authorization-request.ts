@@ -33,7 +33,8 @@ export function readAuthorizationRequest(search: string): ReadAuthorizationReque
     if (values[0] !== undefined) request[name] = values[0];
   }
   const missing = REQUIRED.filter((name) => !request[name]);
-  if (missing.length > 0) return { ok: false, message: `The request is missing ${missing.map((name) => `“${name}”`).join(', ')}.` };
+  if (missing.length > 0)
+    return { ok: false, message: `The request is missing ${missing.map((name) => `“${name}”`).join(', ')}.` };
   const { response_type = '', client_id = '', redirect_uri = '', ...optional } = request;
   return { ok: true, request: { response_type, client_id, redirect_uri, ...optional } };
 }

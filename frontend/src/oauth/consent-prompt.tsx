@@ -34,8 +34,14 @@ export function ConsentPrompt({ prompt, signedInAs }: { prompt: OAuthConsentProm
     setError(null);
     try {
       // Only an approval can be remembered; a denial never stores anything.
-      const { redirect_to } = await oauthConsentDecision(prompt.consent_token, decision, decision === 'approve' && remember, accessToken);
-      if (!isNavigableRedirect(redirect_to)) throw new ApiError('The server answered with an address this page will not open.', 200, 'BAD_RESPONSE');
+      const { redirect_to } = await oauthConsentDecision(
+        prompt.consent_token,
+        decision,
+        decision === 'approve' && remember,
+        accessToken,
+      );
+      if (!isNavigableRedirect(redirect_to))
+        throw new ApiError('The server answered with an address this page will not open.', 200, 'BAD_RESPONSE');
       setPhase({ kind: 'leaving' });
       leaveApp(redirect_to);
     } catch (failure) {
@@ -94,7 +100,8 @@ export function ConsentPrompt({ prompt, signedInAs }: { prompt: OAuthConsentProm
           <span>Remember this decision</span>
         </label>
         <p id={`${ids}-remember-hint`} className="checkbox__hint">
-          If you approve, {clientName} will not ask again for this same access. You can withdraw it under Remembered consents.
+          If you approve, {clientName} will not ask again for this same access. You can withdraw it under Remembered
+          consents.
         </p>
       </div>
 
@@ -114,7 +121,11 @@ export function ConsentPrompt({ prompt, signedInAs }: { prompt: OAuthConsentProm
         </button>
       </div>
       <p role="status" className="muted live">
-        {phase.kind === 'submitting' ? 'Sending your decision…' : phase.kind === 'leaving' ? `Returning you to ${clientName}…` : ''}
+        {phase.kind === 'submitting'
+          ? 'Sending your decision…'
+          : phase.kind === 'leaving'
+            ? `Returning you to ${clientName}…`
+            : ''}
       </p>
     </section>
   );

@@ -3,7 +3,14 @@ import { StrictMode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../App';
 import { ACCESS_TOKEN_KEY } from '../session/access-token.store';
-import { errorEnvelope, json, pending, stubBackend, stubLocationAssign, type RouteAnswer } from '../test-support/fetch-routes';
+import {
+  errorEnvelope,
+  json,
+  pending,
+  stubBackend,
+  stubLocationAssign,
+  type RouteAnswer,
+} from '../test-support/fetch-routes';
 import { TEST_TOKEN, TEST_USER, currentUrl, openAt, signIn } from '../test-support/fixtures';
 
 const RESOURCE = 'http://localhost:4241/api/v1/mcp';
@@ -38,7 +45,11 @@ const consentPrompt: RouteAnswer = json({
 function openConsentPage(routes: Parameters<typeof stubBackend>[0] = {}) {
   signIn();
   openAt(CONSENT_URL);
-  const backend = stubBackend({ [AUTHORIZE]: consentPrompt, 'GET /api/v1/auth/me': json({ data: { user: TEST_USER, organizations: [] } }), ...routes });
+  const backend = stubBackend({
+    [AUTHORIZE]: consentPrompt,
+    'GET /api/v1/auth/me': json({ data: { user: TEST_USER, organizations: [] } }),
+    ...routes,
+  });
   const assign = stubLocationAssign();
   render(<App />);
   return { backend, assign };
@@ -48,7 +59,10 @@ describe('consent page', () => {
   it('shows who asks, for which resource and which scopes, with "remember" off', async () => {
     const { backend } = openConsentPage();
 
-    const heading = await screen.findByRole('heading', { level: 1, name: /allow example mcp tool to use your account/i });
+    const heading = await screen.findByRole('heading', {
+      level: 1,
+      name: /allow example mcp tool to use your account/i,
+    });
     const page = heading.closest('section')!;
     expect(within(page).getByText(RESOURCE)).toBeTruthy();
     expect(within(page).getByText(/confirm who you are/i)).toBeTruthy();
@@ -87,7 +101,11 @@ describe('consent page', () => {
 
     expect(await screen.findByText(/returning you to example mcp tool/i)).toBeTruthy();
     expect(backend.callsTo(DECISION)).toHaveLength(1);
-    expect(backend.callsTo(DECISION)[0]!.body).toEqual({ consent_token: 'consent-token-1', decision: 'approve', remember: true });
+    expect(backend.callsTo(DECISION)[0]!.body).toEqual({
+      consent_token: 'consent-token-1',
+      decision: 'approve',
+      remember: true,
+    });
     expect(backend.callsTo(DECISION)[0]!.authorization).toBe(`Bearer ${TEST_TOKEN}`);
     expect(assign).toHaveBeenCalledTimes(1);
     expect(assign).toHaveBeenCalledWith(CALLBACK);
@@ -101,14 +119,18 @@ describe('consent page', () => {
     act(() => approve.click());
     expect(await screen.findByText(/returning you to example mcp tool/i)).toBeTruthy();
 
-    expect(backend.callsTo(DECISION).map((call) => call.body)).toEqual([{ consent_token: 'consent-token-1', decision: 'approve', remember: false }]);
+    expect(backend.callsTo(DECISION).map((call) => call.body)).toEqual([
+      { consent_token: 'consent-token-1', decision: 'approve', remember: false },
+    ]);
     expect(assign).toHaveBeenCalledWith(CALLBACK);
   });
 
   it('denies once, never remembering, and disables both buttons while sending', async () => {
     const denied = 'https://tool.example/callback?error=access_denied&state=state-123';
     let answerDecision: (answer: RouteAnswer) => void = () => {};
-    const { backend, assign } = openConsentPage({ [DECISION]: () => new Promise<RouteAnswer>((resolve) => (answerDecision = resolve)) });
+    const { backend, assign } = openConsentPage({
+      [DECISION]: () => new Promise<RouteAnswer>((resolve) => (answerDecision = resolve)),
+    });
     const deny = await screen.findByRole<HTMLButtonElement>('button', { name: 'Deny' });
     act(() => screen.getByRole('checkbox', { name: 'Remember this decision' }).click());
 
@@ -121,7 +143,9 @@ describe('consent page', () => {
     expect(deny.closest('section')!.getAttribute('aria-busy')).toBe('true');
     await act(async () => answerDecision(json({ data: { redirect_to: denied } })));
 
-    expect(backend.callsTo(DECISION).map((call) => call.body)).toEqual([{ consent_token: 'consent-token-1', decision: 'deny', remember: false }]);
+    expect(backend.callsTo(DECISION).map((call) => call.body)).toEqual([
+      { consent_token: 'consent-token-1', decision: 'deny', remember: false },
+    ]);
     expect(assign).toHaveBeenCalledTimes(1);
     expect(assign).toHaveBeenCalledWith(denied);
   });
@@ -150,14 +174,20 @@ describe('consent page', () => {
   });
 
   it('refuses a redirect_to that would run script in this page', async () => {
-    const { assign } = openConsentPage({ [AUTHORIZE]: json({ data: { kind: 'redirect', redirect_to: 'javascript:alert(1)' } }) });
+    const { assign } = openConsentPage({
+      [AUTHORIZE]: json({ data: { kind: 'redirect', redirect_to: 'javascript:alert(1)' } }),
+    });
 
     expect((await screen.findByRole('alert')).textContent).toMatch(/will not open/i);
     expect(assign).not.toHaveBeenCalled();
   });
 
   it('goes to sign-in, returning here, when the session is refused (401)', async () => {
-    const { assign } = openConsentPage({ [AUTHORIZE]: errorEnvelope(401, 'UNAUTHENTICATED', 'The access token has expired.', { reason: 'credential_invalid' }) });
+    const { assign } = openConsentPage({
+      [AUTHORIZE]: errorEnvelope(401, 'UNAUTHENTICATED', 'The access token has expired.', {
+        reason: 'credential_invalid',
+      }),
+    });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeTruthy();
     expect(window.location.pathname).toBe('/login');
@@ -202,7 +232,10 @@ describe('consent page', () => {
   it('reports a failed decision and lets the person decide again', async () => {
     let attempt = 0;
     const { backend, assign } = openConsentPage({
-      [DECISION]: () => (++attempt === 1 ? errorEnvelope(503, 'SERVICE_UNAVAILABLE', 'Try again in a moment.') : json({ data: { redirect_to: CALLBACK } })),
+      [DECISION]: () =>
+        ++attempt === 1
+          ? errorEnvelope(503, 'SERVICE_UNAVAILABLE', 'Try again in a moment.')
+          : json({ data: { redirect_to: CALLBACK } }),
     });
     const firstTry = await screen.findByRole('button', { name: 'Approve' });
     act(() => firstTry.click());
@@ -227,7 +260,9 @@ describe('consent page', () => {
 
   it('offers a retry when the backend cannot be reached', async () => {
     let attempt = 0;
-    openConsentPage({ [AUTHORIZE]: () => (++attempt === 1 ? errorEnvelope(502, 'INTERNAL', 'Bad gateway.') : consentPrompt) });
+    openConsentPage({
+      [AUTHORIZE]: () => (++attempt === 1 ? errorEnvelope(502, 'INTERNAL', 'Bad gateway.') : consentPrompt),
+    });
 
     const alert = await screen.findByRole('alert');
     act(() => within(alert).getByRole('button', { name: 'Try again' }).click());

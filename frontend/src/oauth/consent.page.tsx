@@ -7,7 +7,9 @@ import { useAuthorizationPrompt } from './use-authorization-prompt';
 export function Auth_OAuthConsent({ search }: { search: string }) {
   const { state, retry } = useAuthorizationPrompt(search);
   const user = useCurrentUser();
-  useDocumentTitle(state.kind === 'prompt' ? `Authorize ${state.prompt.client.client_name}` : 'Authorize an application');
+  useDocumentTitle(
+    state.kind === 'prompt' ? `Authorize ${state.prompt.client.client_name}` : 'Authorize an application',
+  );
 
   switch (state.kind) {
     case 'loading':
@@ -43,8 +45,8 @@ export function Auth_OAuthConsent({ search }: { search: string }) {
             <p className="status__detail">{state.message}</p>
           </div>
           <p>
-            Nothing was shared with the application. Go back to it and try again, or contact the people who make it if this keeps
-            happening.
+            Nothing was shared with the application. Go back to it and try again, or contact the people who make it if
+            this keeps happening.
           </p>
           {state.requestId ? (
             <p className="muted">

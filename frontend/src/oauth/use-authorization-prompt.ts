@@ -19,7 +19,13 @@ export type AuthorizationPromptState =
   | { kind: 'prompt'; prompt: OAuthConsentPrompt };
 
 function isRetryable(error: ApiError): boolean {
-  return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500 || error.code === 'BAD_RESPONSE';
+  return (
+    error.status === 0 ||
+    error.status === 408 ||
+    error.status === 429 ||
+    error.status >= 500 ||
+    error.code === 'BAD_RESPONSE'
+  );
 }
 
 /** Sends the page's authorization request to the backend once per attempt and tracks the answer. */

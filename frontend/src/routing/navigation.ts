@@ -34,6 +34,8 @@ export function useLocation(): { pathname: string; search: string } {
   const snapshot = useSyncExternalStore(subscribe, currentPathWithQuery);
   return useMemo(() => {
     const queryStart = snapshot.indexOf('?');
-    return queryStart === -1 ? { pathname: snapshot, search: '' } : { pathname: snapshot.slice(0, queryStart), search: snapshot.slice(queryStart) };
+    return queryStart === -1
+      ? { pathname: snapshot, search: '' }
+      : { pathname: snapshot.slice(0, queryStart), search: snapshot.slice(queryStart) };
   }, [snapshot]);
 }

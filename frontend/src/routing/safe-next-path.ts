@@ -13,7 +13,8 @@ export function safeNextPath(next: string | null | undefined, origin: string = w
   if (!next || !next.startsWith('/')) return DEFAULT_AFTER_SIGN_IN;
   // Browsers read `\` as `/` in URLs, and control characters are dropped before parsing.
   // oxlint-disable-next-line no-control-regex -- a path holding a control character is refused, so the regex must find them.
-  if (next.startsWith('//') || next.startsWith('/\\') || /[\u0000-\u001f\u007f]/.test(next)) return DEFAULT_AFTER_SIGN_IN;
+  if (next.startsWith('//') || next.startsWith('/\\') || /[\u0000-\u001f\u007f]/.test(next))
+    return DEFAULT_AFTER_SIGN_IN;
   let url: URL;
   try {
     url = new URL(next, origin);

@@ -25,7 +25,12 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /** The backend's error envelope. */
-export function errorEnvelope(status: number, code: string, message: string, extras: Record<string, unknown> = {}): RouteAnswer {
+export function errorEnvelope(
+  status: number,
+  code: string,
+  message: string,
+  extras: Record<string, unknown> = {},
+): RouteAnswer {
   return json({ error: { code, message, requestId: 'req-test-1', ...extras } }, status);
 }
 
@@ -35,10 +40,17 @@ export function errorEnvelope(status: number, code: string, message: string, ext
  * @example
  * const backend = stubBackend({ 'GET /api/v1/auth/me': json({ data: { user } }) });
  */
-export function stubBackend(routes: Routes): { fetch: Mock<typeof fetch>; calls: RecordedCall[]; callsTo: (route: string) => RecordedCall[] } {
+export function stubBackend(routes: Routes): {
+  fetch: Mock<typeof fetch>;
+  calls: RecordedCall[];
+  callsTo: (route: string) => RecordedCall[];
+} {
   const calls: RecordedCall[] = [];
   const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, window.location.origin);
+    const url = new URL(
+      typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      window.location.origin,
+    );
     const headers = new Headers(init?.headers);
     const call: RecordedCall = {
       method: init?.method ?? 'GET',
@@ -48,14 +60,23 @@ export function stubBackend(routes: Routes): { fetch: Mock<typeof fetch>; calls:
     };
     calls.push(call);
     const route = routes[`${call.method} ${call.path}`];
-    const answer = route === undefined ? errorEnvelope(404, 'NOT_FOUND', 'No such route.') : typeof route === 'function' ? await route(call) : route;
+    const answer =
+      route === undefined
+        ? errorEnvelope(404, 'NOT_FOUND', 'No such route.')
+        : typeof route === 'function'
+          ? await route(call)
+          : route;
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
       status: answer.status ?? 200,
       headers: { 'Content-Type': 'application/json', ...answer.headers },
     });
   });
   vi.stubGlobal('fetch', fetchMock);
-  return { fetch: fetchMock, calls, callsTo: (route) => calls.filter((call) => `${call.method} ${call.path}` === route) };
+  return {
+    fetch: fetchMock,
+    calls,
+    callsTo: (route) => calls.filter((call) => `${call.method} ${call.path}` === route),
+  };
 }
 
 /** Stubs `window.location.assign` (jsdom cannot navigate away); the rest of `location` stays live. */

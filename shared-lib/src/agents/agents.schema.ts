@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { ImageProvider_Background, ImageProvider_OutputFormat, ImageProvider_Quality, ImageProvider_Size } from './agents.enums.js';
+import {
+  ImageProvider_Background,
+  ImageProvider_OutputFormat,
+  ImageProvider_Quality,
+  ImageProvider_Size,
+} from './agents.enums.js';
 
 const zodSchema = z.custom<z.ZodType>((value) => value instanceof z.ZodType, 'a Zod schema');
 

@@ -106,7 +106,11 @@ export interface FlowsActors_Agent {
 }
 
 /** One call of `AgentsBackendService.invokeAgent`. */
-export interface FlowsActors_Agent_Invocation<TInput extends z.ZodType = z.ZodType, TOutput extends z.ZodType = z.ZodType, TContext extends z.ZodType = z.ZodType> {
+export interface FlowsActors_Agent_Invocation<
+  TInput extends z.ZodType = z.ZodType,
+  TOutput extends z.ZodType = z.ZodType,
+  TContext extends z.ZodType = z.ZodType,
+> {
   agentRef: string;
   initiator: { userId?: string; organizationId?: string };
   invocationContext: readonly unknown[];
@@ -133,7 +137,12 @@ interface FlowActorSystemBase {
   description?: string;
   status: FlowActorSystem_Status;
   visibility: FlowActorSystem_Visibility;
-  config: { timeout?: number; accessControl: readonly FlowsActors_AccessControl[]; riskLevel: ResourceOperationRiskLevel; maxToolSteps?: number };
+  config: {
+    timeout?: number;
+    accessControl: readonly FlowsActors_AccessControl[];
+    riskLevel: ResourceOperationRiskLevel;
+    maxToolSteps?: number;
+  };
   /** When the declaration was written (informational; nothing reads it). */
   createdAt?: string;
 }
@@ -171,7 +180,13 @@ export interface AgentCallTraceEmission {
   operationKey: string;
   outcome: 'success' | 'error';
   attempt?: number;
-  context?: { usage?: AgentCallUsage; executionTime?: number; finishReason?: string; embeddingDims?: number; embeddingCount?: number };
+  context?: {
+    usage?: AgentCallUsage;
+    executionTime?: number;
+    finishReason?: string;
+    embeddingDims?: number;
+    embeddingCount?: number;
+  };
   error?: { name: string; message: string };
   /** Content: given to sinks that may capture it (logger at DEBUG_VERBOSE, PostHog with captureContent). */
   input?: unknown;

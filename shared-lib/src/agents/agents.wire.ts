@@ -54,7 +54,10 @@ export type FlowsActors_WireError = z.infer<typeof FlowsActors_WireErrorSchema>;
 /** What a tool call produced, as the browser sees it. */
 export const FlowsActors_ToolOutcomeSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), result: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.object({ code: nonEmpty(), message: z.string(), reason: z.string().optional() }) }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({ code: nonEmpty(), message: z.string(), reason: z.string().optional() }),
+  }),
 ]);
 /** A tool call's result or refusal. */
 export type FlowsActors_ToolOutcome = z.infer<typeof FlowsActors_ToolOutcomeSchema>;
@@ -68,8 +71,18 @@ const UsageSchema = z.object({ inputTokens: z.number(), outputTokens: z.number()
 export const FlowsActors_TurnEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('execution'), executionId: nonEmpty(), systemRef: nonEmpty(), agentRef: nonEmpty() }),
   z.object({ type: z.literal('text_delta'), text: z.string() }),
-  z.object({ type: z.literal('tool_call'), toolCallId: nonEmpty(), functionRef: nonEmpty(), arguments: argumentsRecord() }),
-  z.object({ type: z.literal('tool_result'), toolCallId: nonEmpty(), functionRef: nonEmpty(), outcome: FlowsActors_ToolOutcomeSchema }),
+  z.object({
+    type: z.literal('tool_call'),
+    toolCallId: nonEmpty(),
+    functionRef: nonEmpty(),
+    arguments: argumentsRecord(),
+  }),
+  z.object({
+    type: z.literal('tool_result'),
+    toolCallId: nonEmpty(),
+    functionRef: nonEmpty(),
+    outcome: FlowsActors_ToolOutcomeSchema,
+  }),
   z.object({ type: z.literal('approval_required'), approval: FlowsActors_ApprovalRequestSchema }),
   z.object({
     type: z.literal('approval_decided'),
@@ -78,7 +91,11 @@ export const FlowsActors_TurnEventSchema = z.discriminatedUnion('type', [
     decision: z.enum(['approve', 'deny']),
     arguments: argumentsRecord(),
   }),
-  z.object({ type: z.literal('turn_completed'), status: z.enum(['completed', 'awaiting_approval', 'max_steps']), usage: UsageSchema }),
+  z.object({
+    type: z.literal('turn_completed'),
+    status: z.enum(['completed', 'awaiting_approval', 'max_steps']),
+    usage: UsageSchema,
+  }),
   z.object({ type: z.literal('error'), error: FlowsActors_WireErrorSchema }),
 ]);
 /** One server-sent event of a turn. */

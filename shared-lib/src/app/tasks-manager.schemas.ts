@@ -108,10 +108,12 @@ export const SavedViewSchema = z.object({
   criteria: z.object({
     status: z.enum(Todos_Status).optional(),
     minPriority: z.number().int().min(1).max(5).optional(),
-    layout: z.object({
-      columns: z.array(z.enum(['title', 'status', 'priority', 'assignee'])).max(4),
-      compact: z.boolean(),
-    }).optional(),
+    layout: z
+      .object({
+        columns: z.array(z.enum(['title', 'status', 'priority', 'assignee'])).max(4),
+        compact: z.boolean(),
+      })
+      .optional(),
   }),
   pinned: z.boolean().default(false),
 });

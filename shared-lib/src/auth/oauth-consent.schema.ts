@@ -36,7 +36,10 @@ export const OAuthRedirectSchema = z.object({ kind: z.literal('redirect'), redir
 export type OAuthRedirect = z.infer<typeof OAuthRedirectSchema>;
 
 /** Response of `POST /api/v1/oauth/authorize`: `{ data: OAuthAuthorizeResponse }`. */
-export const OAuthAuthorizeResponseSchema = z.discriminatedUnion('kind', [OAuthConsentPromptSchema, OAuthRedirectSchema]);
+export const OAuthAuthorizeResponseSchema = z.discriminatedUnion('kind', [
+  OAuthConsentPromptSchema,
+  OAuthRedirectSchema,
+]);
 export type OAuthAuthorizeResponse = z.infer<typeof OAuthAuthorizeResponseSchema>;
 
 /** `POST /api/v1/oauth/authorize/decision`; the response is `{ data: { redirect_to } }`. */

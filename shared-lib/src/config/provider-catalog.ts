@@ -106,10 +106,17 @@ export type BuiltInProviderCatalog = {
 export interface WildoGeneratedTypes {}
 
 /** The application's provider catalogue: the generated `WildoDiscoveredProviderCatalog`, or the built-in one before generation. */
-export type RegisteredProviderCatalog = WildoGeneratedTypes extends { providerCatalog: infer C extends ProviderCatalogType } ? C : BuiltInProviderCatalog;
+export type RegisteredProviderCatalog = WildoGeneratedTypes extends {
+  providerCatalog: infer C extends ProviderCatalogType;
+}
+  ? C
+  : BuiltInProviderCatalog;
 
 /** Providers of the application's catalogue that offer `capability`. */
-export type CatalogProviderOffering<TCapability extends ProviderCapability, TCatalog extends ProviderCatalogType = RegisteredProviderCatalog> = {
+export type CatalogProviderOffering<
+  TCapability extends ProviderCapability,
+  TCatalog extends ProviderCatalogType = RegisteredProviderCatalog,
+> = {
   [Name in keyof TCatalog]: TCapability extends TCatalog[Name]['providerCapabilities'] ? Name : never;
 }[keyof TCatalog] &
   string;

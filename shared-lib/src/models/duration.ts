@@ -27,6 +27,7 @@ const MILLISECONDS_PER_UNIT: Record<DurationUnit, number> = {
  * durationToMilliseconds({ value: 5, unit: DurationUnit.MINUTES }); // 300000
  */
 export function durationToMilliseconds(duration: Duration): number {
-  if (!Number.isFinite(duration.value) || duration.value <= 0) throw new RangeError('A duration must be a positive finite number.');
+  if (!Number.isFinite(duration.value) || duration.value <= 0)
+    throw new RangeError('A duration must be a positive finite number.');
   return duration.value * MILLISECONDS_PER_UNIT[duration.unit];
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CoreResourceOperation, ResourceOperationEffect, ResourceOperationVariantType } from '../models/resource-operation.js';
+import {
+  CoreResourceOperation,
+  ResourceOperationEffect,
+  ResourceOperationVariantType,
+} from '../models/resource-operation.js';
 import { ResourcePrimaryScope } from '../models/resource-scope.js';
 import { CORE_ORG_ROLES } from '../models/roles.js';
 import { defineResource } from './define-resource.js';
@@ -33,7 +37,12 @@ const notes = defineResource({
       effect: ResourceOperationEffect.WRITE,
       description: 'Archives one note.',
     },
-    count: { target: 'collection', requestSchema: CountRequest, responseSchema: z.object({ total: z.number() }), effect: ResourceOperationEffect.READ },
+    count: {
+      target: 'collection',
+      requestSchema: CountRequest,
+      responseSchema: z.object({ total: z.number() }),
+      effect: ResourceOperationEffect.READ,
+    },
   },
   operationsConfiguration: {
     [CoreResourceOperation.CREATE]: { variants: [member] },
@@ -47,7 +56,16 @@ const notes = defineResource({
 describe('defineResource', () => {
   it('returns the declaration as written, still valid under the strict declaration schema', () => {
     expect(ResourceDeclarationSchema.safeParse(notes).success).toBe(true);
-    expect(Object.keys(notes)).toEqual(['type', 'displayName', 'primaryScope', 'schema', 'readOnlyFields', 'internalFields', 'customOperations', 'operationsConfiguration']);
+    expect(Object.keys(notes)).toEqual([
+      'type',
+      'displayName',
+      'primaryScope',
+      'schema',
+      'readOnlyFields',
+      'internalFields',
+      'customOperations',
+      'operationsConfiguration',
+    ]);
     expect({ ...notes }).not.toHaveProperty('tools');
   });
 
@@ -65,14 +83,22 @@ describe('a handle’s tools', () => {
 
   it('reads with the bounded lookup contract', () => {
     const read = notes.tools.read();
-    expect(read).toMatchObject({ functionRef: 'resource.notes.read', readOnly: true, resourceOperation: { resourceType: 'notes', operation: 'read' } });
+    expect(read).toMatchObject({
+      functionRef: 'resource.notes.read',
+      readOnly: true,
+      resourceOperation: { resourceType: 'notes', operation: 'read' },
+    });
     expect(read.inputSchema).toBe(ResourceReadToolInputSchema);
     expect(read.inputSchema.safeParse({ limit: READ_TOOL_MAX_RECORDS + 1 }).success).toBe(false);
   });
 
   it('derives UPDATE’s input: the id and the caller-writable fields, each optional, nothing else', () => {
     const update = notes.tools.write('update');
-    expect(update).toMatchObject({ functionRef: 'resource.notes.update', description: 'Update one notes record.', readOnly: false });
+    expect(update).toMatchObject({
+      functionRef: 'resource.notes.update',
+      description: 'Update one notes record.',
+      readOnly: false,
+    });
     expect(shapeOf(update.inputSchema)).toMatchObject({ required: ['id'], additionalProperties: false });
     expect(Object.keys(update.inputSchema.shape)).toEqual(['id', 'title', 'pinned']);
     expect(update.inputSchema.safeParse({ id: 'n1', title: 'x' }).success).toBe(true);
@@ -87,7 +113,12 @@ describe('a handle’s tools', () => {
 
   it('derives a custom operation’s input: its request, plus the id of an instance operation', () => {
     const archive = notes.tools.write('archive', { requiresHumanApproval: true, allowArgumentModification: false });
-    expect(archive).toMatchObject({ description: 'Archives one note.', requiresHumanApproval: true, allowArgumentModification: false, readOnly: false });
+    expect(archive).toMatchObject({
+      description: 'Archives one note.',
+      requiresHumanApproval: true,
+      allowArgumentModification: false,
+      readOnly: false,
+    });
     expect(archive.inputSchema.safeParse({ id: 'n1', reason: 'done' }).success).toBe(true);
     expect(archive.inputSchema.safeParse({ reason: 'done' }).success).toBe(false);
     const count = notes.tools.write('count');

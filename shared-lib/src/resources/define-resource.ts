@@ -36,9 +36,9 @@ export interface ResourceDeclarationInput<
   TReadOnly extends ResourceFieldName<TSchema>,
   TInternal extends ResourceFieldName<TSchema>,
 > extends Omit<
-    ResourceDeclaration<TType, TSchema>,
-    'primaryScope' | 'customOperations' | 'operationsConfiguration' | 'readOnlyFields' | 'internalFields'
-  > {
+  ResourceDeclaration<TType, TSchema>,
+  'primaryScope' | 'customOperations' | 'operationsConfiguration' | 'readOnlyFields' | 'internalFields'
+> {
   primaryScope: TScope;
   readOnlyFields?: readonly TReadOnly[];
   internalFields?: readonly TInternal[];
@@ -46,7 +46,9 @@ export interface ResourceDeclarationInput<
   operationsConfiguration: {
     readonly [K in TOperation]: `${K}` extends ResourceOperationName<TCustom>
       ? { variants: readonly TypedResourceOperationVariant<TScope, TSchema>[] }
-      : ResourceOperationConfiguration & { operationIsNotDeclared: 'use a CoreResourceOperation, or declare the operation in customOperations' };
+      : ResourceOperationConfiguration & {
+          operationIsNotDeclared: 'use a CoreResourceOperation, or declare the operation in customOperations';
+        };
   };
 }
 
@@ -80,7 +82,10 @@ export type ResourceHandle<S extends ResourceSpec> = ResourceDeclaration<S['type
 export type AnyResourceHandle = ResourceHandle<ResourceSpec>;
 
 /** The spec of a handle, to type code around it (`ResourceRecordOf<ResourceSpecOf<typeof todos>>`). */
-export type ResourceSpecOf<THandle extends { readonly [resourceSpec]?: ResourceSpec }> = Exclude<THandle[typeof resourceSpec], undefined>;
+export type ResourceSpecOf<THandle extends { readonly [resourceSpec]?: ResourceSpec }> = Exclude<
+  THandle[typeof resourceSpec],
+  undefined
+>;
 
 /**
  * Declares a resource and returns its handle. The declaration keeps the guide's shape; the handle types its
@@ -136,8 +141,12 @@ function createResourceHandle<S extends ResourceSpec>(
         description: options.description ?? defaultWriteToolDescription(declaration, operation),
         inputSchema: options.inputSchema ?? defaultWriteToolInput(declaration, operation),
         readOnly: writeToolOnlyReads(declaration, operation),
-        ...(options.requiresHumanApproval !== undefined ? { requiresHumanApproval: options.requiresHumanApproval } : {}),
-        ...(options.allowArgumentModification !== undefined ? { allowArgumentModification: options.allowArgumentModification } : {}),
+        ...(options.requiresHumanApproval !== undefined
+          ? { requiresHumanApproval: options.requiresHumanApproval }
+          : {}),
+        ...(options.allowArgumentModification !== undefined
+          ? { allowArgumentModification: options.allowArgumentModification }
+          : {}),
       });
     },
   };

@@ -8,7 +8,9 @@ import {
 } from '../models/resource-operation.js';
 import { ResourcePrimaryScope } from '../models/resource-scope.js';
 
-const identifier = z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, 'lower-case letters, digits, "_" or "-", starting with a letter');
+const identifier = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,62}$/, 'lower-case letters, digits, "_" or "-", starting with a letter');
 const roleName = z.string().regex(/^[A-Z][A-Z0-9_]{1,62}$/, 'an upper-case role name such as ORG_MEMBER');
 const zodSchema = z.custom<z.ZodType>((v) => v instanceof z.ZodType, 'a Zod schema');
 const zodObject = z.custom<z.ZodObject>((v) => v instanceof z.ZodObject, 'a z.object(...) schema');
@@ -51,7 +53,10 @@ export const ResourceDeclarationSchema = z.strictObject({
   type: identifier,
   displayName: z.string().min(1).max(200),
   singular: identifier.optional(),
-  urlSegment: z.string().regex(/^[a-z][a-z0-9-]{0,62}$/, 'kebab-case').optional(),
+  urlSegment: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,62}$/, 'kebab-case')
+    .optional(),
   primaryScope: z.enum(ResourcePrimaryScope),
   schema: zodObject,
   readOnlyFields: z.array(z.string()).optional(),

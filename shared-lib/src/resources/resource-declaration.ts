@@ -110,4 +110,3 @@ export interface ResourceDeclaration<TType extends string = string, TSchema exte
 
 /** Any resource declaration, whatever its type and schema. */
 export type AnyResourceDeclaration = ResourceDeclaration<string, z.ZodObject>;
-

@@ -13,10 +13,14 @@ import type { ResourceCustomOperationDefinition, ResourceOperationVariant } from
 export interface WildoEngineTypes {}
 
 /** One of the engine's contributed types, or `TFallback` in a program without the engine. */
-export type EngineType<TKey extends string, TFallback> = WildoEngineTypes extends { [K in TKey]: infer T } ? T : TFallback;
+export type EngineType<TKey extends string, TFallback> = WildoEngineTypes extends { [K in TKey]: infer T }
+  ? T
+  : TFallback;
 
 /** The roles that can match on a resource of scope `TScope`: organization roles in an organization, application roles otherwise. */
-export type ResourceScopeRole<TScope extends ResourcePrimaryScope> = TScope extends ResourcePrimaryScope.ORGANIZATIONS ? CoreOrgRole : CoreAppRole;
+export type ResourceScopeRole<TScope extends ResourcePrimaryScope> = TScope extends ResourcePrimaryScope.ORGANIZATIONS
+  ? CoreOrgRole
+  : CoreAppRole;
 
 /** The declared field names of a resource schema. */
 export type ResourceFieldName<TSchema extends z.ZodObject> = keyof z.output<TSchema> & string;
@@ -24,22 +28,29 @@ export type ResourceFieldName<TSchema extends z.ZodObject> = keyof z.output<TSch
 type Scalar = string | number | boolean;
 
 /** Fields a LIST or SEARCH variant may filter on: the schema's text, number and boolean fields (any name for an open schema). */
-export type ResourceFilterableField<TSchema extends z.ZodObject> = string extends ResourceFieldName<TSchema>
-  ? string
-  : Exclude<
-      { [K in ResourceFieldName<TSchema>]-?: NonNullable<z.output<TSchema>[K]> extends Scalar ? K : never }[ResourceFieldName<TSchema>],
-      'limit' | 'cursor'
-    >;
+export type ResourceFilterableField<TSchema extends z.ZodObject> =
+  string extends ResourceFieldName<TSchema>
+    ? string
+    : Exclude<
+        {
+          [K in ResourceFieldName<TSchema>]-?: NonNullable<z.output<TSchema>[K]> extends Scalar ? K : never;
+        }[ResourceFieldName<TSchema>],
+        'limit' | 'cursor'
+      >;
 
 /** A custom operation table: operation key → its contract. */
 export type ResourceCustomOperations = Readonly<Record<string, ResourceCustomOperationDefinition>>;
 
 /** The operation names a resource may configure: the core operations and its custom operations (enum members as their values). */
-export type ResourceOperationName<TCustom extends ResourceCustomOperations> = `${CoreResourceOperation}` | `${keyof TCustom & string}`;
+export type ResourceOperationName<TCustom extends ResourceCustomOperations> =
+  | `${CoreResourceOperation}`
+  | `${keyof TCustom & string}`;
 
 /** A variant whose roles are typed to the resource's scope and whose filters name the schema's filterable fields. */
-export interface TypedResourceOperationVariant<TScope extends ResourcePrimaryScope, TSchema extends z.ZodObject>
-  extends Omit<ResourceOperationVariant, 'roles' | 'filters' | 'ownerOnly'> {
+export interface TypedResourceOperationVariant<
+  TScope extends ResourcePrimaryScope,
+  TSchema extends z.ZodObject,
+> extends Omit<ResourceOperationVariant, 'roles' | 'filters' | 'ownerOnly'> {
   roles: readonly ResourceScopeRole<TScope>[];
   filters?: readonly ResourceFilterableField<TSchema>[];
   ownerOnly?: { exemptRoles: readonly ResourceScopeRole<TScope>[] };
@@ -70,11 +81,14 @@ export type ResourceSystemFieldsOf<TScope extends ResourcePrimaryScope> = {
     : unknown);
 
 /** A stored record of the resource as server code sees it: `_id`, the declared fields and the system fields. */
-export type ResourceRecordOf<S extends ResourceSpec> = { _id: string } & z.output<S['schema']> & ResourceSystemFieldsOf<S['scope']>;
+export type ResourceRecordOf<S extends ResourceSpec> = { _id: string } & z.output<S['schema']> &
+  ResourceSystemFieldsOf<S['scope']>;
 
 /** Equality filters over the resource's filterable fields, for server-side listing and counting. */
 export type ResourceRecordFilters<S extends ResourceSpec> = {
-  readonly [K in ResourceFilterableField<S['schema']>]?: (K extends keyof z.output<S['schema']> ? NonNullable<z.output<S['schema']>[K]> : Scalar) | null;
+  readonly [K in ResourceFilterableField<S['schema']>]?:
+    | (K extends keyof z.output<S['schema']> ? NonNullable<z.output<S['schema']>[K]> : Scalar)
+    | null;
 };
 
 /** The fields server code may write: every declared field (read-only and internal fields are the server's to write). */
@@ -94,12 +108,22 @@ export interface ResourceRecords<S extends ResourceSpec> {
   /** Creates a record (validated against the full schema, relationships checked), written by the caller's principal. */
   create(data: ResourceRecordData<S>, options?: { id?: string }): Promise<ResourceRecordOf<S>>;
   /** Applies a patch with optimistic concurrency (see the engine's `ScopedRecords.update`). */
-  update(id: string, patch: Partial<ResourceRecordData<S>>, options?: { expectedVersion?: number }): Promise<ResourceRecordOf<S> | null>;
-  countBy(field: ResourceFieldName<S['schema']>, filters?: ResourceRecordFilters<S>): Promise<Map<string | number | boolean | null, number>>;
+  update(
+    id: string,
+    patch: Partial<ResourceRecordData<S>>,
+    options?: { expectedVersion?: number },
+  ): Promise<ResourceRecordOf<S> | null>;
+  countBy(
+    field: ResourceFieldName<S['schema']>,
+    filters?: ResourceRecordFilters<S>,
+  ): Promise<Map<string | number | boolean | null, number>>;
 }
 
 /** The engine's handler utilities with `records` typed to the resource. */
-export type ResourceHandlerUtils<S extends ResourceSpec> = Omit<EngineType<'handlerUtils', { records: unknown }>, 'records'> & {
+export type ResourceHandlerUtils<S extends ResourceSpec> = Omit<
+  EngineType<'handlerUtils', { records: unknown }>,
+  'records'
+> & {
   records: ResourceRecords<S>;
 };
 
@@ -109,19 +133,32 @@ export type ResourceCustomOperationKey<S extends ResourceSpec> = keyof S['custom
 type DefinitionOf<S extends ResourceSpec, K extends ResourceCustomOperationKey<S>> = S['custom'][K];
 
 /** The validated input a custom operation's handler receives (the request schema's output). */
-export type ResourceOperationInput<S extends ResourceSpec, K extends ResourceCustomOperationKey<S>> = z.output<DefinitionOf<S, K>['requestSchema']>;
+export type ResourceOperationInput<S extends ResourceSpec, K extends ResourceCustomOperationKey<S>> = z.output<
+  DefinitionOf<S, K>['requestSchema']
+>;
 
 /** What a custom operation's handler returns: the response schema's output (the result is projected, never parsed). */
-export type ResourceOperationOutput<S extends ResourceSpec, K extends ResourceCustomOperationKey<S>> = z.output<DefinitionOf<S, K>['responseSchema']>;
+export type ResourceOperationOutput<S extends ResourceSpec, K extends ResourceCustomOperationKey<S>> = z.output<
+  DefinitionOf<S, K>['responseSchema']
+>;
 
-type AddressedRecordArgs<S extends ResourceSpec, K extends ResourceCustomOperationKey<S>> = DefinitionOf<S, K>['target'] extends 'instance'
-  ? { /** The addressed record's id. */ id: string; /** The addressed record, as stored in the caller's tenant. */ record: ResourceRecordOf<S> }
+type AddressedRecordArgs<S extends ResourceSpec, K extends ResourceCustomOperationKey<S>> = DefinitionOf<
+  S,
+  K
+>['target'] extends 'instance'
+  ? {
+      /** The addressed record's id. */ id: string;
+      /** The addressed record, as stored in the caller's tenant. */ record: ResourceRecordOf<S>;
+    }
   : DefinitionOf<S, K>['target'] extends 'collection'
     ? unknown
     : { id?: string; record?: ResourceRecordOf<S> };
 
 /** The arguments of a custom operation's handler: `id` and `record` for an instance operation only. */
-export type ResourceOperationHandlerArgs<S extends ResourceSpec, K extends ResourceCustomOperationKey<S>> = AddressedRecordArgs<S, K> & {
+export type ResourceOperationHandlerArgs<
+  S extends ResourceSpec,
+  K extends ResourceCustomOperationKey<S>,
+> = AddressedRecordArgs<S, K> & {
   input: ResourceOperationInput<S, K>;
   executionContext: EngineType<'executionContext', unknown>;
   utils: ResourceHandlerUtils<S>;
@@ -133,7 +170,9 @@ export type ResourceOperationHandler<S extends ResourceSpec, K extends ResourceC
 ) => Promise<ResourceOperationOutput<S, K>>;
 
 /** One handler per declared custom operation. */
-export type ResourceOperationHandlers<S extends ResourceSpec> = { [K in ResourceCustomOperationKey<S>]: ResourceOperationHandler<S, K> };
+export type ResourceOperationHandlers<S extends ResourceSpec> = {
+  [K in ResourceCustomOperationKey<S>]: ResourceOperationHandler<S, K>;
+};
 
 /** The core-operation hooks of a service implementation (guard, prefix and postfix handlers, ...), as the engine types them. */
 export type ResourceServiceHooks = EngineType<'serviceHooks', Record<never, never>>;
@@ -145,7 +184,10 @@ export type ResourceServiceImplementation<S extends ResourceSpec> = ResourceServ
 };
 
 /** The fields a caller (a person, or a model through a tool) may send: declared, neither read-only nor internal. */
-export type ResourceWritableField<S extends ResourceSpec> = Exclude<ResourceFieldName<S['schema']>, S['readOnly'] | S['internal']>;
+export type ResourceWritableField<S extends ResourceSpec> = Exclude<
+  ResourceFieldName<S['schema']>,
+  S['readOnly'] | S['internal']
+>;
 
 /** The operations a write tool may call: CREATE, UPDATE and the custom operations the resource configures. */
 export type ResourceWriteToolOperation<S extends ResourceSpec> = Extract<
@@ -161,10 +203,16 @@ type DefinitionNamed<S extends ResourceSpec, TName extends string> = {
   [K in ResourceCustomOperationKey<S>]: `${K}` extends TName ? S['custom'][K] : never;
 }[ResourceCustomOperationKey<S>];
 
-type WritableInput<S extends ResourceSpec> = Pick<z.input<S['schema']>, ResourceWritableField<S> & keyof z.input<S['schema']>>;
+type WritableInput<S extends ResourceSpec> = Pick<
+  z.input<S['schema']>,
+  ResourceWritableField<S> & keyof z.input<S['schema']>
+>;
 
 /** The arguments a write tool over `TOperation` takes by default (and the most a custom `inputSchema` may name). */
-export type ResourceToolArgs<S extends ResourceSpec, TOperation extends string> = TOperation extends `${CoreResourceOperation.CREATE}`
+export type ResourceToolArgs<
+  S extends ResourceSpec,
+  TOperation extends string,
+> = TOperation extends `${CoreResourceOperation.CREATE}`
   ? WritableInput<S>
   : TOperation extends `${CoreResourceOperation.UPDATE}`
     ? { id: string } & Partial<WritableInput<S>>
@@ -226,11 +274,15 @@ export interface ResourceHandleTools<S extends ResourceSpec> {
    * otherwise LIST). Only for a resource that configures READ.
    */
   read(
-    ...options: `${CoreResourceOperation.READ}` extends S['operation'] ? [options?: ResourceReadToolOptions] : [readIsNotConfigured: never]
+    ...options: `${CoreResourceOperation.READ}` extends S['operation']
+      ? [options?: ResourceReadToolOptions]
+      : [readIsNotConfigured: never]
   ): ResourceTool<`resource.${S['type']}.${CoreResourceOperation.READ}`>;
   /** A tool that performs CREATE, UPDATE or one of the resource's custom operations, optionally behind a person's approval. */
   write<const TOperation extends ResourceWriteToolOperation<S>, TArgs extends z.ZodObject = z.ZodObject>(
     operation: TOperation,
-    options?: ResourceWriteToolOptions<TArgs> & { inputSchema?: ResourceToolInputCheck<ResourceToolArgs<S, `${TOperation}`>, z.output<TArgs>> },
+    options?: ResourceWriteToolOptions<TArgs> & {
+      inputSchema?: ResourceToolInputCheck<ResourceToolArgs<S, `${TOperation}`>, z.output<TArgs>>;
+    },
   ): ResourceTool<`resource.${S['type']}.${TOperation}`>;
 }

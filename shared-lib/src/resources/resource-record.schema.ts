@@ -21,7 +21,10 @@ export function resourceSystemFields(scope: ResourcePrimaryScope) {
  * @example
  * const TodoRecordSchema = resourceRecordSchema(TodoSchema, ResourcePrimaryScope.ORGANIZATIONS);
  */
-export function resourceRecordSchema<TShape extends z.ZodRawShape>(schema: z.ZodObject<TShape>, scope: ResourcePrimaryScope) {
+export function resourceRecordSchema<TShape extends z.ZodRawShape>(
+  schema: z.ZodObject<TShape>,
+  scope: ResourcePrimaryScope,
+) {
   // `_id` first, the declared fields, then the other system fields: the order records are serialized in.
   return z.object({ _id: z.string(), ...schema.shape, ...resourceSystemFields(scope) });
 }

@@ -10,7 +10,13 @@ export const READ_TOOL_MAX_RECORDS = 20;
 export const ResourceReadToolInputSchema = z.strictObject({
   id: z.string().min(1).max(64).optional().describe('Id of one record to read.'),
   query: z.string().trim().min(1).max(500).optional().describe('Words to search for.'),
-  limit: z.number().int().min(1).max(READ_TOOL_MAX_RECORDS).optional().describe(`How many records (at most ${READ_TOOL_MAX_RECORDS}).`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(READ_TOOL_MAX_RECORDS)
+    .optional()
+    .describe(`How many records (at most ${READ_TOOL_MAX_RECORDS}).`),
 });
 
 const RecordIdSchema = z.string().min(1).max(64).describe('Id of the record.');
@@ -26,7 +32,11 @@ export interface ResourceToolCall {
 }
 
 /** Runs a resource tool's call through the engine's dispatch path; installed by the engine. */
-export type ResourceToolRunner = (call: ResourceToolCall, args: Record<string, unknown>, ctx: ResourceToolContext) => Promise<unknown>;
+export type ResourceToolRunner = (
+  call: ResourceToolCall,
+  args: Record<string, unknown>,
+  ctx: ResourceToolContext,
+) => Promise<unknown>;
 
 let installedRunner: ResourceToolRunner | undefined;
 
@@ -54,7 +64,10 @@ export interface ResourceToolSpec<TArgs extends z.ZodObject = z.ZodObject> {
  * Builds a function tool over one resource operation, named `resource.<type>.<operation>`. Used by the handles'
  * `tools` and by the engine's `resourceReadTool` / `resourceWriteTool`, so both produce the same tools.
  */
-export function buildResourceTool<TRef extends string, TArgs extends z.ZodObject>(functionRef: TRef, spec: ResourceToolSpec<TArgs>): ResourceTool<TRef, TArgs> {
+export function buildResourceTool<TRef extends string, TArgs extends z.ZodObject>(
+  functionRef: TRef,
+  spec: ResourceToolSpec<TArgs>,
+): ResourceTool<TRef, TArgs> {
   const call: ResourceToolCall = { kind: spec.kind, resourceType: spec.resourceType, operation: spec.operation };
   return {
     functionRef,
@@ -62,17 +75,23 @@ export function buildResourceTool<TRef extends string, TArgs extends z.ZodObject
     inputSchema: spec.inputSchema,
     ...(spec.readOnly !== undefined ? { readOnly: spec.readOnly } : {}),
     ...(spec.requiresHumanApproval !== undefined ? { requiresHumanApproval: spec.requiresHumanApproval } : {}),
-    ...(spec.allowArgumentModification !== undefined ? { allowArgumentModification: spec.allowArgumentModification } : {}),
+    ...(spec.allowArgumentModification !== undefined
+      ? { allowArgumentModification: spec.allowArgumentModification }
+      : {}),
     resourceOperation: { resourceType: spec.resourceType, operation: spec.operation },
     async execute(args: Record<string, unknown>, ctx: ResourceToolContext) {
-      if (!installedRunner) throw new Error(`The tool "${functionRef}" runs only inside the Wildo engine (no engine is loaded).`);
+      if (!installedRunner)
+        throw new Error(`The tool "${functionRef}" runs only inside the Wildo engine (no engine is loaded).`);
       return installedRunner(call, args, ctx);
     },
   };
 }
 
 /** The function ref of the tool over `operation` of `resourceType`. */
-export function resourceToolRef<const TType extends string, const TOperation extends string>(resourceType: TType, operation: TOperation): `resource.${TType}.${TOperation}` {
+export function resourceToolRef<const TType extends string, const TOperation extends string>(
+  resourceType: TType,
+  operation: TOperation,
+): `resource.${TType}.${TOperation}` {
   return `resource.${resourceType}.${operation}`;
 }
 
@@ -86,12 +105,17 @@ function writableShape(declaration: AnyResourceDeclaration): Record<string, z.Zo
 export function defaultWriteToolInput(declaration: AnyResourceDeclaration, operation: string): z.ZodObject {
   if (operation === CoreResourceOperation.CREATE) return z.strictObject(writableShape(declaration));
   if (operation === CoreResourceOperation.UPDATE) {
-    const optional = Object.fromEntries(Object.entries(writableShape(declaration)).map(([name, field]) => [name, field.optional()]));
+    const optional = Object.fromEntries(
+      Object.entries(writableShape(declaration)).map(([name, field]) => [name, field.optional()]),
+    );
     return z.strictObject({ id: RecordIdSchema, ...optional });
   }
   const custom = declaration.customOperations?.[operation];
-  if (!custom) throw new Error(`resource "${declaration.type}" declares no operation "${operation}" a write tool can call`);
-  return custom.target === 'instance' ? z.strictObject({ id: RecordIdSchema, ...custom.requestSchema.shape }) : custom.requestSchema;
+  if (!custom)
+    throw new Error(`resource "${declaration.type}" declares no operation "${operation}" a write tool can call`);
+  return custom.target === 'instance'
+    ? z.strictObject({ id: RecordIdSchema, ...custom.requestSchema.shape })
+    : custom.requestSchema;
 }
 
 /** The default description of a read tool. */

@@ -15,7 +15,10 @@ export const RagSourceOptionsSchema = z
     chunkSize: z.number().int().min(100).max(20_000).default(RAG_SOURCE_DEFAULTS.chunkSize),
     chunkOverlap: z.number().int().min(0).max(5_000).default(RAG_SOURCE_DEFAULTS.chunkOverlap),
   })
-  .refine((o) => o.chunkOverlap < o.chunkSize, { message: 'chunkOverlap must be smaller than chunkSize', path: ['chunkOverlap'] });
+  .refine((o) => o.chunkOverlap < o.chunkSize, {
+    message: 'chunkOverlap must be smaller than chunkSize',
+    path: ['chunkOverlap'],
+  });
 /** What an application writes: any subset of the options. */
 export type RagSourceOptions = z.input<typeof RagSourceOptionsSchema>;
 /** What the registry holds: every option resolved. */

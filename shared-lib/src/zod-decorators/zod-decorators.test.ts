@@ -15,7 +15,11 @@ describe('ragSource()', () => {
   it('records its options in the registry, readable through optional()', () => {
     const body = z.string().max(10).ragSource({ chunkingStrategy: RAGChunkingStrategy.MARKDOWN, chunkSize: 1_200 });
     const field = body.optional();
-    expect(ragSourceRegistry.get(field.unwrap())).toEqual({ chunkingStrategy: 'MARKDOWN', chunkSize: 1_200, chunkOverlap: 150 });
+    expect(ragSourceRegistry.get(field.unwrap())).toEqual({
+      chunkingStrategy: 'MARKDOWN',
+      chunkSize: 1_200,
+      chunkOverlap: 150,
+    });
   });
 
   it('survives checks chained after it, with every default filled', () => {
@@ -58,7 +62,11 @@ describe('z_file()', () => {
 
   it('keeps its options and its ragSource in the registries', () => {
     const field = z_file({ allowedMimeTypes: mime, textExtraction: { ocr: true }, ragSource: { chunkSize: 1_500 } });
-    expect(fileFieldRegistry.get(field)).toMatchObject({ allowedMimeTypes: mime, multiple: false, textExtraction: { ocr: true } });
+    expect(fileFieldRegistry.get(field)).toMatchObject({
+      allowedMimeTypes: mime,
+      multiple: false,
+      textExtraction: { ocr: true },
+    });
     expect(ragSourceRegistry.get(field)).toEqual({ ...RAG_SOURCE_DEFAULTS, chunkSize: 1_500 });
   });
 

@@ -61,11 +61,17 @@ export class AgentCallRecorder {
     await Promise.all([
       Promise.resolve()
         .then(() => this.sink.emit(trace))
-        .catch((error: unknown) => this.logger.warn('agent trace sink failed', { sink: this.sink.name, error: String(error) })),
+        .catch((error: unknown) =>
+          this.logger.warn('agent trace sink failed', { sink: this.sink.name, error: String(error) }),
+        ),
       report.tenant && tokens > 0
         ? this.budgets.recordConsumption(report.tenant, tokens).catch((error: unknown) =>
             // The call happened; a lost record under-counts, which the log makes visible to operators.
-            this.logger.error('token consumption could not be recorded', { agentRef: agent.declaration.ref, tokens, error: String(error) }),
+            this.logger.error('token consumption could not be recorded', {
+              agentRef: agent.declaration.ref,
+              tokens,
+              error: String(error),
+            }),
           )
         : undefined,
     ]);

@@ -30,12 +30,15 @@ export function catalogueModelResolver(catalogue: ModelCatalogue = MODEL_CATALOG
     }
     const catalogueRequest: ModelResolutionRequest = { operationKey: request.operationKey as ProviderOperationKey };
     if (request.model !== undefined) catalogueRequest.model = request.model;
-    if (request.modelApplicability !== undefined) catalogueRequest.modelApplicability = request.modelApplicability as LLM_Model_Applicability;
-    if (request.reasoningEffort !== undefined) catalogueRequest.reasoningEffort = request.reasoningEffort as ModelResolutionRequest['reasoningEffort'];
+    if (request.modelApplicability !== undefined)
+      catalogueRequest.modelApplicability = request.modelApplicability as LLM_Model_Applicability;
+    if (request.reasoningEffort !== undefined)
+      catalogueRequest.reasoningEffort = request.reasoningEffort as ModelResolutionRequest['reasoningEffort'];
     if (request.temperature !== undefined) catalogueRequest.temperature = request.temperature;
 
     const resolution = resolveModel(providerRef, catalogueRequest, catalogue);
-    if (resolution.ok) return { ok: true, model: resolution.resolved.model, vendorModelId: resolution.resolved.vendorModelId };
+    if (resolution.ok)
+      return { ok: true, model: resolution.resolved.model, vendorModelId: resolution.resolved.vendorModelId };
     if (resolution.reason === 'model_not_served') {
       // The catalogue names the models to pin; a language agent may instead let the provider choose by class.
       const entry = Object.hasOwn(catalogue, providerRef) ? catalogue[providerRef] : undefined;

@@ -24,7 +24,11 @@ describe('start-up warnings for agents whose provider cannot run', () => {
         `agent "${supportAgent.ref}" cannot run: provider "anthropic" has no credential; set ANTHROPIC_API_KEY`,
       ].sort(),
     );
-    expect(warnings.map((w) => w.fields)).toContainEqual({ agent: TODO_ASSISTANT_AGENT_REF, provider: 'anthropic', variable: 'ANTHROPIC_API_KEY' });
+    expect(warnings.map((w) => w.fields)).toContainEqual({
+      agent: TODO_ASSISTANT_AGENT_REF,
+      provider: 'anthropic',
+      variable: 'ANTHROPIC_API_KEY',
+    });
   });
 
   it('warns about nothing once the credential is set', async () => {
@@ -32,8 +36,13 @@ describe('start-up warnings for agents whose provider cannot run', () => {
   });
 
   it('names the fix of another unusable provider setting (a base URL that is not http)', async () => {
-    const warnings = await startWarnings({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: 'ftp://proxy.example.test' });
+    const warnings = await startWarnings({
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: 'ftp://proxy.example.test',
+    });
     expect(warnings).toHaveLength(3);
-    expect(warnings[0]!.message).toMatch(/^agent ".+" cannot run: Provider "anthropic": ANTHROPIC_BASE_URL is not an http\(s\) URL/);
+    expect(warnings[0]!.message).toMatch(
+      /^agent ".+" cannot run: Provider "anthropic": ANTHROPIC_BASE_URL is not an http\(s\) URL/,
+    );
   });
 });

@@ -14,7 +14,10 @@ export interface AgentProviderWarning {
  * @example
  * for (const w of agentProviderWarnings(agents.listAgents(), providers)) logger.warn(w.message, w.fields);
  */
-export function agentProviderWarnings(agents: readonly ResolvedAgent[], providers: { status(ref: string): ProviderStatus }): AgentProviderWarning[] {
+export function agentProviderWarnings(
+  agents: readonly ResolvedAgent[],
+  providers: { status(ref: string): ProviderStatus },
+): AgentProviderWarning[] {
   const warnings: AgentProviderWarning[] = [];
   for (const agent of agents) {
     const status = providers.status(agent.providerRef);

@@ -37,7 +37,9 @@ export function modelToolNames(tools: readonly FunctionTool[]): string[] {
 
 /** The name a model sees for a tool with this function ref (`resource.todos.update` → `resource_todos_update`). */
 export function modelToolName(functionRef: string): string {
-  const [name] = modelToolNames([{ functionRef, description: functionRef, inputSchema: z.object({}), execute: async () => null }]);
+  const [name] = modelToolNames([
+    { functionRef, description: functionRef, inputSchema: z.object({}), execute: async () => null },
+  ]);
   return name ?? functionRef;
 }
 
@@ -48,12 +50,19 @@ export function modelToolName(functionRef: string): string {
  */
 export function listAgentTools(application: BackendApplicationDefinition): AgentToolListing[] {
   const tools = new Map<string, FunctionTool>();
-  for (const module of application.modules) for (const tool of module.flowsActors?.functionTools ?? []) if (!tools.has(tool.functionRef)) tools.set(tool.functionRef, tool);
+  for (const module of application.modules)
+    for (const tool of module.flowsActors?.functionTools ?? [])
+      if (!tools.has(tool.functionRef)) tools.set(tool.functionRef, tool);
   const listings: AgentToolListing[] = [];
   for (const module of application.modules) {
     for (const agent of module.flowsActors?.agents ?? []) {
       const offered = (agent.capabilities?.tools?.functionRefs ?? []).flatMap((ref) => tools.get(ref) ?? []);
-      const turnTools = buildTurnTools({ functionTools: offered, externalSessions: [], gatedServers: new Set(), gateAll: false });
+      const turnTools = buildTurnTools({
+        functionTools: offered,
+        externalSessions: [],
+        gatedServers: new Set(),
+        gateAll: false,
+      });
       offered.forEach((tool) => {
         const turnTool = turnTools.byFunctionRef(tool.functionRef);
         if (!turnTool) return;
@@ -71,7 +80,14 @@ export function listAgentTools(application: BackendApplicationDefinition): Agent
       });
       for (const server of agent.capabilities?.tools?.mcpRefs ?? []) {
         // Which of them are gated is the server's configuration, known at run time like the tools themselves.
-        listings.push({ agent: agent.ref, module: module.name, tool: `mcp_${server.replace(/[^A-Za-z0-9_-]/g, '_')}_*`, functionRef: `mcp:${server}/*`, requiresHumanApproval: false, readOnly: false });
+        listings.push({
+          agent: agent.ref,
+          module: module.name,
+          tool: `mcp_${server.replace(/[^A-Za-z0-9_-]/g, '_')}_*`,
+          functionRef: `mcp:${server}/*`,
+          requiresHumanApproval: false,
+          readOnly: false,
+        });
       }
     }
   }

@@ -18,7 +18,11 @@ import { admitBudget } from './budgets/budget-admission.js';
 import type { BudgetTenant, TokenBudgetService } from './budgets/token-budget.types.js';
 import { renderSystemPrompt } from './prompt-spec.js';
 import { toAgentCallError } from './provider-failure.js';
-import { ProviderCallError, type LLMProviderAdapter, type ProviderFinishReason } from './providers/llm-provider.types.js';
+import {
+  ProviderCallError,
+  type LLMProviderAdapter,
+  type ProviderFinishReason,
+} from './providers/llm-provider.types.js';
 
 /**
  * The guide's coding-agent options of `invokeAgent` (the trusted workspace, which locations a run may change,
@@ -107,9 +111,14 @@ export class AgentsBackendService {
     const agent = this.deps.registry.agent(invocation.agentRef);
     if (!agent) throw new FrameworkError('NOT_FOUND', `No agent "${invocation.agentRef}" is registered.`);
     if (agent.declaration.status !== FlowsActors_Agent_Status.ACTIVE) {
-      throw new FrameworkError('FORBIDDEN', `Agent "${invocation.agentRef}" is not active.`, { reason: 'lifecycle_blocked' });
+      throw new FrameworkError('FORBIDDEN', `Agent "${invocation.agentRef}" is not active.`, {
+        reason: 'lifecycle_blocked',
+      });
     }
-    const input = parseContract(agent.declaration.operationDefinition.inputSchema, invocation.input) as Record<string, unknown>;
+    const input = parseContract(agent.declaration.operationDefinition.inputSchema, invocation.input) as Record<
+      string,
+      unknown
+    >;
     const tenant = budgetTenantOfInitiator(invocation.initiator);
     if (options.enforceBudget) await admitBudget(this.deps.budgets, tenant, this.deps.now());
     const startedAt = performance.now();
@@ -120,9 +129,19 @@ export class AgentsBackendService {
       outcome = await this.call(agent, adapter, input, options.signal);
     } catch (error) {
       const usage = error instanceof StructuredContractError ? error.usage : undefined;
-      await this.deps.recorder.record({ ...report, outcome: 'error', error, input: traceInput(input), ...(usage ? { usage } : {}) });
+      await this.deps.recorder.record({
+        ...report,
+        outcome: 'error',
+        error,
+        input: traceInput(input),
+        ...(usage ? { usage } : {}),
+      });
       if (error instanceof StructuredContractError) {
-        throw new FrameworkError('SERVICE_UNAVAILABLE', 'The model’s answer did not satisfy the requested schema; try again.', { problems: error.problems, retryAfterSeconds: 1 });
+        throw new FrameworkError(
+          'SERVICE_UNAVAILABLE',
+          'The model’s answer did not satisfy the requested schema; try again.',
+          { problems: error.problems, retryAfterSeconds: 1 },
+        );
       }
       throw toAgentCallError(error);
     }
@@ -144,7 +163,12 @@ export class AgentsBackendService {
     };
   }
 
-  private async call(agent: ResolvedAgent, adapter: LLMProviderAdapter, input: Record<string, unknown>, signal: AbortSignal | undefined): Promise<CallOutcome> {
+  private async call(
+    agent: ResolvedAgent,
+    adapter: LLMProviderAdapter,
+    input: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<CallOutcome> {
     const system = renderSystemPrompt(agent.declaration.promptSpec);
     if (agent.operationKey === ImageProvider_OperationKey.GENERATE_IMAGE) {
       const config = agent.config as ImageAgentConfig;
@@ -181,7 +205,10 @@ export class AgentsBackendService {
       if (!parsed.success) throw new StructuredContractError(parsed.error, result.usage);
       return { output: { object: parsed.data }, usage: result.usage, finishReason: result.finishReason };
     }
-    const messages = (input.messages as { role: 'user' | 'assistant'; content: string }[]).map((m) => ({ role: m.role, content: m.content }));
+    const messages = (input.messages as { role: 'user' | 'assistant'; content: string }[]).map((m) => ({
+      role: m.role,
+      content: m.content,
+    }));
     let text = '';
     let usage: AgentCallUsage | undefined;
     let finishReason: ProviderFinishReason | undefined;
@@ -202,13 +229,19 @@ class StructuredContractError extends Error {
     readonly usage: AgentCallUsage,
   ) {
     super('The structured answer did not satisfy the schema.');
-    this.problems = error.issues.slice(0, 20).map((issue) => ({ path: issue.path.join('.') || '(root)', expected: issue.message }));
+    this.problems = error.issues
+      .slice(0, 20)
+      .map((issue) => ({ path: issue.path.join('.') || '(root)', expected: issue.message }));
   }
 }
 
-function required<K extends 'generateImage' | 'generateStructured' | 'streamChat'>(adapter: LLMProviderAdapter, method: K): NonNullable<LLMProviderAdapter[K]> {
+function required<K extends 'generateImage' | 'generateStructured' | 'streamChat'>(
+  adapter: LLMProviderAdapter,
+  method: K,
+): NonNullable<LLMProviderAdapter[K]> {
   const fn = adapter[method];
-  if (!fn) throw new ProviderCallError(adapter.ref, 'not_configured', `Provider "${adapter.ref}" does not offer ${method}.`);
+  if (!fn)
+    throw new ProviderCallError(adapter.ref, 'not_configured', `Provider "${adapter.ref}" does not offer ${method}.`);
   return fn as NonNullable<LLMProviderAdapter[K]>;
 }
 

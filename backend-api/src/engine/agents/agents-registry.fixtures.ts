@@ -43,7 +43,9 @@ import {
 import type { FunctionTool } from './tools/function-tool.types.js';
 
 const CREATED_AT = '2026-01-01T00:00:00.000Z';
-const ACCESS: readonly FlowsActors_AccessControl[] = [{ primaryScope: ResourcePrimaryScope.USER, requiresApproval: false }];
+const ACCESS: readonly FlowsActors_AccessControl[] = [
+  { primaryScope: ResourcePrimaryScope.USER, requiresApproval: false },
+];
 
 /**
  * The repository's committed runtime configuration (see `readGeneratedRuntime`; `wildo config sync --check`
@@ -62,9 +64,16 @@ interface ProviderAddition {
  * `runtime` with `addition` merged into the backend declaration of `providerRef`, as `wildo config sync` renders
  * it when the configuration declares more for that provider; checked against the runtime schema.
  */
-function withBackendProvider(runtime: RuntimeConfiguration, providerRef: string, addition: ProviderAddition): RuntimeConfiguration {
+function withBackendProvider(
+  runtime: RuntimeConfiguration,
+  providerRef: string,
+  addition: ProviderAddition,
+): RuntimeConfiguration {
   const next = structuredClone(runtime) as RuntimeConfiguration;
-  const providers = next.providers.scopes.backend.providers as Record<string, { engineCapabilities: string[]; providerCapabilities: string[]; protocols: string[] }>;
+  const providers = next.providers.scopes.backend.providers as Record<
+    string,
+    { engineCapabilities: string[]; providerCapabilities: string[]; protocols: string[] }
+  >;
   const existing = providers[providerRef];
   if (!existing) throw new Error(`fixture: provider "${providerRef}" is not declared in the generated runtime`);
   const merge = (current: readonly string[], extra: readonly string[] = []) => [...new Set([...current, ...extra])];
@@ -76,7 +85,11 @@ function withBackendProvider(runtime: RuntimeConfiguration, providerRef: string,
 
 /** The generated runtime where openai also serves AI_LLM (LLM_CHAT over LLM_PROVIDER), as the stand-in of anthropic. */
 export function withOpenAIChat(runtime: RuntimeConfiguration): RuntimeConfiguration {
-  const next = withBackendProvider(runtime, 'openai', { engineCapabilities: ['AI_LLM'], providerCapabilities: ['LLM_CHAT'], protocols: ['LLM_PROVIDER'] });
+  const next = withBackendProvider(runtime, 'openai', {
+    engineCapabilities: ['AI_LLM'],
+    providerCapabilities: ['LLM_CHAT'],
+    protocols: ['LLM_PROVIDER'],
+  });
   const selection = next.providers.scopes.backend.selection.AI_LLM;
   if (selection && !selection.whenUnavailable.includes('openai')) {
     selection.whenUnavailable = [...selection.whenUnavailable, 'openai'];
@@ -87,7 +100,10 @@ export function withOpenAIChat(runtime: RuntimeConfiguration): RuntimeConfigurat
 
 /** The generated runtime where openai also declares IMAGE_GENERATION (over IMAGE_PROVIDER; no engine capability governs it). */
 export function withOpenAIImages(runtime: RuntimeConfiguration): RuntimeConfiguration {
-  return withBackendProvider(runtime, 'openai', { providerCapabilities: ['IMAGE_GENERATION'], protocols: ['IMAGE_PROVIDER'] });
+  return withBackendProvider(runtime, 'openai', {
+    providerCapabilities: ['IMAGE_GENERATION'],
+    protocols: ['IMAGE_PROVIDER'],
+  });
 }
 
 /** The generated runtime with the AI_LLM engine capability switched off. */
@@ -115,7 +131,12 @@ export interface LanguageAgentOptions {
 export function languageAgent(options: LanguageAgentOptions): FlowsActors_Agent {
   const providerRef = options.providerRef ?? 'anthropic';
   const operationKey = options.operationKey ?? LLMProvider_OperationKey.CHAT_COMPLETION;
-  const config: LLMAgentConfig = { providerRef, operationKey, accessControl: ACCESS, riskLevel: ResourceOperationRiskLevel.LOW };
+  const config: LLMAgentConfig = {
+    providerRef,
+    operationKey,
+    accessControl: ACCESS,
+    riskLevel: ResourceOperationRiskLevel.LOW,
+  };
   if (options.model !== undefined) config.model = options.model;
   if (options.modelApplicability !== undefined) config.modelApplicability = options.modelApplicability;
   if (options.reasoningEffort !== undefined) config.reasoningEffort = options.reasoningEffort;
@@ -165,13 +186,20 @@ export function imageAgent(ref: string, providerRef = 'openai'): FlowsActors_Age
       outputSchema: ImageProvider_GenerateImageOutputSchema,
       operationContextSchema: ImageProvider_OperationContext_BaseSchema,
     },
-    promptSpec: { role: 'You illustrate todo lists.', skillType: FlowsActors_Agent_Skill_Type.GENERATION, instructions: ['Flat, friendly style.'] },
+    promptSpec: {
+      role: 'You illustrate todo lists.',
+      skillType: FlowsActors_Agent_Skill_Type.GENERATION,
+      instructions: ['Flat, friendly style.'],
+    },
     createdAt: CREATED_AT,
   };
 }
 
 /** A function tool taking `{ title }` (or the given schema, typed loosely so tests can pass a wrong one). */
-export function functionTool(functionRef: string, inputSchema: unknown = z.object({ title: z.string() })): FunctionTool {
+export function functionTool(
+  functionRef: string,
+  inputSchema: unknown = z.object({ title: z.string() }),
+): FunctionTool {
   return {
     functionRef,
     description: `Runs ${functionRef}.`,
@@ -181,7 +209,11 @@ export function functionTool(functionRef: string, inputSchema: unknown = z.objec
 }
 
 /** An actor of an actor system (AGENTIC unless told otherwise). */
-export function actor(ref: string, agentRef: string | undefined, executionMode = Actor_ExecutionMode.AGENTIC): FlowActor {
+export function actor(
+  ref: string,
+  agentRef: string | undefined,
+  executionMode = Actor_ExecutionMode.AGENTIC,
+): FlowActor {
   const value: FlowActor = { ref, displayName: ref, roleCategory: Actor_Role_Category.OPERATOR, executionMode };
   if (agentRef !== undefined) value.agentRef = agentRef;
   return value;

@@ -75,9 +75,16 @@ const quoteList = (values: readonly string[]): string => values.map((value) => `
  * agents need the provider declared in the backend scope serving AI_LLM with that capability enabled; image
  * agents need it declared with the IMAGE_GENERATION provider capability.
  */
-function providerProblem(runtime: RuntimeConfiguration | undefined, providerRef: string, image: boolean): string | undefined {
-  if (!runtime) return `no runtime configuration is loaded, so no provider is enabled; start the backend with the generated runtime configuration (run ${SYNC_COMMAND})`;
-  const serving = image ? 'the IMAGE_GENERATION provider capability' : `the ${EngineCapability.AI_LLM} engine capability`;
+function providerProblem(
+  runtime: RuntimeConfiguration | undefined,
+  providerRef: string,
+  image: boolean,
+): string | undefined {
+  if (!runtime)
+    return `no runtime configuration is loaded, so no provider is enabled; start the backend with the generated runtime configuration (run ${SYNC_COMMAND})`;
+  const serving = image
+    ? 'the IMAGE_GENERATION provider capability'
+    : `the ${EngineCapability.AI_LLM} engine capability`;
   const provider = runtime.providers.scopes.backend.providers[providerRef];
   if (!provider) {
     return `provider "${providerRef}" is not enabled in the backend runtime scope; declare it in wildo.saas.config.ts (providers.scopes.backend.providers.${providerRef}, with ${serving}) and run ${SYNC_COMMAND}`;
@@ -167,7 +174,10 @@ export class AgentsRegistry {
         const report = (path: string, message: string) => problems.push({ declaration: label, path, message });
         const first = declaredAgents.get(agent.ref);
         if (first) {
-          report('ref', `registered twice (first by module "${first.module}"); each ref names one agent, rename one of them`);
+          report(
+            'ref',
+            `registered twice (first by module "${first.module}"); each ref names one agent, rename one of them`,
+          );
           continue;
         }
         declaredAgents.set(agent.ref, { value: agent, module: module.name });
@@ -178,31 +188,53 @@ export class AgentsRegistry {
 
     for (const [ref, { value: system, module }] of systems) {
       const systemProblems = this.validateSystem(system, declaredAgents);
-      problems.push(...systemProblems.map(({ path, message }) => ({ declaration: `system "${ref}" (module "${module}")`, path, message })));
+      problems.push(
+        ...systemProblems.map(({ path, message }) => ({
+          declaration: `system "${ref}" (module "${module}")`,
+          path,
+          message,
+        })),
+      );
       if (systemProblems.length === 0) this.systems.set(ref, system);
     }
     if (problems.length > 0) throw new DeclarationValidationError(problems);
   }
 
   /** Registers every valid function tool; returns the refs declared (valid or not) so agents naming a refused one add no line. */
-  private registerTools(application: BackendApplicationDefinition, resources: DeclaredResources, problems: DeclarationProblem[]): ReadonlySet<string> {
+  private registerTools(
+    application: BackendApplicationDefinition,
+    resources: DeclaredResources,
+    problems: DeclarationProblem[],
+  ): ReadonlySet<string> {
     const toolModules = new Map<string, string>();
     for (const module of application.modules) {
       (module.flowsActors?.functionTools ?? []).forEach((tool, i) => {
         const ref = typeof tool.functionRef === 'string' ? tool.functionRef.trim() : '';
-        const label = ref === '' ? `function tool #${i} (module "${module.name}")` : `function tool "${tool.functionRef}" (module "${module.name}")`;
+        const label =
+          ref === ''
+            ? `function tool #${i} (module "${module.name}")`
+            : `function tool "${tool.functionRef}" (module "${module.name}")`;
         const found: Omit<DeclarationProblem, 'declaration'>[] = [];
         if (ref === '') {
-          found.push({ path: 'functionRef', message: 'is empty; give the tool a functionRef (the name agents list in capabilities.tools.functionRefs)' });
+          found.push({
+            path: 'functionRef',
+            message: 'is empty; give the tool a functionRef (the name agents list in capabilities.tools.functionRefs)',
+          });
         } else if (toolModules.has(tool.functionRef)) {
-          found.push({ path: 'functionRef', message: `registered twice (first by module "${toolModules.get(tool.functionRef)}"); each ref names one tool, rename one of them` });
+          found.push({
+            path: 'functionRef',
+            message: `registered twice (first by module "${toolModules.get(tool.functionRef)}"); each ref names one tool, rename one of them`,
+          });
         }
         const schemaProblem = inputSchemaProblem(tool.inputSchema);
         if (schemaProblem) found.push({ path: 'inputSchema', message: schemaProblem });
         const targetProblem = toolTargetProblem(tool, resources);
         if (targetProblem) found.push(targetProblem);
         // A target the resource's own refusal already covers: the tool is not registered, and says nothing more.
-        const silenced = found.length === 0 && tool.resourceOperation !== undefined && !resources.resources.has(tool.resourceOperation.resourceType);
+        const silenced =
+          found.length === 0 &&
+          tool.resourceOperation !== undefined &&
+          !resources.resources.has(tool.resourceOperation.resourceType);
         problems.push(...found.map((problem) => ({ declaration: label, ...problem })));
         if (ref !== '' && !toolModules.has(tool.functionRef)) toolModules.set(tool.functionRef, module.name);
         if (found.length === 0 && !silenced) this.tools.set(tool.functionRef, tool);
@@ -212,7 +244,10 @@ export class AgentsRegistry {
   }
 
   /** The actor systems of every module by factory-map key; a key registered twice, or differing from the system's ref, is refused. */
-  private collectSystems(application: BackendApplicationDefinition, problems: DeclarationProblem[]): Map<string, Registered<FlowActorSystem>> {
+  private collectSystems(
+    application: BackendApplicationDefinition,
+    problems: DeclarationProblem[],
+  ): Map<string, Registered<FlowActorSystem>> {
     const systems = new Map<string, Registered<FlowActorSystem>>();
     for (const module of application.modules) {
       for (const [key, factory] of Object.entries(module.flowsActors?.flowActorSystemsFactoryMap ?? {})) {
@@ -284,11 +319,17 @@ export class AgentsRegistry {
     // Whether the model can be resolved at all (a failed resolution then adds its own problem).
     let resolvable = true;
     if (config.providerRef !== operationDefinition.providerRef) {
-      report('operationDefinition.providerRef', `"${operationDefinition.providerRef}" differs from config.providerRef "${config.providerRef}"; name the same provider in both`);
+      report(
+        'operationDefinition.providerRef',
+        `"${operationDefinition.providerRef}" differs from config.providerRef "${config.providerRef}"; name the same provider in both`,
+      );
       resolvable = false;
     }
     if (config.operationKey !== operationDefinition.operationKey) {
-      report('operationDefinition.operationKey', `"${operationDefinition.operationKey}" differs from config.operationKey "${config.operationKey}"; declare the same operation in both`);
+      report(
+        'operationDefinition.operationKey',
+        `"${operationDefinition.operationKey}" differs from config.operationKey "${config.operationKey}"; declare the same operation in both`,
+      );
       resolvable = false;
     }
     const llm = config as LLMAgentConfig;
@@ -298,7 +339,10 @@ export class AgentsRegistry {
         resolvable = false;
       }
     } else if ((llm.model === undefined) === (llm.modelApplicability === undefined)) {
-      report('config', 'author exactly one of model (a pinned model) or modelApplicability (a class the provider resolves)');
+      report(
+        'config',
+        'author exactly one of model (a pinned model) or modelApplicability (a class the provider resolves)',
+      );
       resolvable = false;
     }
     const resolution = resolvable ? resolveModel(config.providerRef, modelRequestOf(agent)) : undefined;
@@ -314,13 +358,19 @@ export class AgentsRegistry {
       ok = false;
       // A declared tool that was refused has its own line already.
       if (!known.declaredTools.has(ref)) {
-        report(`capabilities.tools.functionRefs[${i}]`, `no function tool "${ref}" is registered; add it to a module's flowsActors.functionTools`);
+        report(
+          `capabilities.tools.functionRefs[${i}]`,
+          `no function tool "${ref}" is registered; add it to a module's flowsActors.functionTools`,
+        );
       }
     }
     for (const [i, ref] of (agent.capabilities?.tools?.mcpRefs ?? []).entries()) {
       if (!known.mcpServers.has(ref)) {
         const configured = known.mcpServers.size > 0 ? ` (configured: ${quoteList([...known.mcpServers])})` : '';
-        report(`capabilities.tools.mcpRefs[${i}]`, `no external MCP server "${ref}" is configured${configured}; pass it in createWildoBackend({ externalMcpServers })`);
+        report(
+          `capabilities.tools.mcpRefs[${i}]`,
+          `no external MCP server "${ref}" is configured${configured}; pass it in createWildoBackend({ externalMcpServers })`,
+        );
         ok = false;
       }
     }
@@ -341,19 +391,29 @@ export class AgentsRegistry {
   }
 
   /** Problems of one system: every AGENTIC actor of an actor system converses through a registered CHAT_COMPLETION agent. */
-  private validateSystem(system: FlowActorSystem, declaredAgents: ReadonlyMap<string, Registered<FlowsActors_Agent>>): Omit<DeclarationProblem, 'declaration'>[] {
+  private validateSystem(
+    system: FlowActorSystem,
+    declaredAgents: ReadonlyMap<string, Registered<FlowsActors_Agent>>,
+  ): Omit<DeclarationProblem, 'declaration'>[] {
     const problems: Omit<DeclarationProblem, 'declaration'>[] = [];
     if (system.kind !== FlowActorSystem_Kind.ACTOR) return problems;
     system.actors.forEach((actor, i) => {
       const path = `actors[${i}].agentRef`;
       const agentic = actor.executionMode === Actor_ExecutionMode.AGENTIC;
       if (actor.agentRef === undefined || actor.agentRef === '') {
-        if (agentic) problems.push({ path, message: `AGENTIC actor "${actor.ref}" names no agent; set agentRef to a CHAT_COMPLETION agent of a module's flowsActors.agents` });
+        if (agentic)
+          problems.push({
+            path,
+            message: `AGENTIC actor "${actor.ref}" names no agent; set agentRef to a CHAT_COMPLETION agent of a module's flowsActors.agents`,
+          });
         return;
       }
       const declared = declaredAgents.get(actor.agentRef);
       if (!declared) {
-        problems.push({ path, message: `no agent "${actor.agentRef}" is registered; add it to a module's flowsActors.agents` });
+        problems.push({
+          path,
+          message: `no agent "${actor.agentRef}" is registered; add it to a module's flowsActors.agents`,
+        });
         return;
       }
       const operationKey = declared.value.config.operationKey;
@@ -370,5 +430,8 @@ export class AgentsRegistry {
 
 /** True when `operationKey` is a language-model operation. */
 export function isLanguageOperation(operationKey: string): operationKey is LLMProvider_OperationKey {
-  return operationKey === LLMProvider_OperationKey.CHAT_COMPLETION || operationKey === LLMProvider_OperationKey.GENERATE_STRUCTURED;
+  return (
+    operationKey === LLMProvider_OperationKey.CHAT_COMPLETION ||
+    operationKey === LLMProvider_OperationKey.GENERATE_STRUCTURED
+  );
 }

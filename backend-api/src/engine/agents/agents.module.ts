@@ -36,10 +36,20 @@ export const agentsContainerModule = new ContainerModule(({ bind }) => {
   bind(T.ConversationStore).to(ConversationStore).inSingletonScope();
   // Turns and invocations share one admission cache, kept current by the consumption they record.
   bind(T.BudgetAdmission)
-    .toDynamicValue((ctx) => new CachedBudgetAdmission(get<TokenBudgetService>(ctx, T.TokenBudgetService), get<Clock>(ctx, T.Clock)))
+    .toDynamicValue(
+      (ctx) => new CachedBudgetAdmission(get<TokenBudgetService>(ctx, T.TokenBudgetService), get<Clock>(ctx, T.Clock)),
+    )
     .inSingletonScope();
   bind(T.AgentCallRecorder)
-    .toDynamicValue((ctx) => new AgentCallRecorder(get<AgentTraceSink>(ctx, T.AgentTraceSink), get<TokenBudgetService>(ctx, T.BudgetAdmission), get<Clock>(ctx, T.Clock), get<Logger>(ctx, T.Logger)))
+    .toDynamicValue(
+      (ctx) =>
+        new AgentCallRecorder(
+          get<AgentTraceSink>(ctx, T.AgentTraceSink),
+          get<TokenBudgetService>(ctx, T.BudgetAdmission),
+          get<Clock>(ctx, T.Clock),
+          get<Logger>(ctx, T.Logger),
+        ),
+    )
     .inSingletonScope();
   bind(T.AgentsBackendService)
     .toDynamicValue(
@@ -58,7 +68,11 @@ export const agentsContainerModule = new ContainerModule(({ bind }) => {
       const registry = get<AgentsRegistry>(ctx, T.AgentsRegistry);
       return new ConversationService({
         registry,
-        access: new ActorSystemAccess(registry, get<ExecutionContextCreator>(ctx, T.ExecutionContextCreator), get<RoleHierarchyResolver>(ctx, T.RoleHierarchyResolver)),
+        access: new ActorSystemAccess(
+          registry,
+          get<ExecutionContextCreator>(ctx, T.ExecutionContextCreator),
+          get<RoleHierarchyResolver>(ctx, T.RoleHierarchyResolver),
+        ),
         store: get<ConversationStore>(ctx, T.ConversationStore),
         approvals: get<ApprovalService>(ctx, T.ApprovalService),
         providers: get<ProviderRegistry>(ctx, T.LLMProviderRegistry),
@@ -66,7 +80,10 @@ export const agentsContainerModule = new ContainerModule(({ bind }) => {
         budgets: get<TokenBudgetService>(ctx, T.BudgetAdmission),
         external: get<ExternalMcpConnector>(ctx, T.ExternalMcpConnector),
         clock: get<Clock>(ctx, T.Clock),
-        toolDispatch: toolDispatchPath(get<OperationDispatcher>(ctx, T.OperationDispatcher), get<ResourcesRegistry>(ctx, T.ResourcesRegistry)),
+        toolDispatch: toolDispatchPath(
+          get<OperationDispatcher>(ctx, T.OperationDispatcher),
+          get<ResourcesRegistry>(ctx, T.ResourcesRegistry),
+        ),
         logger: get<Logger>(ctx, T.Logger),
       });
     })

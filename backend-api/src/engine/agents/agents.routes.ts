@@ -34,7 +34,11 @@ const PendingQuery = z.strictObject({ executionId: z.uuid().optional() });
  * refusals (authentication, roles, budget, a busy conversation) are ordinary HTTP errors; later failures arrive
  * as an `error` event. A client that goes away aborts the turn (the model call and any queued work).
  */
-async function streamTurn(res: Response, logger: Logger, run: (signal: AbortSignal) => AsyncGenerator<TurnEvent, void>): Promise<void> {
+async function streamTurn(
+  res: Response,
+  logger: Logger,
+  run: (signal: AbortSignal) => AsyncGenerator<TurnEvent, void>,
+): Promise<void> {
   const abort = abortOnDisconnect(res);
   const events = run(abort.signal);
   const first = await events.next();
@@ -53,7 +57,12 @@ async function streamTurn(res: Response, logger: Logger, run: (signal: AbortSign
     if (!abort.signal.aborted) {
       const framework = toFrameworkError(error);
       const { requestId } = httpState(res);
-      if (framework.status >= 500) logger[framework.code === 'INTERNAL' ? 'error' : 'warn']('turn failed', { requestId, code: framework.code, error: String(framework.cause ?? error) });
+      if (framework.status >= 500)
+        logger[framework.code === 'INTERNAL' ? 'error' : 'warn']('turn failed', {
+          requestId,
+          code: framework.code,
+          error: String(framework.cause ?? error),
+        });
       send('error', errorEnvelope(framework, requestId));
     }
   } finally {

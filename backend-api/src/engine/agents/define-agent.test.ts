@@ -17,7 +17,9 @@ import { AgentsRegistry } from './agents-registry.service.js';
 import { applicationOf, flowsModule, functionTool, loadGeneratedRuntime } from './agents-registry.fixtures.js';
 import { defineActorSystem, defineChatAgent, type AccessRule } from './define-agent.js';
 
-const members: readonly AccessRule[] = [{ primaryScope: ResourcePrimaryScope.ORGANIZATIONS, roles: [CORE_ORG_ROLES.ORG_MEMBER] }];
+const members: readonly AccessRule[] = [
+  { primaryScope: ResourcePrimaryScope.ORGANIZATIONS, roles: [CORE_ORG_ROLES.ORG_MEMBER] },
+];
 const lookup = functionTool('notes.lookup');
 const rename = functionTool('notes.rename');
 
@@ -46,11 +48,21 @@ describe('defineChatAgent', () => {
         operationKey: LLMProvider_OperationKey.CHAT_COMPLETION,
         model: LLM_Model.CLAUDE_HAIKU_5,
         maxOutputTokens: 512,
-        accessControl: [{ primaryScope: ResourcePrimaryScope.ORGANIZATIONS, requiresApproval: false, roles: ['ORG_MEMBER'] }],
+        accessControl: [
+          { primaryScope: ResourcePrimaryScope.ORGANIZATIONS, requiresApproval: false, roles: ['ORG_MEMBER'] },
+        ],
         riskLevel: ResourceOperationRiskLevel.MEDIUM,
       },
-      operationDefinition: { providerRef: 'anthropic', operationKey: LLMProvider_OperationKey.CHAT_COMPLETION, inputSchema: LLMProvider_ChatCompletionInputSchema },
-      promptSpec: { role: 'You keep notes tidy.', skillType: FlowsActors_Agent_Skill_Type.CHAT, instructions: ['Look a note up first.'] },
+      operationDefinition: {
+        providerRef: 'anthropic',
+        operationKey: LLMProvider_OperationKey.CHAT_COMPLETION,
+        inputSchema: LLMProvider_ChatCompletionInputSchema,
+      },
+      promptSpec: {
+        role: 'You keep notes tidy.',
+        skillType: FlowsActors_Agent_Skill_Type.CHAT,
+        instructions: ['Look a note up first.'],
+      },
       capabilities: { tools: { functionRefs: ['notes.lookup', 'notes.rename'] } },
     });
     expect(assistant.createdAt).toBeUndefined();
@@ -80,12 +92,20 @@ describe('defineChatAgent', () => {
       runtime,
       catalogueModelResolver(),
     );
-    expect(registry.agent('notes.chat.agent')).toMatchObject({ providerRef: 'anthropic', vendorModelId: 'claude-haiku-5' });
+    expect(registry.agent('notes.chat.agent')).toMatchObject({
+      providerRef: 'anthropic',
+      vendorModelId: 'claude-haiku-5',
+    });
   });
 });
 
 describe('defineActorSystem', () => {
-  const desk = defineActorSystem({ ref: 'notes-desk', displayName: 'Notes desk', agents: [assistant], maxToolSteps: 4 });
+  const desk = defineActorSystem({
+    ref: 'notes-desk',
+    displayName: 'Notes desk',
+    agents: [assistant],
+    maxToolSteps: 4,
+  });
 
   it('keys its factory by its own ref and makes each agent an AGENTIC operator', () => {
     expect(Object.keys(desk.flowActorSystemsFactoryMap)).toEqual(['notes-desk']);
@@ -95,7 +115,14 @@ describe('defineActorSystem', () => {
       kind: FlowActorSystem_Kind.ACTOR,
       ref: 'notes-desk',
       config: { maxToolSteps: 4, accessControl: assistant.config.accessControl },
-      actors: [{ ref: 'notes.chat.agent', displayName: 'notes.chat.agent', roleCategory: Actor_Role_Category.OPERATOR, agentRef: 'notes.chat.agent' }],
+      actors: [
+        {
+          ref: 'notes.chat.agent',
+          displayName: 'notes.chat.agent',
+          roleCategory: Actor_Role_Category.OPERATOR,
+          agentRef: 'notes.chat.agent',
+        },
+      ],
     });
   });
 
@@ -110,23 +137,46 @@ describe('defineActorSystem', () => {
     const pair = defineActorSystem({
       ref: 'notes-pair',
       displayName: 'Pair',
-      agents: [assistant, { agent: reviewer, ref: 'reviewer', displayName: 'Reviewer', roleCategory: Actor_Role_Category.REVIEWER }],
+      agents: [
+        assistant,
+        { agent: reviewer, ref: 'reviewer', displayName: 'Reviewer', roleCategory: Actor_Role_Category.REVIEWER },
+      ],
     });
     expect(pair.functionTools).toEqual([lookup, rename]);
     expect(pair.agents.map((agent) => agent.ref)).toEqual(['notes.chat.agent', 'notes.review.agent']);
-    expect(pair.build().actors[1]).toMatchObject({ ref: 'reviewer', displayName: 'Reviewer', roleCategory: Actor_Role_Category.REVIEWER });
+    expect(pair.build().actors[1]).toMatchObject({
+      ref: 'reviewer',
+      displayName: 'Reviewer',
+      roleCategory: Actor_Role_Category.REVIEWER,
+    });
   });
 
   it('asks for the system’s access when its agents disagree; an explicit access is used as given', () => {
-    const admins = defineChatAgent({ ...assistantDefinition('notes.admin.agent'), access: [{ primaryScope: ResourcePrimaryScope.ORGANIZATIONS, roles: [CORE_ORG_ROLES.ORG_ADMIN] }] });
+    const admins = defineChatAgent({
+      ...assistantDefinition('notes.admin.agent'),
+      access: [{ primaryScope: ResourcePrimaryScope.ORGANIZATIONS, roles: [CORE_ORG_ROLES.ORG_ADMIN] }],
+    });
     expect(() => defineActorSystem({ ref: 'mixed', displayName: 'Mixed', agents: [assistant, admins] })).toThrow(
       'actor system "mixed": its agents declare different access (or it has none); set access on the system',
     );
-    const mixed = defineActorSystem({ ref: 'mixed', displayName: 'Mixed', agents: [assistant, admins], access: [{ primaryScope: ResourcePrimaryScope.ORGANIZATIONS, roles: [CORE_ORG_ROLES.ORG_ADMIN] }] });
-    expect(mixed.build().config.accessControl).toEqual([{ primaryScope: ResourcePrimaryScope.ORGANIZATIONS, requiresApproval: false, roles: ['ORG_ADMIN'] }]);
+    const mixed = defineActorSystem({
+      ref: 'mixed',
+      displayName: 'Mixed',
+      agents: [assistant, admins],
+      access: [{ primaryScope: ResourcePrimaryScope.ORGANIZATIONS, roles: [CORE_ORG_ROLES.ORG_ADMIN] }],
+    });
+    expect(mixed.build().config.accessControl).toEqual([
+      { primaryScope: ResourcePrimaryScope.ORGANIZATIONS, requiresApproval: false, roles: ['ORG_ADMIN'] },
+    ]);
   });
 });
 
 function assistantDefinition(ref: string) {
-  return { ref, provider: 'anthropic', model: LLM_Model.CLAUDE_HAIKU_5, prompt: { role: 'r', instructions: [] }, access: members } as const;
+  return {
+    ref,
+    provider: 'anthropic',
+    model: LLM_Model.CLAUDE_HAIKU_5,
+    prompt: { role: 'r', instructions: [] },
+    access: members,
+  } as const;
 }

@@ -34,7 +34,9 @@ export type ChatProviderRef = CatalogProviderOffering<'LLM_CHAT'>;
 type LanguageModels = typeof LANGUAGE_MODELS_BY_PROVIDER;
 
 /** The models an agent of `TProvider` can pin: that provider's language models (any, for a provider the engine has no list of). */
-export type ChatModelOf<TProvider extends string> = TProvider extends keyof LanguageModels ? LanguageModels[TProvider][number] : LLM_Model;
+export type ChatModelOf<TProvider extends string> = TProvider extends keyof LanguageModels
+  ? LanguageModels[TProvider][number]
+  : LLM_Model;
 
 /** Who may use an agent or a system in one scope, with roles typed to that scope. */
 export type AccessRule = {
@@ -75,14 +77,22 @@ export interface ChatAgent<TRef extends string = string> extends FlowsActors_Age
 }
 
 function accessControlOf(rules: readonly AccessRule[]): FlowsActors_AccessControl[] {
-  return rules.map((rule) => ({ primaryScope: rule.primaryScope, requiresApproval: rule.requiresApproval ?? false, ...(rule.roles ? { roles: rule.roles } : {}) }));
+  return rules.map((rule) => ({
+    primaryScope: rule.primaryScope,
+    requiresApproval: rule.requiresApproval ?? false,
+    ...(rule.roles ? { roles: rule.roles } : {}),
+  }));
 }
 
-function chatConfigOf<TProvider extends ChatProviderRef>(definition: ChatAgentDefinition<string, TProvider>): LLMAgentConfig {
+function chatConfigOf<TProvider extends ChatProviderRef>(
+  definition: ChatAgentDefinition<string, TProvider>,
+): LLMAgentConfig {
   return {
     providerRef: definition.provider,
     operationKey: LLMProvider_OperationKey.CHAT_COMPLETION,
-    ...(definition.model !== undefined ? { model: definition.model } : { modelApplicability: definition.modelApplicability }),
+    ...(definition.model !== undefined
+      ? { model: definition.model }
+      : { modelApplicability: definition.modelApplicability }),
     ...(definition.reasoningEffort !== undefined ? { reasoningEffort: definition.reasoningEffort } : {}),
     ...(definition.temperature !== undefined ? { temperature: definition.temperature } : {}),
     ...(definition.maxOutputTokens !== undefined ? { maxOutputTokens: definition.maxOutputTokens } : {}),
@@ -127,7 +137,12 @@ export function defineChatAgent<const TRef extends string, const TProvider exten
       skillType: FlowsActors_Agent_Skill_Type.CHAT,
       instructions: definition.prompt.instructions,
     },
-    capabilities: { tools: { functionRefs: tools.map((tool) => tool.functionRef), ...(definition.mcpRefs ? { mcpRefs: definition.mcpRefs } : {}) } },
+    capabilities: {
+      tools: {
+        functionRefs: tools.map((tool) => tool.functionRef),
+        ...(definition.mcpRefs ? { mcpRefs: definition.mcpRefs } : {}),
+      },
+    },
     functionTools: tools,
   };
   // The tools travel with the agent object but are not part of its declaration (reports serialize it).
@@ -189,12 +204,17 @@ function actorOf(entry: ChatAgent | SystemActorDefinition): { actor: FlowActor; 
 }
 
 /** The system's access: its own, or the one every agent declares (refused when they differ: the system must say). */
-function systemAccessOf(definition: ActorSystemDefinition<string>, agents: readonly ChatAgent[]): FlowsActors_AccessControl[] {
+function systemAccessOf(
+  definition: ActorSystemDefinition<string>,
+  agents: readonly ChatAgent[],
+): FlowsActors_AccessControl[] {
   if (definition.access) return accessControlOf(definition.access);
   const [first, ...others] = agents.map((agent) => agent.config.accessControl);
   const same = others.every((rules) => JSON.stringify(rules) === JSON.stringify(first));
   if (!first || !same) {
-    throw new Error(`actor system "${definition.ref}": its agents declare different access (or it has none); set access on the system`);
+    throw new Error(
+      `actor system "${definition.ref}": its agents declare different access (or it has none); set access on the system`,
+    );
   }
   return [...first];
 }
@@ -207,7 +227,9 @@ function systemAccessOf(definition: ActorSystemDefinition<string>, agents: reado
  * export const supportDesk = defineActorSystem({ ref: 'support-desk', displayName: 'Support desk', agents: [supportAgent] });
  * export const supportDeskModule: BackendDomainModule = { name: 'support-desk', resources: [tickets], flowsActors: supportDesk };
  */
-export function defineActorSystem<const TRef extends string>(definition: ActorSystemDefinition<TRef>): ActorSystemHandle<TRef> {
+export function defineActorSystem<const TRef extends string>(
+  definition: ActorSystemDefinition<TRef>,
+): ActorSystemHandle<TRef> {
   const members = definition.agents.map(actorOf);
   const agents = [...new Set(members.map((member) => member.agent))];
   const system: ActorSystem = {

@@ -1,6 +1,17 @@
 // The agents runtime: declarations' registry, buffered invocation, streaming turns with tools, approvals.
-export { AgentsBackendService, budgetTenantOfInitiator, type AgentInvocationResult, type CodingAgentInvocationOptions, type InvokeAgentOptions } from './agents-backend.service.js';
-export { AgentsRegistry, isLanguageOperation, type AgentModelResolver, type ResolvedAgent } from './agents-registry.service.js';
+export {
+  AgentsBackendService,
+  budgetTenantOfInitiator,
+  type AgentInvocationResult,
+  type CodingAgentInvocationOptions,
+  type InvokeAgentOptions,
+} from './agents-backend.service.js';
+export {
+  AgentsRegistry,
+  isLanguageOperation,
+  type AgentModelResolver,
+  type ResolvedAgent,
+} from './agents-registry.service.js';
 export { catalogueModelResolver } from './agent-model-resolver.js';
 export {
   defineActorSystem,
@@ -17,7 +28,14 @@ export {
 export { agentsContainerModule, agentsModule } from './agents.module.js';
 export { createAgentsRouter, type AgentsRouterOptions } from './agents.routes.js';
 export { AgentCallRecorder, type AgentCallReport } from './agent-call-recorder.js';
-export { APPROVAL_LIFETIME_MS, ApprovalService, ownerKeyOf, type AppliedDecision, type ApprovalDecision, type PendingApproval } from './approvals/approval.service.js';
+export {
+  APPROVAL_LIFETIME_MS,
+  ApprovalService,
+  ownerKeyOf,
+  type AppliedDecision,
+  type ApprovalDecision,
+  type PendingApproval,
+} from './approvals/approval.service.js';
 export { admitBudget } from './budgets/budget-admission.js';
 export {
   ConversationService,
@@ -29,14 +47,37 @@ export {
   type ResumeTurnRequest,
   type StartTurnRequest,
 } from './conversations/conversation.service.js';
-export { ConversationStore, type Execution, type ExecutionOwner, type ExecutionStatus } from './conversations/conversation.store.js';
+export {
+  ConversationStore,
+  type Execution,
+  type ExecutionOwner,
+  type ExecutionStatus,
+} from './conversations/conversation.store.js';
 export type { TurnCompletion, TurnEvent } from './conversations/turn-events.js';
 export type { ToolOutcome } from './conversations/turn-tools.js';
 export { ExternalMcpConnector, type ExternalMcpSession } from './external-mcp/external-mcp.service.js';
-export type { ExternalMcpCallResult, ExternalMcpServerDefinition, ExternalMcpTool } from './external-mcp/external-mcp.types.js';
-export { ActorSystemAccess, budgetTenantOf, type SystemAccessRequest, type SystemAdmission } from './systems/actor-system-access.service.js';
-export type { FunctionTool, FunctionToolExecutionContext, FunctionToolResourceOperation } from './tools/function-tool.types.js';
-export { READ_TOOL_MAX_RECORDS, resourceReadTool, resourceWriteTool, type ResourceWriteToolOptions } from './tools/resource-tools.js';
+export type {
+  ExternalMcpCallResult,
+  ExternalMcpServerDefinition,
+  ExternalMcpTool,
+} from './external-mcp/external-mcp.types.js';
+export {
+  ActorSystemAccess,
+  budgetTenantOf,
+  type SystemAccessRequest,
+  type SystemAdmission,
+} from './systems/actor-system-access.service.js';
+export type {
+  FunctionTool,
+  FunctionToolExecutionContext,
+  FunctionToolResourceOperation,
+} from './tools/function-tool.types.js';
+export {
+  READ_TOOL_MAX_RECORDS,
+  resourceReadTool,
+  resourceWriteTool,
+  type ResourceWriteToolOptions,
+} from './tools/resource-tools.js';
 export {
   createToolCaller,
   type ToolCallIdentity,

@@ -4,6 +4,7 @@ import type { FlowsActors_PromptSpec } from '@wildo/shared-lib';
 export function renderSystemPrompt(spec: FlowsActors_PromptSpec): string {
   const lines = [spec.role];
   if (spec.persona) lines.push('', spec.persona);
-  if (spec.instructions.length > 0) lines.push('', 'Instructions:', ...spec.instructions.map((instruction) => `- ${instruction}`));
+  if (spec.instructions.length > 0)
+    lines.push('', 'Instructions:', ...spec.instructions.map((instruction) => `- ${instruction}`));
   return lines.join('\n');
 }

@@ -10,7 +10,11 @@ export function toAgentCallError(error: unknown): unknown {
   const details = { providerRef: error.providerRef, kind: error.kind, status: error.status };
   switch (error.kind) {
     case 'not_configured':
-      return new FrameworkError('SERVICE_UNAVAILABLE', 'This agent is not available: its model provider is not configured on this server.', { details, cause: error });
+      return new FrameworkError(
+        'SERVICE_UNAVAILABLE',
+        'This agent is not available: its model provider is not configured on this server.',
+        { details, cause: error },
+      );
     case 'rate_limited':
       return new FrameworkError('SERVICE_UNAVAILABLE', 'The model provider is busy; try again shortly.', {
         details,
@@ -20,8 +24,16 @@ export function toAgentCallError(error: unknown): unknown {
     case 'refused':
       return new FrameworkError('BAD_REQUEST', 'The model provider refused this request.', { details, cause: error });
     case 'invalid_response':
-      return new FrameworkError('SERVICE_UNAVAILABLE', 'The model provider returned an answer that could not be used; try again.', { details, cause: error });
+      return new FrameworkError(
+        'SERVICE_UNAVAILABLE',
+        'The model provider returned an answer that could not be used; try again.',
+        { details, cause: error },
+      );
     default:
-      return new FrameworkError('SERVICE_UNAVAILABLE', 'The model provider is unavailable; try again shortly.', { details, cause: error, retryAfterSeconds: 5 });
+      return new FrameworkError('SERVICE_UNAVAILABLE', 'The model provider is unavailable; try again shortly.', {
+        details,
+        cause: error,
+        retryAfterSeconds: 5,
+      });
   }
 }

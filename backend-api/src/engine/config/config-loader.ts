@@ -30,7 +30,12 @@ function describeLoadFailure(error: unknown, rootDir: string): string {
 export async function loadConfigModule(rootDir: string): Promise<unknown> {
   const configPath = path.join(rootDir, CONFIG_FILE_NAME);
   // No caches: each load must see the file as it is now, and loading must not write cache files.
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false, tryNative: true });
+  const jiti = createJiti(import.meta.url, {
+    moduleCache: false,
+    fsCache: false,
+    interopDefault: false,
+    tryNative: true,
+  });
   let loaded: unknown;
   try {
     loaded = await jiti.import(configPath);

@@ -23,7 +23,9 @@ export function embeddedDatabaseDir(dataDir: string): string {
  * @example
  * const db = await openApplicationDatabase({ dataDir: '.wildo-saas/data', logger });
  */
-export function openApplicationDatabase(location: ApplicationDatabaseLocation & { logger: Logger; searchPath?: string }): Promise<SqlDatabase> {
+export function openApplicationDatabase(
+  location: ApplicationDatabaseLocation & { logger: Logger; searchPath?: string },
+): Promise<SqlDatabase> {
   return openSqlDatabase({
     logger: location.logger,
     ...(location.databaseUrl ? { databaseUrl: location.databaseUrl } : {}),

@@ -33,7 +33,10 @@ export interface ValidatedApplication {
  * @example
  * const { registry, agents } = validateDeclarations(application, { runtime });
  */
-export function validateDeclarations(application: BackendApplicationDefinition, options: DeclarationValidationOptions = {}): ValidatedApplication {
+export function validateDeclarations(
+  application: BackendApplicationDefinition,
+  options: DeclarationValidationOptions = {},
+): ValidatedApplication {
   const full = withEngineModules(application);
   const compiled = compileApplicationResources(full);
   const problems: DeclarationProblem[] = [...compiled.problems];

@@ -1,4 +1,9 @@
-import type { AnyResourceDeclaration, FlowActorSystem_InitializationFactoryMap, FlowsActors_Agent, ResourceServerInstance } from '@wildo/shared-lib';
+import type {
+  AnyResourceDeclaration,
+  FlowActorSystem_InitializationFactoryMap,
+  FlowsActors_Agent,
+  ResourceServerInstance,
+} from '@wildo/shared-lib';
 import type { ContainerModule } from 'inversify';
 import type { FunctionTool } from '../agents/tools/function-tool.types.js';
 import type { McpCustomTool } from '../mcp/mcp-tools.types.js';

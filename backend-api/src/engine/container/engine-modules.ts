@@ -5,7 +5,12 @@ import { oauthModule } from '../oauth/oauth.module.js';
 import type { BackendApplicationDefinition, BackendDomainModule } from './backend-domain-module.js';
 
 /** Modules every application gets: the engine's own resources (credentials, OAuth), token budgets and the agents runtime. */
-export const ENGINE_MODULES: readonly BackendDomainModule[] = [credentialsModule, oauthModule, tokenBudgetsModule, agentsModule];
+export const ENGINE_MODULES: readonly BackendDomainModule[] = [
+  credentialsModule,
+  oauthModule,
+  tokenBudgetsModule,
+  agentsModule,
+];
 
 /**
  * The application as the engine runs it: the engine's own modules first, then the application's, so they

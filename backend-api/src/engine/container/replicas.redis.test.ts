@@ -23,7 +23,10 @@ async function twoReplicas() {
  * Asks replica B again until `settled` (20 ms apart, 100 times at most). B receives the announcement on its own
  * connection; its cache TTL is 60 s, so a change within this window can only come from the announcement.
  */
-async function untilSettled(ask: () => supertest.Test, settled: (res: supertest.Response) => boolean): Promise<supertest.Response> {
+async function untilSettled(
+  ask: () => supertest.Test,
+  settled: (res: supertest.Response) => boolean,
+): Promise<supertest.Response> {
   let res = await ask();
   for (let i = 0; i < 100 && !settled(res); i++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -50,7 +53,11 @@ describe.skipIf(!redisUrl)('several replicas on Redis', () => {
 
   it('cut a demoted member off on every replica as soon as the change is announced', async () => {
     const { a, b, prefix, close } = await twoReplicas();
-    const listener = new RedisCoordination({ url: redisUrl as string, keyPrefix: prefix, logger: createSilentLogger() });
+    const listener = new RedisCoordination({
+      url: redisUrl as string,
+      keyPrefix: prefix,
+      logger: createSilentLogger(),
+    });
     try {
       const owner = await signUp(a.api);
       const manager = await signUp(a.api);
@@ -62,9 +69,19 @@ describe.skipIf(!redisUrl)('several replicas on Redis', () => {
       let announce!: () => void;
       const announced = new Promise<void>((resolve) => (announce = resolve));
       await listener.subscribe(USER_CHANGED_CHANNEL, (userId) => userId === manager.userId && announce());
-      expect((await a.api.put(`/api/v1/organizations/${orgId}/members/${manager.userId}`).set(owner.auth).send({ role: 'ORG_MEMBER' })).status).toBe(200);
+      expect(
+        (
+          await a.api
+            .put(`/api/v1/organizations/${orgId}/members/${manager.userId}`)
+            .set(owner.auth)
+            .send({ role: 'ORG_MEMBER' })
+        ).status,
+      ).toBe(200);
       await announced;
-      const refused = await untilSettled(() => b.api.get(path).set(manager.auth), (res) => res.status !== 200);
+      const refused = await untilSettled(
+        () => b.api.get(path).set(manager.auth),
+        (res) => res.status !== 200,
+      );
       expect(refused.status).toBe(401);
       expect(refused.body.error.reason).toBe('credential_invalid');
     } finally {
@@ -75,7 +92,11 @@ describe.skipIf(!redisUrl)('several replicas on Redis', () => {
 
   it('let a person who accepted an invitation on one replica in on every replica as soon as it is announced', async () => {
     const { a, b, prefix, close } = await twoReplicas();
-    const listener = new RedisCoordination({ url: redisUrl as string, keyPrefix: prefix, logger: createSilentLogger() });
+    const listener = new RedisCoordination({
+      url: redisUrl as string,
+      keyPrefix: prefix,
+      logger: createSilentLogger(),
+    });
     try {
       const owner = await signUp(a.api);
       const person = await signUp(a.api);
@@ -90,7 +111,10 @@ describe.skipIf(!redisUrl)('several replicas on Redis', () => {
       await acceptInvitation(a.api, person, invitationId);
       await announced;
       // The fresh token names the new authorization version: B accepts it only once its cache was dropped.
-      const admitted = await untilSettled(() => b.api.get(path).set(person.auth), (res) => res.status === 200);
+      const admitted = await untilSettled(
+        () => b.api.get(path).set(person.auth),
+        (res) => res.status === 200,
+      );
       expect(admitted.status).toBe(200);
     } finally {
       await listener.close();

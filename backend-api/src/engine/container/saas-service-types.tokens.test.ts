@@ -7,7 +7,9 @@ describe('SAAS_SERVICE_TYPES', () => {
   const db = useTestDatabase();
 
   it('names only what a started backend binds (with client metadata documents enabled, which bind CimdResolver)', async () => {
-    await using t = await createTestBackend(db(), { oauth: { cimd: { policy: CimdTrustPolicy.ALLOWLIST, allowedClients: ['https://client.example/metadata.json'] } } });
+    await using t = await createTestBackend(db(), {
+      oauth: { cimd: { policy: CimdTrustPolicy.ALLOWLIST, allowedClients: ['https://client.example/metadata.json'] } },
+    });
     const { container } = t.backend;
     const unbound = Object.entries(SAAS_SERVICE_TYPES)
       .filter(([, token]) => !container.isBound(token))

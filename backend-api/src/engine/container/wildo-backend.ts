@@ -111,13 +111,23 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
   const clock = options.clock ?? systemClock;
   const owned: (() => Promise<void>)[] = [];
   try {
-    const database = options.database ?? (await openApplicationDatabase({ logger, ...pick(options, 'databaseUrl', 'dataDir') }));
+    const database =
+      options.database ?? (await openApplicationDatabase({ logger, ...pick(options, 'databaseUrl', 'dataDir') }));
     if (!options.database) owned.push(() => database.close());
-    await runMigrations(database, [...IDENTITY_MIGRATIONS, ...application.modules.flatMap((m) => m.migrations ?? [])], logger);
+    await runMigrations(
+      database,
+      [...IDENTITY_MIGRATIONS, ...application.modules.flatMap((m) => m.migrations ?? [])],
+      logger,
+    );
     const store = new SqlResourceStore({ database, logger, now: () => clock.now() });
     await store.ensureSchema(registry.listResources().map((r) => r.storeDefinition));
     const coordination =
-      options.coordination ?? createCoordination({ logger, ...pick(options, 'redisUrl'), ...(options.coordinationKeyPrefix ? { keyPrefix: options.coordinationKeyPrefix } : {}) });
+      options.coordination ??
+      createCoordination({
+        logger,
+        ...pick(options, 'redisUrl'),
+        ...(options.coordinationKeyPrefix ? { keyPrefix: options.coordinationKeyPrefix } : {}),
+      });
     if (!options.coordination) owned.push(() => coordination.close());
     const primarySecret = await resolvePrimarySecret({
       logger,
@@ -142,11 +152,18 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     const oauth = oauthSettingsFor(identity.issuer, options.frontendUrl ?? identity.issuer, options.oauth);
     container.bind(T.IdentitySettings).toConstantValue(identity);
     container.bind(T.OAuthSettings).toConstantValue(oauth);
-    container.bind(T.ResourceServerInstancesRegistry).toConstantValue(
-      new ResourceServerInstancesRegistryBackendService(identity.issuer, application.resourceServerInstances ?? []),
-    );
+    container
+      .bind(T.ResourceServerInstancesRegistry)
+      .toConstantValue(
+        new ResourceServerInstancesRegistryBackendService(identity.issuer, application.resourceServerInstances ?? []),
+      );
     if (oauth.cimd.policy !== 'DISABLED') {
-      const cimd = new CimdResolver({ config: oauth.cimd, logger, clock, ...(options.outbound ? { guard: options.outbound } : {}) });
+      const cimd = new CimdResolver({
+        config: oauth.cimd,
+        logger,
+        clock,
+        ...(options.outbound ? { guard: options.outbound } : {}),
+      });
       container.bind(T.CimdResolver).toConstantValue(cimd);
       owned.push(() => cimd.close());
     }
@@ -154,7 +171,9 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     container.bind(T.AgentsRegistry).toConstantValue(agents);
     const providers = runtime?.providers ? new ProviderRegistry({ ...options.providers, runtime, env }) : undefined;
     container.bind(T.LLMProviderRegistry).toConstantValue(providers ?? unconfiguredProviders);
-    if (providers) for (const warning of agentProviderWarnings(agents.listAgents(), providers)) logger.warn(warning.message, warning.fields);
+    if (providers)
+      for (const warning of agentProviderWarnings(agents.listAgents(), providers))
+        logger.warn(warning.message, warning.fields);
     container.bind(T.ExternalMcpConnector).toConstantValue(new ExternalMcpConnector(externalMcpServers, logger));
     const traceSink = options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger));
     if (!options.traceSink) owned.push(() => traceSink.shutdown?.() ?? traceSink.flush());
@@ -184,7 +203,11 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
 /** Without a runtime configuration no provider is declared: every call is refused as not configured. */
 const unconfiguredProviders = {
   get(ref: string): never {
-    throw new ProviderCallError(ref, 'not_configured', `Provider "${ref}" is not declared: the backend runs without a runtime configuration.`);
+    throw new ProviderCallError(
+      ref,
+      'not_configured',
+      `Provider "${ref}" is not declared: the backend runs without a runtime configuration.`,
+    );
   },
 };
 
@@ -217,7 +240,9 @@ function assemble(
           // For a refused second process's message only: failing to note it never fails the listen.
           const noted = database.noteServingUrl?.(url) ?? Promise.resolve();
           void noted
-            .catch((noteError: unknown) => logger.warn('could not note the URL in the data directory lock', { error: String(noteError) }))
+            .catch((noteError: unknown) =>
+              logger.warn('could not note the URL in the data directory lock', { error: String(noteError) }),
+            )
             .then(() => resolve({ server, url }));
         });
       });

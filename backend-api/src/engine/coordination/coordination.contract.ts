@@ -18,9 +18,11 @@ export interface RecordingLogger extends Logger {
 
 /** Creates a {@link RecordingLogger}; children write to the same list. */
 export function createRecordingLogger(lines: RecordedLogLine[] = []): RecordingLogger {
-  const record = (level: RecordedLogLine['level']) => (message: string, fields: Record<string, unknown> = {}) => {
-    lines.push({ level, message, fields });
-  };
+  const record =
+    (level: RecordedLogLine['level']) =>
+    (message: string, fields: Record<string, unknown> = {}) => {
+      lines.push({ level, message, fields });
+    };
   return {
     lines,
     debug: record('debug'),
@@ -134,7 +136,11 @@ function describeCounters(open: Open): void {
     it('refuses a cost above `points` without opening a window', async () => {
       const backend = await open();
       const key = unique('counter');
-      expect(await backend.consume(key, policy, 4)).toEqual({ allowed: false, remaining: 3, resetMs: policy.durationMs });
+      expect(await backend.consume(key, policy, 4)).toEqual({
+        allowed: false,
+        remaining: 3,
+        resetMs: policy.durationMs,
+      });
       expect(await backend.consume(key, policy, 3)).toMatchObject({ allowed: true, remaining: 0 });
     });
 
@@ -151,7 +157,10 @@ function describeCounters(open: Open): void {
       const key = unique('counter');
       await backend.consume(key, policy, 3);
       expect((await backend.consume(key, policy)).allowed).toBe(false);
-      expect(await backend.consume(key, { points: 5, durationMs: 60_000 })).toMatchObject({ allowed: true, remaining: 4 });
+      expect(await backend.consume(key, { points: 5, durationMs: 60_000 })).toMatchObject({
+        allowed: true,
+        remaining: 4,
+      });
     });
 
     it('admits again once the window has reset', async () => {
@@ -180,10 +189,18 @@ function describeCounters(open: Open): void {
       const backend = await open();
       const key = unique('counter');
       await backend.refund(key, policy);
-      expect(await backend.consume(key, policy)).toMatchObject({ allowed: true, remaining: 2, resetMs: policy.durationMs });
+      expect(await backend.consume(key, policy)).toMatchObject({
+        allowed: true,
+        remaining: 2,
+        resetMs: policy.durationMs,
+      });
       await backend.refund(key, policy);
       // A new window, so its full duration again (an emptied window does not keep its old reset time).
-      expect(await backend.consume(key, policy)).toMatchObject({ allowed: true, remaining: 2, resetMs: policy.durationMs });
+      expect(await backend.consume(key, policy)).toMatchObject({
+        allowed: true,
+        remaining: 2,
+        resetMs: policy.durationMs,
+      });
     });
 
     it('refunds only the key and policy named', async () => {
@@ -380,7 +397,9 @@ function describeLifecycle(open: Open): void {
       const policy = { points: 1, durationMs: 1000 };
       await expect(backend.consume(unique('counter'), policy)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
       await expect(backend.publish(unique('channel'), 'x')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-      await expect(backend.subscribe(unique('channel'), () => {})).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      await expect(backend.subscribe(unique('channel'), () => {})).rejects.toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+      });
       await expect(backend.acquireLease(unique('lease'), 1000)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
       await expect(lease?.renew(1000)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     });

@@ -86,7 +86,8 @@ export class FixedWindowCounters {
   private windowsOf(policy: CounterPolicy): PolicyWindows {
     const cached = this.byPolicyObject.get(policy);
     // A policy object mutated after first use must not keep counting under its old shape.
-    if (cached !== undefined && cached.points === policy.points && cached.durationMs === policy.durationMs) return cached;
+    if (cached !== undefined && cached.points === policy.points && cached.durationMs === policy.durationMs)
+      return cached;
     assertCounterPolicy(policy);
     const id = `${policy.points}/${policy.durationMs}`;
     let entry = this.byPolicyId.get(id);

@@ -32,7 +32,11 @@ export class InvalidationChannel {
     try {
       await this.coordination.publish(this.channel, id);
     } catch (error) {
-      this.logger.warn('could not announce a change to other replicas', { channel: this.channel, id, error: String(error) });
+      this.logger.warn('could not announce a change to other replicas', {
+        channel: this.channel,
+        id,
+        error: String(error),
+      });
     }
   }
 }

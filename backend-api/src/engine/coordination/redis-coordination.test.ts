@@ -97,7 +97,9 @@ describe.skipIf(!REDIS_URL)('RedisCoordination against a live Redis', () => {
       },
       { timeout: 3_000, interval: 50 },
     );
-    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'info', message: 'redis coordination connection restored' }));
+    expect(logger.lines).toContainEqual(
+      expect.objectContaining({ level: 'info', message: 'redis coordination connection restored' }),
+    );
     await unsubscribe();
     await Promise.all([coordination.close(), admin.quit()]);
   });

@@ -55,7 +55,10 @@ export class RedisCoordination implements CoordinationBackend, LeaseStore {
   // SUBSCRIBE commands still in flight, so a second local handler waits for the first's.
   private readonly subscribing = new Map<string, Promise<unknown>>();
   // Counter key prefix per policy object, so a hot caller builds one string per call (the key).
-  private readonly counterPrefixes = new WeakMap<CounterPolicy, { points: number; durationMs: number; prefix: string }>();
+  private readonly counterPrefixes = new WeakMap<
+    CounterPolicy,
+    { points: number; durationMs: number; prefix: string }
+  >();
   private commandsStarting: Promise<void> | null;
   private subscriberStarting: Promise<void> | null;
   private closed = false;

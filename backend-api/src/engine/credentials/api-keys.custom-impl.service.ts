@@ -32,13 +32,16 @@ export interface ApiKeyImplHandlers {
 
 function refuseExpiredAtCreation(input: ApiKeyInput, utils: ServiceHandlerUtils): void {
   if (input.expiresAt && new Date(input.expiresAt).getTime() <= utils.now().getTime()) {
-    throw utils.errorBuilder.badRequest('The expiry must be in the future.', [{ path: 'expiresAt', expected: 'an instant in the future' }]);
+    throw utils.errorBuilder.badRequest('The expiry must be in the future.', [
+      { path: 'expiresAt', expected: 'an instant in the future' },
+    ]);
   }
 }
 
 /** The core operation a handler runs for (function-valued handlers run for every core operation). */
 function coreOperationAt(operationPath: string, utils: ServiceHandlerUtils): CoreResourceOperation | undefined {
-  return utils.resolve<ResourcesRegistry>(SAAS_SERVICE_TYPES.ResourcesRegistry).getOperationFromPath(operationPath).core;
+  return utils.resolve<ResourcesRegistry>(SAAS_SERVICE_TYPES.ResourcesRegistry).getOperationFromPath(operationPath)
+    .core;
 }
 
 /**
@@ -52,7 +55,10 @@ function coreOperationAt(operationPath: string, utils: ServiceHandlerUtils): Cor
  * // The engine's organization keys (the only keys the API key strategy looks up):
  * createResourceCustomServiceImplementation(CREDENTIAL_RESOURCE_TYPES.ORGANIZATION_API_KEYS, { guard: credentialGuard(), ...buildApiKeyMintHandlers('ORGANIZATION') });
  */
-export function buildApiKeyMintHandlers(scope: ApiKeyScope, roleHierarchyResolver?: RoleHierarchyResolver): ApiKeyImplHandlers {
+export function buildApiKeyMintHandlers(
+  scope: ApiKeyScope,
+  roleHierarchyResolver?: RoleHierarchyResolver,
+): ApiKeyImplHandlers {
   const plainKeys = oneTimeSecret('plainKey');
   return {
     prefixCoreOperations: async (_id, input, executionContext, operationPath, utils) => {
@@ -61,11 +67,20 @@ export function buildApiKeyMintHandlers(scope: ApiKeyScope, roleHierarchyResolve
       const engineHierarchy = utils.resolve<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver);
       assertRequestedRolesWithinCallerCeiling(executionContext, request.roles, utils.errorBuilder, engineHierarchy);
       if (roleHierarchyResolver && roleHierarchyResolver !== engineHierarchy) {
-        assertRequestedRolesWithinCallerCeiling(executionContext, request.roles, utils.errorBuilder, roleHierarchyResolver);
+        assertRequestedRolesWithinCallerCeiling(
+          executionContext,
+          request.roles,
+          utils.errorBuilder,
+          roleHierarchyResolver,
+        );
       }
       refuseExpiredAtCreation(request, utils);
       if (utils.newRecordId === undefined) throw new Error('A CREATE runs with the id of the record it creates.');
-      const { plainKey, keyPrefix, hashedKey } = generateApiKeyMaterial(scope, utils.newRecordId, utils.resolve<CredentialSecrets>(SAAS_SERVICE_TYPES.CredentialSecrets));
+      const { plainKey, keyPrefix, hashedKey } = generateApiKeyMaterial(
+        scope,
+        utils.newRecordId,
+        utils.resolve<CredentialSecrets>(SAAS_SERVICE_TYPES.CredentialSecrets),
+      );
       plainKeys.remember(executionContext, plainKey);
       return { ...request, keyPrefix, hashedKey };
     },
@@ -85,9 +100,19 @@ export function buildApiKeyMintHandlers(scope: ApiKeyScope, roleHierarchyResolve
 /** Mints a sibling key with the same name, roles and expiry; returns the new record and its plaintext. */
 async function mintSibling(scope: ApiKeyScope, record: ResourceRecord, utils: ServiceHandlerUtils) {
   const id = randomUUID();
-  const { plainKey, keyPrefix, hashedKey } = generateApiKeyMaterial(scope, id, utils.resolve<CredentialSecrets>(SAAS_SERVICE_TYPES.CredentialSecrets));
+  const { plainKey, keyPrefix, hashedKey } = generateApiKeyMaterial(
+    scope,
+    id,
+    utils.resolve<CredentialSecrets>(SAAS_SERVICE_TYPES.CredentialSecrets),
+  );
   const created = await utils.records.create(
-    { name: record.name, roles: record.roles, ...(record.expiresAt ? { expiresAt: record.expiresAt } : {}), keyPrefix, hashedKey },
+    {
+      name: record.name,
+      roles: record.roles,
+      ...(record.expiresAt ? { expiresAt: record.expiresAt } : {}),
+      keyPrefix,
+      hashedKey,
+    },
     { id },
   );
   return { created, plainKey };
@@ -97,13 +122,20 @@ async function mintSibling(scope: ApiKeyScope, record: ResourceRecord, utils: Se
 const apiKeyPreconditions: RecordGuard = ({ operation, record, input, utils }) => {
   if (operation !== Credentials_Operations.ROTATE && operation !== Credentials_Operations.REGENERATE) return;
   if (record?.invalidationDate) {
-    throw utils.errorBuilder.conflict(operation === Credentials_Operations.ROTATE ? 'This key was already rotated.' : 'This key was rotated; regenerate its replacement instead.');
+    throw utils.errorBuilder.conflict(
+      operation === Credentials_Operations.ROTATE
+        ? 'This key was already rotated.'
+        : 'This key was rotated; regenerate its replacement instead.',
+    );
   }
   if (operation === Credentials_Operations.ROTATE) cutoffOf((input as RotateInput).oldKeyInvalidationDate, utils.now());
 };
 
 /** The service code of an API key resource: the guard (role ceiling, rotation rules), CREATE handlers, ROTATE and REGENERATE. */
-export function buildApiKeyImplementation(resourceType: string, scope: ApiKeyScope): ResourceCustomServiceImplementation {
+export function buildApiKeyImplementation(
+  resourceType: string,
+  scope: ApiKeyScope,
+): ResourceCustomServiceImplementation {
   return createResourceCustomServiceImplementation(resourceType, {
     guard: credentialGuard(apiKeyPreconditions),
     ...buildApiKeyMintHandlers(scope),
@@ -118,7 +150,11 @@ export function buildApiKeyImplementation(resourceType: string, scope: ApiKeySco
         return { ...created, plainKey, oldKeyId: id, oldKeyInvalidationDate: cutoff };
       },
       // Regeneration keeps the old key valid without a cutoff and needs no step-up.
-      [Credentials_Operations.REGENERATE]: async ({ id, record, utils }: CustomOperationArgs<Record<string, never>>) => {
+      [Credentials_Operations.REGENERATE]: async ({
+        id,
+        record,
+        utils,
+      }: CustomOperationArgs<Record<string, never>>) => {
         const { created, plainKey } = await mintSibling(scope, record as ResourceRecord, utils);
         return { ...created, plainKey, previousKeyId: id };
       },

@@ -27,7 +27,13 @@ type CoreRole = CoreOrgRole | CoreAppRole;
  * `managers` create, list, regenerate and delete keys (never with roles above their own); rotation, which
  * retires a key on a schedule, needs `admin` and a fresh step-up proof.
  */
-function apiKeysResource(type: string, scope: ResourcePrimaryScope, schema: z.ZodObject, managers: readonly CoreRole[], admin: CoreRole): AnyResourceDeclaration {
+function apiKeysResource(
+  type: string,
+  scope: ResourcePrimaryScope,
+  schema: z.ZodObject,
+  managers: readonly CoreRole[],
+  admin: CoreRole,
+): AnyResourceDeclaration {
   const { hashedKey: _hidden, ...visible } = schema.shape;
   const record = resourceRecordSchema(z.object(visible), scope);
   const admins = [admin];
@@ -60,15 +66,33 @@ function apiKeysResource(type: string, scope: ResourcePrimaryScope, schema: z.Zo
       },
     },
     operationsConfiguration: {
-      [CoreResourceOperation.CREATE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: managers, riskLevel: ResourceOperationRiskLevel.HIGH }] },
+      [CoreResourceOperation.CREATE]: {
+        variants: [
+          { variantType: API_CALL, isDefault: true, roles: managers, riskLevel: ResourceOperationRiskLevel.HIGH },
+        ],
+      },
       [CoreResourceOperation.READ]: { variants: [{ variantType: API_CALL, isDefault: true, roles: managers }] },
       [CoreResourceOperation.LIST]: { variants: [{ variantType: API_CALL, isDefault: true, roles: managers }] },
-      [CoreResourceOperation.DELETE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: managers, riskLevel: ResourceOperationRiskLevel.HIGH }] },
+      [CoreResourceOperation.DELETE]: {
+        variants: [
+          { variantType: API_CALL, isDefault: true, roles: managers, riskLevel: ResourceOperationRiskLevel.HIGH },
+        ],
+      },
       [Credentials_Operations.ROTATE]: {
-        variants: [{ variantType: API_CALL, isDefault: true, roles: admins, riskLevel: ResourceOperationRiskLevel.HIGH, requiresReauthentication: true }],
+        variants: [
+          {
+            variantType: API_CALL,
+            isDefault: true,
+            roles: admins,
+            riskLevel: ResourceOperationRiskLevel.HIGH,
+            requiresReauthentication: true,
+          },
+        ],
       },
       [Credentials_Operations.REGENERATE]: {
-        variants: [{ variantType: API_CALL, isDefault: true, roles: managers, riskLevel: ResourceOperationRiskLevel.HIGH }],
+        variants: [
+          { variantType: API_CALL, isDefault: true, roles: managers, riskLevel: ResourceOperationRiskLevel.HIGH },
+        ],
       },
     },
   });

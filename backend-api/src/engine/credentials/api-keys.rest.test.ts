@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { addMember, createOrganization, signUp, signUpAppAdmin, TEST_PASSWORD, type TestUser } from '../../testing/identity.fixtures.js';
+import {
+  addMember,
+  createOrganization,
+  signUp,
+  signUpAppAdmin,
+  TEST_PASSWORD,
+  type TestUser,
+} from '../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { createLogger } from '../logging/index.js';
 
@@ -8,17 +15,30 @@ const database = useTestDatabase();
 async function adminWithOrg(t: TestBackend) {
   const admin = await signUp(t.api, 'admin');
   const orgId = await createOrganization(t.api, admin);
-  return { admin, orgId, keys: `/api/v1/organizations/${orgId}/api-keys`, todos: `/api/v1/organizations/${orgId}/todos` };
+  return {
+    admin,
+    orgId,
+    keys: `/api/v1/organizations/${orgId}/api-keys`,
+    todos: `/api/v1/organizations/${orgId}/todos`,
+  };
 }
 
-async function createKey(t: TestBackend, user: TestUser, keysPath: string, body: Record<string, unknown> = { name: 'CI', roles: ['ORG_MEMBER'] }) {
+async function createKey(
+  t: TestBackend,
+  user: TestUser,
+  keysPath: string,
+  body: Record<string, unknown> = { name: 'CI', roles: ['ORG_MEMBER'] },
+) {
   const res = await t.api.post(keysPath).set(user.auth).send(body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { _id: string; plainKey: string; keyPrefix: string };
 }
 
 async function reauth(t: TestBackend, user: TestUser): Promise<string> {
-  const res = await t.api.post('/api/v1/auth/reauth').set(user.auth).send({ method: 'PASSWORD', password: TEST_PASSWORD });
+  const res = await t.api
+    .post('/api/v1/auth/reauth')
+    .set(user.auth)
+    .send({ method: 'PASSWORD', password: TEST_PASSWORD });
   expect(res.status).toBe(200);
   return res.body.data.reAuthToken as string;
 }
@@ -80,7 +100,10 @@ describe('organization API keys', () => {
     const manager = await signUp(t.api, 'manager');
     await addMember(t.api, admin, orgId, manager, 'ORG_MANAGER');
     await createKey(t, manager, keys, { name: 'ok', roles: ['ORG_MANAGER'] });
-    const res = await t.api.post(keys).set(manager.auth).send({ name: 'too much', roles: ['ORG_ADMIN'] });
+    const res = await t.api
+      .post(keys)
+      .set(manager.auth)
+      .send({ name: 'too much', roles: ['ORG_ADMIN'] });
     expect(res.status).toBe(403);
     expect(res.body.error.reason).toBe('role_refused');
   });
@@ -98,7 +121,11 @@ describe('organization API keys', () => {
     let now = Date.now();
     await using t = await createTestBackend(database(), { clock: { now: () => new Date(now) } });
     const { admin, keys, todos } = await adminWithOrg(t);
-    const key = await createKey(t, admin, keys, { name: 'short', roles: ['ORG_MEMBER'], expiresAt: new Date(now + 60_000).toISOString() });
+    const key = await createKey(t, admin, keys, {
+      name: 'short',
+      roles: ['ORG_MEMBER'],
+      expiresAt: new Date(now + 60_000).toISOString(),
+    });
     expect((await t.api.get(todos).set('Authorization', key.plainKey)).status).toBe(200);
     now += 61_000;
     expect((await t.api.get(todos).set('Authorization', key.plainKey)).status).toBe(401);
@@ -133,7 +160,10 @@ describe('rotating and regenerating API keys', () => {
   it('refuse a reauth with a wrong password', async () => {
     await using t = await createTestBackend(database());
     const { admin } = await adminWithOrg(t);
-    const res = await t.api.post('/api/v1/auth/reauth').set(admin.auth).send({ method: 'PASSWORD', password: 'not my password' });
+    const res = await t.api
+      .post('/api/v1/auth/reauth')
+      .set(admin.auth)
+      .send({ method: 'PASSWORD', password: 'not my password' });
     expect(res.status).toBe(401);
   });
 
@@ -143,9 +173,17 @@ describe('rotating and regenerating API keys', () => {
     const { admin, keys, todos } = await adminWithOrg(t);
     const old = await createKey(t, admin, keys);
     const cutoff = new Date(now + 10 * 60_000).toISOString();
-    const rotated = await t.api.post(`${keys}/${old._id}/rotate`).set(admin.auth).set('x-reauth-token', await reauth(t, admin)).send({ oldKeyInvalidationDate: cutoff });
+    const rotated = await t.api
+      .post(`${keys}/${old._id}/rotate`)
+      .set(admin.auth)
+      .set('x-reauth-token', await reauth(t, admin))
+      .send({ oldKeyInvalidationDate: cutoff });
     expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
-    expect(rotated.body.data).toMatchObject({ oldKeyId: old._id, oldKeyInvalidationDate: cutoff, roles: ['ORG_MEMBER'] });
+    expect(rotated.body.data).toMatchObject({
+      oldKeyId: old._id,
+      oldKeyInvalidationDate: cutoff,
+      roles: ['ORG_MEMBER'],
+    });
     const fresh = rotated.body.data.plainKey as string;
     expect(fresh).not.toBe(old.plainKey);
     expect((await t.api.get(todos).set('Authorization', old.plainKey)).status).toBe(200);
@@ -159,7 +197,11 @@ describe('rotating and regenerating API keys', () => {
     await using t = await createTestBackend(database());
     const { admin, keys, todos } = await adminWithOrg(t);
     const old = await createKey(t, admin, keys);
-    const rotated = await t.api.post(`${keys}/${old._id}/rotate`).set(admin.auth).set('x-reauth-token', await reauth(t, admin)).send({});
+    const rotated = await t.api
+      .post(`${keys}/${old._id}/rotate`)
+      .set(admin.auth)
+      .set('x-reauth-token', await reauth(t, admin))
+      .send({});
     expect(rotated.status).toBe(200);
     expect((await t.api.get(todos).set('Authorization', old.plainKey)).status).toBe(401);
     expect((await t.api.get(todos).set('Authorization', rotated.body.data.plainKey)).status).toBe(200);
@@ -182,7 +224,11 @@ describe('rotating and regenerating API keys', () => {
     const manager = await signUp(t.api, 'manager');
     await addMember(t.api, admin, orgId, manager, 'ORG_MANAGER');
     const key = await createKey(t, admin, keys, { name: 'admin key', roles: ['ORG_ADMIN'] });
-    const byManager = await t.api.post(`${keys}/${key._id}/rotate`).set(manager.auth).set('x-reauth-token', await reauth(t, manager)).send({});
+    const byManager = await t.api
+      .post(`${keys}/${key._id}/rotate`)
+      .set(manager.auth)
+      .set('x-reauth-token', await reauth(t, manager))
+      .send({});
     expect(byManager.status).toBe(403);
     const byMachine = await t.api.post(`${keys}/${key._id}/rotate`).set('Authorization', key.plainKey).send({});
     expect(byMachine.status).toBe(403);
@@ -193,14 +239,22 @@ describe('rotating and regenerating API keys', () => {
 describe('secrets in logs', () => {
   it('never writes a plaintext key to the log, across create, authenticate, rotate and regenerate', async () => {
     const lines: string[] = [];
-    await using t = await createTestBackend(database(), { logger: createLogger({ level: 'debug', destination: { write: (l: string) => void lines.push(l) } }) });
+    await using t = await createTestBackend(database(), {
+      logger: createLogger({ level: 'debug', destination: { write: (l: string) => void lines.push(l) } }),
+    });
     const { admin, keys, todos } = await adminWithOrg(t);
     const key = await createKey(t, admin, keys);
     await t.api.get(todos).set('Authorization', key.plainKey);
     await t.api.get(todos).set('Authorization', `${key.plainKey}x`);
-    const rotated = await t.api.post(`${keys}/${key._id}/rotate`).set(admin.auth).set('x-reauth-token', await reauth(t, admin)).send({});
+    const rotated = await t.api
+      .post(`${keys}/${key._id}/rotate`)
+      .set(admin.auth)
+      .set('x-reauth-token', await reauth(t, admin))
+      .send({});
     const regenerated = await t.api.post(`${keys}/${rotated.body.data._id}/regenerate`).set(admin.auth).send({});
-    const secrets = [key.plainKey, rotated.body.data.plainKey, regenerated.body.data.plainKey].map((k: string) => k.slice(-43));
+    const secrets = [key.plainKey, rotated.body.data.plainKey, regenerated.body.data.plainKey].map((k: string) =>
+      k.slice(-43),
+    );
     expect(lines.length).toBeGreaterThan(5);
     const log = lines.join('\n');
     for (const secret of secrets) expect(log).not.toContain(secret);
@@ -211,17 +265,30 @@ describe('application API keys', () => {
   it('act as an application machine on application resources, and reach no organization', async () => {
     await using t = await createTestBackend(database());
     const admin = await signUpAppAdmin(t);
-    const created = await t.api.post('/api/v1/api-keys').set(admin.auth).send({ name: 'Announcer', roles: ['APP_ADMIN'] });
+    const created = await t.api
+      .post('/api/v1/api-keys')
+      .set(admin.auth)
+      .send({ name: 'Announcer', roles: ['APP_ADMIN'] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const key = created.body.data.plainKey as string;
     expect(key).toMatch(/^sk_app_/);
-    const announced = await t.api.post('/api/v1/announcements').set('Authorization', key).send({ title: 'Maintenance', body: 'Tonight' });
+    const announced = await t.api
+      .post('/api/v1/announcements')
+      .set('Authorization', key)
+      .send({ title: 'Maintenance', body: 'Tonight' });
     expect(announced.status).toBe(201);
     expect(announced.body.data.createdByUserId).toBeNull();
     const owner = await signUp(t.api);
     const orgId = await createOrganization(t.api, owner);
     expect((await t.api.get(`/api/v1/organizations/${orgId}/todos`).set('Authorization', key)).status).toBe(404);
     const user = await signUp(t.api);
-    expect((await t.api.post('/api/v1/api-keys').set(user.auth).send({ name: 'x', roles: ['APP_USER'] })).status).toBe(403);
+    expect(
+      (
+        await t.api
+          .post('/api/v1/api-keys')
+          .set(user.auth)
+          .send({ name: 'x', roles: ['APP_USER'] })
+      ).status,
+    ).toBe(403);
   });
 });

@@ -31,7 +31,8 @@ export interface LocatedCredential {
   record: StoredRecord;
 }
 
-const invalidKey = () => new FrameworkError('UNAUTHENTICATED', 'The credential is not valid.', { reason: 'credential_invalid' });
+const invalidKey = () =>
+  new FrameworkError('UNAUTHENTICATED', 'The credential is not valid.', { reason: 'credential_invalid' });
 
 /**
  * Resolves presented credentials to their records: locate the record's tenant by its id, read it in that
@@ -51,7 +52,9 @@ export class CredentialDirectory {
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
     @inject(SAAS_SERVICE_TYPES.Logger) logger: Logger,
   ) {
-    this.invalidation = new InvalidationChannel(coordination, CREDENTIAL_CHANGED_CHANNEL, logger, (id) => this.keys.delete(id));
+    this.invalidation = new InvalidationChannel(coordination, CREDENTIAL_CHANGED_CHANNEL, logger, (id) =>
+      this.keys.delete(id),
+    );
   }
 
   /** Listens for credential changes announced by other replicas. */
@@ -93,21 +96,38 @@ export class CredentialDirectory {
   }
 
   private async loadKey(scope: ApiKeyScope, keyId: string, nowMs: number): Promise<CachedKey | undefined> {
-    const type = scope === 'ORGANIZATION' ? CREDENTIAL_RESOURCE_TYPES.ORGANIZATION_API_KEYS : CREDENTIAL_RESOURCE_TYPES.APPLICATION_API_KEYS;
+    const type =
+      scope === 'ORGANIZATION'
+        ? CREDENTIAL_RESOURCE_TYPES.ORGANIZATION_API_KEYS
+        : CREDENTIAL_RESOURCE_TYPES.APPLICATION_API_KEYS;
     const located = await this.locate(type, keyId);
     if (!located) return undefined;
-    const data = located.record.data as { hashedKey: string; roles: string[]; expiresAt?: string | null; invalidationDate?: string | null };
-    const limits = [data.expiresAt, data.invalidationDate].filter((v): v is string => typeof v === 'string').map((v) => new Date(v).getTime());
+    const data = located.record.data as {
+      hashedKey: string;
+      roles: string[];
+      expiresAt?: string | null;
+      invalidationDate?: string | null;
+    };
+    const limits = [data.expiresAt, data.invalidationDate]
+      .filter((v): v is string => typeof v === 'string')
+      .map((v) => new Date(v).getTime());
     const organizationId = located.scope.kind === 'organization' ? located.scope.organizationId : undefined;
     const principal: MachinePrincipal = {
       kind: 'machine',
-      executionType: organizationId ? ExecutionContext_ExecutionType.ORGANIZATION_MACHINE : ExecutionContext_ExecutionType.APPLICATION_MACHINE,
+      executionType: organizationId
+        ? ExecutionContext_ExecutionType.ORGANIZATION_MACHINE
+        : ExecutionContext_ExecutionType.APPLICATION_MACHINE,
       clientId: keyId,
       ...(organizationId ? { organizationId } : {}),
       roles: data.roles,
       credential: { type: 'api_key', id: keyId },
     };
-    const entry: CachedKey = { hashedKey: data.hashedKey, principal, validUntilMs: limits.length > 0 ? Math.min(...limits) : Infinity, loadedAtMs: nowMs };
+    const entry: CachedKey = {
+      hashedKey: data.hashedKey,
+      principal,
+      validUntilMs: limits.length > 0 ? Math.min(...limits) : Infinity,
+      loadedAtMs: nowMs,
+    };
     if (this.keys.size >= CACHE_SIZE) this.keys.delete(this.keys.keys().next().value as string);
     this.keys.set(keyId, entry);
     return entry;

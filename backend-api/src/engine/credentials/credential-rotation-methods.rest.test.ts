@@ -28,7 +28,12 @@ afterAll(async () => {
 
 const kinds = [
   { kind: 'API key', segment: 'api-keys', body: { name: 'integration', roles: ['ORG_MEMBER'] }, secret: 'plainKey' },
-  { kind: 'OAuth client', segment: 'oauth-clients', body: { clientName: 'sync', grantTypes: ['client_credentials'], roles: ['ORG_MEMBER'] }, secret: 'plainSecret' },
+  {
+    kind: 'OAuth client',
+    segment: 'oauth-clients',
+    body: { clientName: 'sync', grantTypes: ['client_credentials'], roles: ['ORG_MEMBER'] },
+    secret: 'plainSecret',
+  },
 ] as const;
 const methods = ['put', 'post'] as const;
 type Method = (typeof methods)[number];
@@ -58,53 +63,76 @@ describe('ROTATE answers PUT (the guide) and POST', () => {
     async ({ segment, body, secret, method }) => {
       const id = await createCredential(segment, body);
       const cutoff = inTenMinutes();
-      const res = await rotate(method, segment, id, admin, await stepUpProof(t.api, admin), { oldKeyInvalidationDate: cutoff });
+      const res = await rotate(method, segment, id, admin, await stepUpProof(t.api, admin), {
+        oldKeyInvalidationDate: cutoff,
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.data[secret]).toEqual(expect.any(String));
-      expect(res.body.data[segment === 'api-keys' ? 'oldKeyInvalidationDate' : 'oldSecretInvalidationDate']).toBe(cutoff);
+      expect(res.body.data[segment === 'api-keys' ? 'oldKeyInvalidationDate' : 'oldSecretInvalidationDate']).toBe(
+        cutoff,
+      );
     },
   );
 
   it('the guide’s PUT flow replaces an API key: the new key works, the old one until its cutoff', async () => {
     const created = await t.api.post(`/api/v1/organizations/${orgId}/api-keys`).set(admin.auth).send(kinds[0].body);
     const todos = `/api/v1/organizations/${orgId}/todos`;
-    const res = await rotate('put', 'api-keys', created.body.data._id, admin, await stepUpProof(t.api, admin), { oldKeyInvalidationDate: inTenMinutes() });
+    const res = await rotate('put', 'api-keys', created.body.data._id, admin, await stepUpProof(t.api, admin), {
+      oldKeyInvalidationDate: inTenMinutes(),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.oldKeyId).toBe(created.body.data._id);
     expect((await t.api.get(todos).set('Authorization', res.body.data.plainKey)).status).toBe(200);
     expect((await t.api.get(todos).set('Authorization', created.body.data.plainKey)).status).toBe(200);
   });
 
-  it.each(kinds)('$kind: without a proof, PUT and POST refuse alike with step_up_required and change nothing', async ({ segment, body, secret }) => {
-    const id = await createCredential(segment, body);
-    const [put, post] = [await rotate('put', segment, id, admin), await rotate('post', segment, id, admin)];
-    expect(refusal(put)).toEqual(refusal(post));
-    expect(put.status).toBe(403);
-    expect(put.body.error.reason).toBe('step_up_required');
-    expect(JSON.stringify(put.body)).not.toContain(secret);
-    // Positive control: the credential is intact and rotates with a proof.
-    expect((await rotate('put', segment, id, admin, await stepUpProof(t.api, admin))).status).toBe(200);
-  });
+  it.each(kinds)(
+    '$kind: without a proof, PUT and POST refuse alike with step_up_required and change nothing',
+    async ({ segment, body, secret }) => {
+      const id = await createCredential(segment, body);
+      const [put, post] = [await rotate('put', segment, id, admin), await rotate('post', segment, id, admin)];
+      expect(refusal(put)).toEqual(refusal(post));
+      expect(put.status).toBe(403);
+      expect(put.body.error.reason).toBe('step_up_required');
+      expect(JSON.stringify(put.body)).not.toContain(secret);
+      // Positive control: the credential is intact and rotates with a proof.
+      expect((await rotate('put', segment, id, admin, await stepUpProof(t.api, admin))).status).toBe(200);
+    },
+  );
 
-  it.each(kinds)('$kind: a proof spent by a PUT rotation opens no other rotation, by POST or PUT', async ({ segment, body }) => {
-    const proof = await stepUpProof(t.api, admin);
-    expect((await rotate('put', segment, await createCredential(segment, body), admin, proof)).status).toBe(200);
-    const other = await createCredential(segment, body);
-    const [put, post] = [await rotate('put', segment, other, admin, proof), await rotate('post', segment, other, admin, proof)];
-    expect(refusal(put)).toEqual(refusal(post));
-    expect(put.body.error.reason).toBe('step_up_required');
-  });
+  it.each(kinds)(
+    '$kind: a proof spent by a PUT rotation opens no other rotation, by POST or PUT',
+    async ({ segment, body }) => {
+      const proof = await stepUpProof(t.api, admin);
+      expect((await rotate('put', segment, await createCredential(segment, body), admin, proof)).status).toBe(200);
+      const other = await createCredential(segment, body);
+      const [put, post] = [
+        await rotate('put', segment, other, admin, proof),
+        await rotate('post', segment, other, admin, proof),
+      ];
+      expect(refusal(put)).toEqual(refusal(post));
+      expect(put.body.error.reason).toBe('step_up_required');
+    },
+  );
 
-  it.each(kinds)('$kind: a caller below the rotation’s role is refused alike by PUT and POST, and their proof stays usable', async ({ segment, body }) => {
-    const id = await createCredential(segment, body);
-    const proof = await stepUpProof(t.api, manager);
-    const [put, post] = [await rotate('put', segment, id, manager, proof), await rotate('post', segment, id, manager, proof)];
-    expect(refusal(put)).toEqual(refusal(post));
-    expect(put.status).toBe(403);
-    expect(put.body.error.reason).toBe('role_refused');
-    // The refusal came before the step-up gate: the manager's proof still opens an operation that needs one.
-    expect(await t.backend.container.get<StepUpService>(SAAS_SERVICE_TYPES.StepUpService).consume(proof, manager.userId)).toBe(true);
-  });
+  it.each(kinds)(
+    '$kind: a caller below the rotation’s role is refused alike by PUT and POST, and their proof stays usable',
+    async ({ segment, body }) => {
+      const id = await createCredential(segment, body);
+      const proof = await stepUpProof(t.api, manager);
+      const [put, post] = [
+        await rotate('put', segment, id, manager, proof),
+        await rotate('post', segment, id, manager, proof),
+      ];
+      expect(refusal(put)).toEqual(refusal(post));
+      expect(put.status).toBe(403);
+      expect(put.body.error.reason).toBe('role_refused');
+      // The refusal came before the step-up gate: the manager's proof still opens an operation that needs one.
+      expect(
+        await t.backend.container.get<StepUpService>(SAAS_SERVICE_TYPES.StepUpService).consume(proof, manager.userId),
+      ).toBe(true);
+    },
+  );
 
   it('the ROTATE route answers exactly PUT and POST', async () => {
     const id = await createCredential('api-keys', kinds[0].body);

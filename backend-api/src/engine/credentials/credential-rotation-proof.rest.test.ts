@@ -22,7 +22,11 @@ const reauth = () => stepUpProof(t.api, admin);
 
 const kinds = [
   { kind: 'API key', segment: 'api-keys', body: { name: 'integration', roles: ['ORG_MEMBER'] } },
-  { kind: 'OAuth client', segment: 'oauth-clients', body: { clientName: 'sync', grantTypes: ['client_credentials'], roles: ['ORG_MEMBER'] } },
+  {
+    kind: 'OAuth client',
+    segment: 'oauth-clients',
+    body: { clientName: 'sync', grantTypes: ['client_credentials'], roles: ['ORG_MEMBER'] },
+  },
 ];
 
 async function createCredential(segment: string, body: object): Promise<string> {
@@ -32,14 +36,23 @@ async function createCredential(segment: string, body: object): Promise<string> 
 }
 
 function rotate(segment: string, id: string, proof: string, body: object = {}) {
-  return t.api.post(`/api/v1/organizations/${orgId}/${segment}/${id}/rotate`).set(admin.auth).set('x-reauth-token', proof).send(body);
+  return t.api
+    .post(`/api/v1/organizations/${orgId}/${segment}/${id}/rotate`)
+    .set(admin.auth)
+    .set('x-reauth-token', proof)
+    .send(body);
 }
 
 const past = () => new Date(Date.now() - 3_600_000).toISOString();
 const tooFar = () => new Date(Date.now() + 91 * 86_400_000).toISOString();
 
 describe('a rotation refused by a check leaves the step-up proof usable', () => {
-  it.each(kinds.flatMap((k) => [{ ...k, cutoff: 'in the past', at: past }, { ...k, cutoff: 'beyond 90 days', at: tooFar }]))(
+  it.each(
+    kinds.flatMap((k) => [
+      { ...k, cutoff: 'in the past', at: past },
+      { ...k, cutoff: 'beyond 90 days', at: tooFar },
+    ]),
+  )(
     '$kind: a cutoff $cutoff is input_invalid on oldKeyInvalidationDate, then the same proof rotates',
     async ({ segment, body, at }) => {
       const id = await createCredential(segment, body);
@@ -65,9 +78,15 @@ describe('a rotation refused by a check leaves the step-up proof usable', () => 
 
   it('OAuth client: a rotation keeping too many secrets is a conflict, then the same proof rotates effective now', async () => {
     const id = await createCredential('oauth-clients', kinds[1]!.body);
-    for (let i = 0; i < 4; i++) expect((await t.api.post(`/api/v1/organizations/${orgId}/oauth-clients/${id}/regenerate`).set(admin.auth).send({})).status).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await t.api.post(`/api/v1/organizations/${orgId}/oauth-clients/${id}/regenerate`).set(admin.auth).send({}))
+          .status,
+      ).toBe(200);
     const proof = await reauth();
-    const crowded = await rotate('oauth-clients', id, proof, { oldKeyInvalidationDate: new Date(Date.now() + 600_000).toISOString() });
+    const crowded = await rotate('oauth-clients', id, proof, {
+      oldKeyInvalidationDate: new Date(Date.now() + 600_000).toISOString(),
+    });
     expect(crowded.status).toBe(409);
     const rotated = await rotate('oauth-clients', id, proof);
     expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);

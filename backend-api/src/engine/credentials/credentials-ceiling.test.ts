@@ -21,7 +21,9 @@ let orgId: string;
 let keys: string;
 
 beforeAll(async () => {
-  t = await createTestBackend(database(), { oauth: { dynamicClientRegistration: { enabled: true, maxRegistrationsPerHourPerIp: 100 } } });
+  t = await createTestBackend(database(), {
+    oauth: { dynamicClientRegistration: { enabled: true, maxRegistrationsPerHourPerIp: 100 } },
+  });
   admin = await signUp(t.api, 'admin');
   manager = await signUp(t.api, 'manager');
   orgId = await createOrganization(t.api, admin);
@@ -100,17 +102,23 @@ describe('an organization manager and organization API keys (REST)', () => {
   it.each([
     { roles: ['ORG_ADMIN'], status: 403 },
     { roles: ['ORG_MANAGER'], status: 200 },
-  ])('a machine holding an ORG_MANAGER key regenerating a key with $roles answers $status', async ({ roles, status }) => {
-    const machine = await createKey(['ORG_MANAGER']);
-    const target = await createKey(roles);
-    const res = await t.api.post(`${keys}/${target._id}/regenerate`).set('Authorization', machine.plainKey).send({});
-    expect(res.status).toBe(status);
-    if (status === 403) expect(JSON.stringify(res.body)).not.toContain('plainKey');
-  });
+  ])(
+    'a machine holding an ORG_MANAGER key regenerating a key with $roles answers $status',
+    async ({ roles, status }) => {
+      const machine = await createKey(['ORG_MANAGER']);
+      const target = await createKey(roles);
+      const res = await t.api.post(`${keys}/${target._id}/regenerate`).set('Authorization', machine.plainKey).send({});
+      expect(res.status).toBe(status);
+      if (status === 403) expect(JSON.stringify(res.body)).not.toContain('plainKey');
+    },
+  );
 
   it('has no UPDATE: PUT on a key is 405 and its roles stay', async () => {
     const target = await createKey(['ORG_MEMBER']);
-    const res = await t.api.put(`${keys}/${target._id}`).set(admin.auth).send({ name: 'x', roles: ['ORG_ADMIN'] });
+    const res = await t.api
+      .put(`${keys}/${target._id}`)
+      .set(admin.auth)
+      .send({ name: 'x', roles: ['ORG_ADMIN'] });
     expect(res.status).toBe(405);
     expect((await t.api.get(`${keys}/${target._id}`).set(admin.auth)).body.data.roles).toEqual(['ORG_MEMBER']);
   });
@@ -150,7 +158,8 @@ describe('the role ceiling in the service pipeline', () => {
   const services = () => t.backend.container.get<ServicesRegistryHandler>(SAAS_SERVICE_TYPES.ServicesRegistryHandler);
 
   function contextFor(scope: Scope, role: string): ExecutionContext {
-    const tenant: TenantScope = scope === 'organization' ? { kind: 'organization', organizationId: orgId } : { kind: 'application' };
+    const tenant: TenantScope =
+      scope === 'organization' ? { kind: 'organization', organizationId: orgId } : { kind: 'application' };
     const resolver = t.backend.container.get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver);
     return {
       executionType: ExecutionContext_ExecutionType.USER,
@@ -165,17 +174,32 @@ describe('the role ceiling in the service pipeline', () => {
 
   function createInput(type: string, roles: string[]): unknown {
     const registry = t.backend.container.get<ResourcesRegistry>(SAAS_SERVICE_TYPES.ResourcesRegistry);
-    const body = type.endsWith('api-keys') ? { name: 'pipeline', roles } : { clientName: 'pipeline', grantTypes: ['client_credentials'], roles };
+    const body = type.endsWith('api-keys')
+      ? { name: 'pipeline', roles }
+      : { clientName: 'pipeline', grantTypes: ['client_credentials'], roles };
     return validateBody(registry.getOperationFromPath(`${type}.create`), body);
   }
 
   async function createAsTop(type: string, scope: Scope, roles: string[]): Promise<string> {
-    const created = await services().executeCoreOperation<{ _id: string }>(type, CoreResourceOperation.CREATE, contextFor(scope, ROLES[scope].top), undefined, createInput(type, roles));
+    const created = await services().executeCoreOperation<{ _id: string }>(
+      type,
+      CoreResourceOperation.CREATE,
+      contextFor(scope, ROLES[scope].top),
+      undefined,
+      createInput(type, roles),
+    );
     return created._id;
   }
 
   async function count(type: string, scope: Scope): Promise<number> {
-    const page = await services().executeCoreOperation<{ data: unknown[] }>(type, CoreResourceOperation.LIST, contextFor(scope, ROLES[scope].top), undefined, undefined, { query: { limit: 1000 } });
+    const page = await services().executeCoreOperation<{ data: unknown[] }>(
+      type,
+      CoreResourceOperation.LIST,
+      contextFor(scope, ROLES[scope].top),
+      undefined,
+      undefined,
+      { query: { limit: 1000 } },
+    );
     return page.data.length;
   }
 
@@ -187,45 +211,78 @@ describe('the role ceiling in the service pipeline', () => {
       gatePassed++;
     };
     if (path === 'create') {
-      const run = () => services().executeCoreOperation(type, CoreResourceOperation.CREATE, context, undefined, createInput(type, roles));
+      const run = () =>
+        services().executeCoreOperation(
+          type,
+          CoreResourceOperation.CREATE,
+          context,
+          undefined,
+          createInput(type, roles),
+        );
       return { run, gatePassed: () => gatePassed };
     }
     const id = await createAsTop(type, scope, roles);
     const run =
       path === 'delete'
         ? () => services().executeCoreOperation(type, CoreResourceOperation.DELETE, context, id, undefined, { gate })
-        : () => services().executeCustomOperation(type, path === 'rotate' ? Credentials_Operations.ROTATE : Credentials_Operations.REGENERATE, context, id, {}, { gate });
+        : () =>
+            services().executeCustomOperation(
+              type,
+              path === 'rotate' ? Credentials_Operations.ROTATE : Credentials_Operations.REGENERATE,
+              context,
+              id,
+              {},
+              { gate },
+            );
     return { run, gatePassed: () => gatePassed, id };
   }
 
-  it.each(cases)('$type $path of a credential with the $held role is $outcome for a lower-role caller', async ({ type, scope, path, held, outcome }) => {
-    const roles = [ROLES[scope][held]];
-    const { run, gatePassed, id } = await attempt(type, scope, path, roles);
-    const before = await count(type, scope);
-    const result = await run().then(
-      (value) => ({ ok: true as const, value }),
-      (error: unknown) => ({ ok: false as const, error: toFrameworkError(error) }),
-    );
-    if (outcome === 'allowed') {
-      expect(result.ok, JSON.stringify(result)).toBe(true);
-      if (path !== 'delete') expect(JSON.stringify(result)).toMatch(/plainKey|plainSecret/);
-      return;
-    }
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect({ code: result.error.code, reason: result.error.reason }).toEqual({ code: 'FORBIDDEN', reason: 'role_refused' });
-    // Refused before any write and before the step-up gate.
-    expect(await count(type, scope)).toBe(before);
-    expect(gatePassed()).toBe(0);
-    if (id) {
-      const read = await services().executeCoreOperation(type, CoreResourceOperation.READ, contextFor(scope, ROLES[scope].top), id);
-      expect(read).toMatchObject({ _id: id, roles });
-    }
-  });
+  it.each(cases)(
+    '$type $path of a credential with the $held role is $outcome for a lower-role caller',
+    async ({ type, scope, path, held, outcome }) => {
+      const roles = [ROLES[scope][held]];
+      const { run, gatePassed, id } = await attempt(type, scope, path, roles);
+      const before = await count(type, scope);
+      const result = await run().then(
+        (value) => ({ ok: true as const, value }),
+        (error: unknown) => ({ ok: false as const, error: toFrameworkError(error) }),
+      );
+      if (outcome === 'allowed') {
+        expect(result.ok, JSON.stringify(result)).toBe(true);
+        if (path !== 'delete') expect(JSON.stringify(result)).toMatch(/plainKey|plainSecret/);
+        return;
+      }
+      expect(result.ok).toBe(false);
+      if (!result.ok)
+        expect({ code: result.error.code, reason: result.error.reason }).toEqual({
+          code: 'FORBIDDEN',
+          reason: 'role_refused',
+        });
+      // Refused before any write and before the step-up gate.
+      expect(await count(type, scope)).toBe(before);
+      expect(gatePassed()).toBe(0);
+      if (id) {
+        const read = await services().executeCoreOperation(
+          type,
+          CoreResourceOperation.READ,
+          contextFor(scope, ROLES[scope].top),
+          id,
+        );
+        expect(read).toMatchObject({ _id: id, roles });
+      }
+    },
+  );
 
   it('refuses a step-up operation called without a gate (no proof can be presented), before any write', async () => {
     const id = await createAsTop(TYPES.ORGANIZATION_API_KEYS, 'organization', ['ORG_MEMBER']);
     const before = await count(TYPES.ORGANIZATION_API_KEYS, 'organization');
-    const rotate = services().executeCustomOperation(TYPES.ORGANIZATION_API_KEYS, Credentials_Operations.ROTATE, contextFor('organization', 'ORG_ADMIN'), id, {});
+    const rotate = services().executeCustomOperation(
+      TYPES.ORGANIZATION_API_KEYS,
+      Credentials_Operations.ROTATE,
+      contextFor('organization', 'ORG_ADMIN'),
+      id,
+      {},
+    );
     await expect(rotate).rejects.toMatchObject({ code: 'FORBIDDEN', reason: 'step_up_required' });
     expect(await count(TYPES.ORGANIZATION_API_KEYS, 'organization')).toBe(before);
   });

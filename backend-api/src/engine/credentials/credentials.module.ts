@@ -16,7 +16,12 @@ import { applicationOAuthClientsResource, organizationOAuthClientsResource } fro
  */
 export const credentialsModule: BackendDomainModule = {
   name: 'wildo-credentials',
-  resources: [organizationApiKeysResource, applicationApiKeysResource, organizationOAuthClientsResource, applicationOAuthClientsResource],
+  resources: [
+    organizationApiKeysResource,
+    applicationApiKeysResource,
+    organizationOAuthClientsResource,
+    applicationOAuthClientsResource,
+  ],
   customServiceImplementations: [
     buildApiKeyImplementation(CREDENTIAL_RESOURCE_TYPES.ORGANIZATION_API_KEYS, 'ORGANIZATION'),
     buildApiKeyImplementation(CREDENTIAL_RESOURCE_TYPES.APPLICATION_API_KEYS, 'APPLICATION'),

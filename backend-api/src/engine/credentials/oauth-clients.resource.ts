@@ -25,18 +25,30 @@ type CoreRole = CoreOrgRole | CoreAppRole;
 /** The variant key of the CREATE used by dynamic client registration (never routed). */
 export const DYNAMIC_REGISTRATION_VARIANT = 'dynamic-registration';
 
-function oauthClientsResource(type: string, scope: ResourcePrimaryScope, schema: z.ZodObject, admin: CoreRole): AnyResourceDeclaration {
+function oauthClientsResource(
+  type: string,
+  scope: ResourcePrimaryScope,
+  schema: z.ZodObject,
+  admin: CoreRole,
+): AnyResourceDeclaration {
   const { secrets: _secrets, registrationAccessTokenHash: _token, ...visible } = schema.shape;
   const record = resourceRecordSchema(z.object(visible), scope);
   const admins = [admin];
-  const createVariants: TypedResourceOperationVariant<ResourcePrimaryScope, z.ZodObject>[] = [{ variantType: API_CALL, isDefault: true, roles: admins, riskLevel: ResourceOperationRiskLevel.HIGH }];
+  const createVariants: TypedResourceOperationVariant<ResourcePrimaryScope, z.ZodObject>[] = [
+    { variantType: API_CALL, isDefault: true, roles: admins, riskLevel: ResourceOperationRiskLevel.HIGH },
+  ];
   if (scope === ResourcePrimaryScope.APPLICATION) {
     // Self-registration (RFC 7591) creates application clients through the engine, never through a route.
-    createVariants.push({ variantType: ResourceOperationVariantType.INTERNAL, key: DYNAMIC_REGISTRATION_VARIANT, roles: [CORE_APP_ROLES.APP_USER] });
+    createVariants.push({
+      variantType: ResourceOperationVariantType.INTERNAL,
+      key: DYNAMIC_REGISTRATION_VARIANT,
+      roles: [CORE_APP_ROLES.APP_USER],
+    });
   }
   return defineResource({
     type,
-    displayName: scope === ResourcePrimaryScope.ORGANIZATIONS ? 'Organization OAuth clients' : 'Application OAuth clients',
+    displayName:
+      scope === ResourcePrimaryScope.ORGANIZATIONS ? 'Organization OAuth clients' : 'Application OAuth clients',
     urlSegment: 'oauth-clients',
     singular: 'oauth-client',
     primaryScope: scope,
@@ -52,7 +64,8 @@ function oauthClientsResource(type: string, scope: ResourcePrimaryScope, schema:
         requestSchema: RotateCredentialRequestSchema,
         responseSchema: record.extend(RotateOAuthClientResponseFields.shape),
         effect: ResourceOperationEffect.WRITE,
-        description: 'Issues a new client secret; older secrets stop obtaining tokens at the cutoff (immediately when omitted).',
+        description:
+          'Issues a new client secret; older secrets stop obtaining tokens at the cutoff (immediately when omitted).',
       },
       [Credentials_Operations.REGENERATE]: {
         target: 'instance',
@@ -66,12 +79,26 @@ function oauthClientsResource(type: string, scope: ResourcePrimaryScope, schema:
       [CoreResourceOperation.CREATE]: { variants: createVariants },
       [CoreResourceOperation.READ]: { variants: [{ variantType: API_CALL, isDefault: true, roles: admins }] },
       [CoreResourceOperation.LIST]: { variants: [{ variantType: API_CALL, isDefault: true, roles: admins }] },
-      [CoreResourceOperation.DELETE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: admins, riskLevel: ResourceOperationRiskLevel.HIGH }] },
+      [CoreResourceOperation.DELETE]: {
+        variants: [
+          { variantType: API_CALL, isDefault: true, roles: admins, riskLevel: ResourceOperationRiskLevel.HIGH },
+        ],
+      },
       [Credentials_Operations.ROTATE]: {
-        variants: [{ variantType: API_CALL, isDefault: true, roles: admins, riskLevel: ResourceOperationRiskLevel.HIGH, requiresReauthentication: true }],
+        variants: [
+          {
+            variantType: API_CALL,
+            isDefault: true,
+            roles: admins,
+            riskLevel: ResourceOperationRiskLevel.HIGH,
+            requiresReauthentication: true,
+          },
+        ],
       },
       [Credentials_Operations.REGENERATE]: {
-        variants: [{ variantType: API_CALL, isDefault: true, roles: admins, riskLevel: ResourceOperationRiskLevel.HIGH }],
+        variants: [
+          { variantType: API_CALL, isDefault: true, roles: admins, riskLevel: ResourceOperationRiskLevel.HIGH },
+        ],
       },
     },
   });

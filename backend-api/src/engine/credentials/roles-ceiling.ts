@@ -23,7 +23,9 @@ export function assertRequestedRolesWithinCallerCeiling(
 
 /** The roles a call asks for (CREATE, UPDATE), as validated by its contract. */
 function requestedRoles(input: unknown): readonly string[] | undefined {
-  return input !== null && typeof input === 'object' && 'roles' in input ? (input.roles as readonly string[]) : undefined;
+  return input !== null && typeof input === 'object' && 'roles' in input
+    ? (input.roles as readonly string[])
+    : undefined;
 }
 
 /**
@@ -37,7 +39,8 @@ export function credentialGuard(preconditions?: RecordGuard): RecordGuard {
   return async (args) => {
     const resolver = args.utils.resolve<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver);
     const current = args.record?.roles as readonly string[] | undefined;
-    for (const roles of [current, requestedRoles(args.input)]) assertRequestedRolesWithinCallerCeiling(args.executionContext, roles, args.utils.errorBuilder, resolver);
+    for (const roles of [current, requestedRoles(args.input)])
+      assertRequestedRolesWithinCallerCeiling(args.executionContext, roles, args.utils.errorBuilder, resolver);
     await preconditions?.(args);
   };
 }

@@ -1,4 +1,9 @@
-import { FRAMEWORK_ERROR_JSON_RPC, FRAMEWORK_ERROR_STATUS, type FrameworkErrorCode, type RefusalReason } from './framework-error.codes.js';
+import {
+  FRAMEWORK_ERROR_JSON_RPC,
+  FRAMEWORK_ERROR_STATUS,
+  type FrameworkErrorCode,
+  type RefusalReason,
+} from './framework-error.codes.js';
 
 /** Where an input failed its contract: a path (never the submitted value) and what was expected there. */
 export interface InputProblem {
@@ -67,9 +72,15 @@ export interface JsonRpcErrorObject {
  * @example
  * res.status(error.status).json({ jsonrpc: '2.0', id, error: toJsonRpcError(error) });
  */
-export function toJsonRpcError(error: FrameworkError, table: { readonly [Code in FrameworkErrorCode]: number } = FRAMEWORK_ERROR_JSON_RPC): JsonRpcErrorObject {
+export function toJsonRpcError(
+  error: FrameworkError,
+  table: { readonly [Code in FrameworkErrorCode]: number } = FRAMEWORK_ERROR_JSON_RPC,
+): JsonRpcErrorObject {
   if (error.code === 'INTERNAL') return { code: table.INTERNAL, message: 'Internal error' };
-  const data = { ...(error.reason ? { reason: error.reason } : {}), ...(error.problems ? { problems: error.problems } : {}) };
+  const data = {
+    ...(error.reason ? { reason: error.reason } : {}),
+    ...(error.problems ? { problems: error.problems } : {}),
+  };
   return { code: table[error.code], message: error.message, ...(error.reason || error.problems ? { data } : {}) };
 }
 

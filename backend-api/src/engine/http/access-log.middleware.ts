@@ -26,7 +26,9 @@ export function accessLogMiddleware(logger: Logger, apiPrefix: string) {
         route: routeOf(req, state.route, apiPrefix),
         status: res.statusCode,
         durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-        ...(principal ? { principal: principal.kind === 'user' ? `user:${principal.userId}` : `client:${principal.clientId}` } : {}),
+        ...(principal
+          ? { principal: principal.kind === 'user' ? `user:${principal.userId}` : `client:${principal.clientId}` }
+          : {}),
       });
     });
     next();

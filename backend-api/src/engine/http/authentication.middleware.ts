@@ -27,7 +27,10 @@ export function burstKeyOf(principal: AuthenticatedPrincipal | null, ip: () => s
  */
 export function burstThrottleMiddleware(rateLimits: RateLimitService, policy: CounterPolicy) {
   return async function throttle(req: Request, res: Response, next: NextFunction): Promise<void> {
-    const decision = await rateLimits.chargeBurst(burstKeyOf(httpState(res).principal, () => req.ip), policy);
+    const decision = await rateLimits.chargeBurst(
+      burstKeyOf(httpState(res).principal, () => req.ip),
+      policy,
+    );
     if (decision && !decision.allowed) return next(rateLimited(decision));
     next();
   };

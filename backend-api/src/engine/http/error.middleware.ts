@@ -8,7 +8,10 @@ function fromBodyParser(error: unknown): FrameworkError | undefined {
   const type = (error as { type?: unknown } | null)?.type;
   switch (type) {
     case 'entity.parse.failed':
-      return new FrameworkError('MALFORMED_JSON', 'The request body is not valid JSON.', { reason: 'input_invalid', cause: error });
+      return new FrameworkError('MALFORMED_JSON', 'The request body is not valid JSON.', {
+        reason: 'input_invalid',
+        cause: error,
+      });
     case 'entity.too.large':
       return new FrameworkError('PAYLOAD_TOO_LARGE', 'The request body is too large.', { cause: error });
     case 'encoding.unsupported':
@@ -27,8 +30,11 @@ function fromBodyParser(error: unknown): FrameworkError | undefined {
 /** Other client errors raised by Express itself (e.g. a path with broken percent-encoding), by their status. */
 function fromHttpStatus(error: unknown): FrameworkError | undefined {
   if (error instanceof FrameworkError) return undefined;
-  const status = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
-  if (error instanceof URIError || status === 400) return new FrameworkError('BAD_REQUEST', 'The request is malformed.', { cause: error });
+  const status =
+    (error as { status?: unknown; statusCode?: unknown } | null)?.status ??
+    (error as { statusCode?: unknown } | null)?.statusCode;
+  if (error instanceof URIError || status === 400)
+    return new FrameworkError('BAD_REQUEST', 'The request is malformed.', { cause: error });
   if (status === 404) return new FrameworkError('NOT_FOUND', 'No such endpoint.', { cause: error });
   return undefined;
 }
@@ -42,14 +48,23 @@ export function errorMiddleware(logger: Logger) {
     const framework = fromBodyParser(error) ?? toFrameworkError(error);
     const { requestId } = httpState(res);
     if (framework.code === 'INTERNAL') {
-      logger.error('request failed', { requestId, method: req.method, route: httpState(res).route ?? req.route?.path, error: describe(framework.cause ?? error), details: framework.details });
+      logger.error('request failed', {
+        requestId,
+        method: req.method,
+        route: httpState(res).route ?? req.route?.path,
+        error: describe(framework.cause ?? error),
+        details: framework.details,
+      });
     } else if (framework.status >= 500) {
       logger.warn('request refused', { requestId, code: framework.code, error: describe(framework.cause) });
     }
     if (res.headersSent) return void res.end();
     if (framework.retryAfterSeconds !== undefined) res.setHeader('retry-after', String(framework.retryAfterSeconds));
     if (framework.code === 'UNAUTHENTICATED') {
-      res.setHeader('www-authenticate', framework.reason === 'no_credential' ? 'Bearer realm="wildo"' : 'Bearer realm="wildo", error="invalid_token"');
+      res.setHeader(
+        'www-authenticate',
+        framework.reason === 'no_credential' ? 'Bearer realm="wildo"' : 'Bearer realm="wildo", error="invalid_token"',
+      );
     }
     res.status(framework.status).json(errorEnvelope(framework, requestId));
   };

@@ -3,7 +3,8 @@ import path from 'node:path';
 import express, { Router, type Response } from 'express';
 
 /** The policy of every page: same-origin resources only, never framed (the consent page must not be clickjacked). */
-export const PAGE_CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
+export const PAGE_CONTENT_SECURITY_POLICY =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
 
 /** Headers every HTML response of the frontend carries, whichever route served it. */
 function setPageHeaders(res: Response): void {

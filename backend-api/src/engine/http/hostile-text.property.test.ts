@@ -60,7 +60,9 @@ function options<T>(targets: readonly T[], numRuns: number) {
 
 /** The operation that reads one record of `operation`'s resource over REST. */
 function readOperationOf(world: HostileWorld, operation: CompiledOperation): CompiledOperation {
-  return world.registry.getOperationFromPath(world.registry.getServiceOperationPathDefault(operation.resourceType, CoreResourceOperation.READ));
+  return world.registry.getOperationFromPath(
+    world.registry.getServiceOperationPathDefault(operation.resourceType, CoreResourceOperation.READ),
+  );
 }
 
 async function checkBody(t: TestBackend, world: HostileWorld, target: BodyTarget, text: string): Promise<void> {
@@ -71,21 +73,33 @@ async function checkBody(t: TestBackend, world: HostileWorld, target: BodyTarget
   const parsed = target.operation.inputSchema?.safeParse(body);
   if (!target.readBack || !parsed?.success) return;
   expect(res.status, res.text).toBeLessThan(300);
-  const read = await t.api.get(urlOf(world, readOperationOf(world, target.operation), res.body.data._id as string)).set(world.admin.auth);
+  const read = await t.api
+    .get(urlOf(world, readOperationOf(world, target.operation), res.body.data._id as string))
+    .set(world.admin.auth);
   expect(read.status, read.text).toBe(200);
   expect(valueAtPath(read.body.data, target.path)).toEqual(valueAtPath(parsed.data, target.path));
 }
 
 async function checkTool(t: TestBackend, world: HostileWorld, target: ToolTarget, text: string): Promise<void> {
   const args = withTextAt(target.base, target.path, text) as Record<string, unknown>;
-  const res = await handshake(t.api, target.endpoint, rpc('tools/call', { name: target.tool, arguments: args }), world.apiKey);
+  const res = await handshake(
+    t.api,
+    target.endpoint,
+    rpc('tools/call', { name: target.tool, arguments: args }),
+    world.apiKey,
+  );
   expect(res.status, res.text).toBe(200);
   expect(res.body.error, res.text).toBeUndefined();
   const result = res.body.result as ToolResult;
-  expect((result._meta?.[GOVERNANCE_META.TOOL_ERROR] as { error?: string } | undefined)?.error, res.text).not.toBe('internal_error');
+  expect((result._meta?.[GOVERNANCE_META.TOOL_ERROR] as { error?: string } | undefined)?.error, res.text).not.toBe(
+    'internal_error',
+  );
   if (holdsUnstorableText(text)) {
     expect(result.isError).toBe(true);
-    expect(result._meta?.[GOVERNANCE_META.INPUT_INVALID]).toMatchObject({ reason: 'input_invalid', problems: [{ path: formatPath(target.path), expected: STORABLE_TEXT_EXPECTATION }] });
+    expect(result._meta?.[GOVERNANCE_META.INPUT_INVALID]).toMatchObject({
+      reason: 'input_invalid',
+      problems: [{ path: formatPath(target.path), expected: STORABLE_TEXT_EXPECTATION }],
+    });
     return expectNotEchoed(res.text, text);
   }
   const inBody = !(typeof target.path[0] === 'string' && target.path[0] in target.addressing);
@@ -112,20 +126,34 @@ function hostileTextProperties(openDatabase: () => Promise<SqlDatabase>) {
     const targets = await bodyTargets(t, world);
     expect(targets.length).toBeGreaterThan(20);
     expect(targets.some((target) => target.readBack)).toBe(true);
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...targets), hostileText, (target, text) => checkBody(t, world, target, text)), options(targets, RUNS.body));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...targets), hostileText, (target, text) => checkBody(t, world, target, text)),
+      options(targets, RUNS.body),
+    );
     const storing = targets.filter((target) => target.readBack);
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...storing), storableText, (target, text) => checkBody(t, world, target, text)), { seed: SEED, numRuns: RUNS.bodyStored });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...storing), storableText, (target, text) => checkBody(t, world, target, text)),
+      { seed: SEED, numRuns: RUNS.bodyStored },
+    );
   });
 
   it('REST query strings: every filter of every list operation', async () => {
-    const targets = world.registry.listOperations().flatMap((operation) => (operation.http && operation.core === CoreResourceOperation.LIST ? [...operation.filters.values()].map((filter) => ({ operation, filter })) : []));
+    const targets = world.registry
+      .listOperations()
+      .flatMap((operation) =>
+        operation.http && operation.core === CoreResourceOperation.LIST
+          ? [...operation.filters.values()].map((filter) => ({ operation, filter }))
+          : [],
+      );
     expect(targets.length).toBeGreaterThan(3);
     const property = fc.asyncProperty(fc.constantFrom(...targets), hostileText, async ({ operation, filter }, text) => {
       const res = await t.api.get(`${urlOf(world, operation)}?${utf8Query(filter.name, text)}`).set(world.admin.auth);
       expect(res.status, res.text).toBeLessThan(500);
       // A UTF-8 encoder turns a lone surrogate into U+FFFD: only NUL can reach the server through a URL.
-      if (holdsUnstorableText(Buffer.from(text, 'utf8').toString('utf8'))) return expectUnstorableRefusal(res, filter.name, text);
-      if (res.status !== 200) expect(res.body.error.problems, res.text).toEqual([{ path: filter.name, expected: expect.any(String) }]);
+      if (holdsUnstorableText(Buffer.from(text, 'utf8').toString('utf8')))
+        return expectUnstorableRefusal(res, filter.name, text);
+      if (res.status !== 200)
+        expect(res.body.error.problems, res.text).toEqual([{ path: filter.name, expected: expect.any(String) }]);
     });
     await fc.assert(property, options(targets, RUNS.filter));
   });
@@ -138,28 +166,57 @@ function hostileTextProperties(openDatabase: () => Promise<SqlDatabase>) {
         targets.push({ ...target, readBack: false });
         continue;
       }
-      const control = await handshake(t.api, target.endpoint, rpc('tools/call', { name: target.tool, arguments: target.base }), world.apiKey);
+      const control = await handshake(
+        t.api,
+        target.endpoint,
+        rpc('tools/call', { name: target.tool, arguments: target.base }),
+        world.apiKey,
+      );
       expect(control.body.error, control.text).toBeUndefined();
-      const stores = target.operation.core === CoreResourceOperation.CREATE || target.operation.core === CoreResourceOperation.UPDATE;
+      const stores =
+        target.operation.core === CoreResourceOperation.CREATE ||
+        target.operation.core === CoreResourceOperation.UPDATE;
       targets.push({ ...target, readBack: stores && (control.body.result as ToolResult).isError === false });
     }
     expect(targets.length).toBeGreaterThan(10);
     expect(targets.some((target) => target.readBack)).toBe(true);
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...targets), hostileText, (target, text) => checkTool(t, world, target, text)), options(targets, RUNS.tool));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...targets), hostileText, (target, text) => checkTool(t, world, target, text)),
+      options(targets, RUNS.tool),
+    );
     const storing = targets.filter((target) => target.readBack);
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...storing), storableText, (target, text) => checkTool(t, world, target, text)), { seed: SEED, numRuns: RUNS.toolStored });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...storing), storableText, (target, text) => checkTool(t, world, target, text)),
+      { seed: SEED, numRuns: RUNS.toolStored },
+    );
   });
 
   it('identity: sign-up and sign-in (unauthenticated) and organization names', async () => {
-    const targets = ['signup.email', 'signup.password', 'signup.displayName', 'login.email', 'login.password', 'organizations.name'] as const;
+    const targets = [
+      'signup.email',
+      'signup.password',
+      'signup.displayName',
+      'login.email',
+      'login.password',
+      'organizations.name',
+    ] as const;
     const property = fc.asyncProperty(fc.constantFrom(...targets), hostileText, async (target, text) => {
       const [endpoint, field] = target.split('.') as [string, string];
-      const forwarded = { 'x-forwarded-for': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` };
-      const base = { email: `hostile-${randomUUID()}@example.test`, password: TEST_PASSWORD, ...(endpoint === 'signup' ? { displayName: 'Someone' } : {}) };
+      const forwarded = {
+        'x-forwarded-for': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+      };
+      const base = {
+        email: `hostile-${randomUUID()}@example.test`,
+        password: TEST_PASSWORD,
+        ...(endpoint === 'signup' ? { displayName: 'Someone' } : {}),
+      };
       const res =
         endpoint === 'organizations'
           ? await t.api.post('/api/v1/organizations').set(world.admin.auth).send({ name: text })
-          : await t.api.post(`/api/v1/auth/${endpoint}`).set(forwarded).send({ ...base, [field]: text });
+          : await t.api
+              .post(`/api/v1/auth/${endpoint}`)
+              .set(forwarded)
+              .send({ ...base, [field]: text });
       expect(res.status, res.text).toBeLessThan(500);
       if (holdsUnstorableText(text)) return expectUnstorableRefusal(res, field, text);
       if (target === 'organizations.name' && CreateOrganizationRequestSchema.safeParse({ name: text }).success) {
@@ -169,7 +226,9 @@ function hostileTextProperties(openDatabase: () => Promise<SqlDatabase>) {
       }
       if (target === 'signup.displayName' && SignupRequestSchema.safeParse({ ...base, displayName: text }).success) {
         expect(res.status, res.text).toBe(201);
-        const me = await t.api.get('/api/v1/auth/me').set({ Authorization: `Bearer ${res.body.data.accessToken as string}` });
+        const me = await t.api
+          .get('/api/v1/auth/me')
+          .set({ Authorization: `Bearer ${res.body.data.accessToken as string}` });
         expect(me.body.data.displayName).toBe(SignupRequestSchema.parse({ ...base, displayName: text }).displayName);
       }
     });
@@ -191,7 +250,11 @@ describe.skipIf(!postgresUrl)('hostile text on PostgreSQL', () => {
   hostileTextProperties(async () => {
     const schema = await createPostgresTestSchema(postgresUrl as string);
     drop = () => schema.drop();
-    db = await createPostgresDatabase({ connectionString: schema.connectionString, searchPath: schema.schema, maxConnections: 4 });
+    db = await createPostgresDatabase({
+      connectionString: schema.connectionString,
+      searchPath: schema.schema,
+      maxConnections: 4,
+    });
     return db;
   });
 });

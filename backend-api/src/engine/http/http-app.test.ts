@@ -27,11 +27,36 @@ const probes = defineResource({
   primaryScope: ResourcePrimaryScope.APPLICATION,
   schema: z.object({ label: z.string() }),
   customOperations: {
-    explode: { target: 'collection', requestSchema: z.object({}), responseSchema: z.object({}), effect: ResourceOperationEffect.READ },
-    legacy: { target: 'collection', requestSchema: z.object({}), responseSchema: z.object({ ok: z.boolean() }), effect: ResourceOperationEffect.READ },
-    gone: { target: 'collection', requestSchema: z.object({}), responseSchema: z.object({ ok: z.boolean() }), effect: ResourceOperationEffect.READ },
-    later: { target: 'collection', requestSchema: z.object({}), responseSchema: z.object({ ok: z.boolean() }), effect: ResourceOperationEffect.READ },
-    limited: { target: 'collection', requestSchema: z.object({}), responseSchema: z.object({ ok: z.boolean() }), effect: ResourceOperationEffect.READ },
+    explode: {
+      target: 'collection',
+      requestSchema: z.object({}),
+      responseSchema: z.object({}),
+      effect: ResourceOperationEffect.READ,
+    },
+    legacy: {
+      target: 'collection',
+      requestSchema: z.object({}),
+      responseSchema: z.object({ ok: z.boolean() }),
+      effect: ResourceOperationEffect.READ,
+    },
+    gone: {
+      target: 'collection',
+      requestSchema: z.object({}),
+      responseSchema: z.object({ ok: z.boolean() }),
+      effect: ResourceOperationEffect.READ,
+    },
+    later: {
+      target: 'collection',
+      requestSchema: z.object({}),
+      responseSchema: z.object({ ok: z.boolean() }),
+      effect: ResourceOperationEffect.READ,
+    },
+    limited: {
+      target: 'collection',
+      requestSchema: z.object({}),
+      responseSchema: z.object({ ok: z.boolean() }),
+      effect: ResourceOperationEffect.READ,
+    },
   },
   operationsConfiguration: {
     [CoreResourceOperation.LIST]: { variants: [{ variantType: API_CALL, isDefault: true, roles: user }] },
@@ -39,7 +64,11 @@ const probes = defineResource({
     legacy: { variants: [{ variantType: API_CALL, isDefault: true, roles: user, lifecycle: 'deprecated' }] },
     gone: { variants: [{ variantType: API_CALL, isDefault: true, roles: user, lifecycle: 'retired' }] },
     later: { variants: [{ variantType: API_CALL, isDefault: true, roles: user, unimplemented: true }] },
-    limited: { variants: [{ variantType: API_CALL, isDefault: true, roles: user, rateLimit: { points: 100, durationSeconds: 60 } }] },
+    limited: {
+      variants: [
+        { variantType: API_CALL, isDefault: true, roles: user, rateLimit: { points: 100, durationSeconds: 60 } },
+      ],
+    },
   },
 });
 
@@ -92,7 +121,9 @@ describe('the HTTP surface', () => {
 
   it('keeps a safe incoming request id and replaces an unsafe one', async () => {
     await using t = await createTestBackend(database());
-    expect((await t.api.get('/api/v1/health').set('x-request-id', 'req-12345678')).headers['x-request-id']).toBe('req-12345678');
+    expect((await t.api.get('/api/v1/health').set('x-request-id', 'req-12345678')).headers['x-request-id']).toBe(
+      'req-12345678',
+    );
     const replaced = await t.api.get('/api/v1/health').set('x-request-id', 'evil value <with> spaces');
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -139,7 +170,11 @@ describe('the HTTP surface', () => {
         coordination,
         http: { burst: { points: 3, durationMs: 60_000 } },
       });
-      const auth = (await t.api.post('/api/v1/auth/signup').send({ email: `burst-${Date.now()}@example.test`, password: 'a long passphrase' })).body.data;
+      const auth = (
+        await t.api
+          .post('/api/v1/auth/signup')
+          .send({ email: `burst-${Date.now()}@example.test`, password: 'a long passphrase' })
+      ).body.data;
       const headers = { Authorization: `Bearer ${auth.accessToken}` };
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push((await t.api.get('/api/v1/probes').set(headers)).status);
@@ -154,7 +189,11 @@ describe('the HTTP surface', () => {
   it('refuses an operation with a rate policy when its counter store fails (fail closed)', async () => {
     const coordination = new BreakableCoordination({ logger: createSilentLogger() });
     try {
-      await using t = await createTestBackend(database(), { application: probesApplication, coordination, allowServerErrors: true });
+      await using t = await createTestBackend(database(), {
+        application: probesApplication,
+        coordination,
+        allowServerErrors: true,
+      });
       const caller = await signUp(t.api);
       expect((await t.api.post('/api/v1/probes/limited').set(caller.auth).send({})).status).toBe(200);
       coordination.broken = true;
@@ -168,7 +207,6 @@ describe('the HTTP surface', () => {
   });
 });
 
-
 describe('the access log', () => {
   it('records route patterns, statuses and principals, never raw URLs or credentials', async () => {
     const lines: string[] = [];
@@ -180,7 +218,12 @@ describe('the access log', () => {
     expect(entries).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ method: 'POST', route: '/api/v1/auth/signup', status: 201 }),
-        expect.objectContaining({ method: 'GET', route: '/api/v1/organizations/:organizationId/todos/:id', status: 404, principal: `user:${caller.userId}` }),
+        expect.objectContaining({
+          method: 'GET',
+          route: '/api/v1/organizations/:organizationId/todos/:id',
+          status: 404,
+          principal: `user:${caller.userId}`,
+        }),
       ]),
     );
     const all = lines.join('\n');

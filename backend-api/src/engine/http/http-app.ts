@@ -87,7 +87,9 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
   app.use(requestContextMiddleware);
   app.use(accessLogMiddleware(logger, API_PREFIX));
   app.use(storableUrlMiddleware);
-  const resourceServers = get<ResourceServerInstancesRegistryBackendService>(SAAS_SERVICE_TYPES.ResourceServerInstancesRegistry);
+  const resourceServers = get<ResourceServerInstancesRegistryBackendService>(
+    SAAS_SERVICE_TYPES.ResourceServerInstancesRegistry,
+  );
   app.use(
     onlyUnder('/.well-known/', [
       createJwksRouter(get<SigningKeyService>(SAAS_SERVICE_TYPES.SigningKeyService)),
@@ -104,7 +106,12 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
     onlyUnder('/mcp', [
       createMcpRouter({
         catalogue,
-        calls: new McpToolCallService(catalogue, get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher), directory, logger),
+        calls: new McpToolCallService(
+          catalogue,
+          get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher),
+          directory,
+          logger,
+        ),
         authenticator: get<ResourceServerAuthenticator>(SAAS_SERVICE_TYPES.ResourceServerAuthenticator),
         resourceServers,
         directory,
@@ -144,7 +151,10 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       organizations: get<OrganizationsService>(SAAS_SERVICE_TYPES.OrganizationsService),
       tokens: get<AccessTokenService>(SAAS_SERVICE_TYPES.AccessTokenService),
       rateLimits,
-      loginThrottle: new LoginThrottle(rateLimits, get<IdentitySettings>(SAAS_SERVICE_TYPES.IdentitySettings).loginThrottle),
+      loginThrottle: new LoginThrottle(
+        rateLimits,
+        get<IdentitySettings>(SAAS_SERVICE_TYPES.IdentitySettings).loginThrottle,
+      ),
       stepUp: get<StepUpService>(SAAS_SERVICE_TYPES.StepUpService),
     }),
   );

@@ -18,7 +18,8 @@ export function httpState(res: Response): HttpState {
 /** The verified principal of a request, or a 401 refusal when it carries no credential. */
 export function requirePrincipal(res: Response): AuthenticatedPrincipal {
   const principal = httpState(res).principal;
-  if (!principal) throw new FrameworkError('UNAUTHENTICATED', 'Authentication is required.', { reason: 'no_credential' });
+  if (!principal)
+    throw new FrameworkError('UNAUTHENTICATED', 'Authentication is required.', { reason: 'no_credential' });
   return principal;
 }
 

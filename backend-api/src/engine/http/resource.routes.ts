@@ -27,7 +27,8 @@ function statusOf(operation: CompiledOperation): number {
 }
 
 function handlerFor(operation: CompiledOperation, dispatcher: OperationDispatcher) {
-  const withBody = operation.http?.method === 'POST' || operation.http?.method === 'PUT' || operation.http?.method === 'DELETE';
+  const withBody =
+    operation.http?.method === 'POST' || operation.http?.method === 'PUT' || operation.http?.method === 'DELETE';
   const withQuery = operation.http?.method === 'GET';
   const status = statusOf(operation);
   return async function dispatchOperation(req: Request, res: Response, params: Record<string, string>): Promise<void> {
@@ -36,7 +37,13 @@ function handlerFor(operation: CompiledOperation, dispatcher: OperationDispatche
     const expectedVersion = expectedVersionOf(req);
     const reauthToken = req.get('x-reauth-token');
     // Built field by field: the request object is made on every call, and optional fields stay absent.
-    const request: DispatchRequest = { operation, principal: state.principal, surface: 'rest', requestId: state.requestId, contextIds: organizationId ? { organizationId } : {} };
+    const request: DispatchRequest = {
+      operation,
+      principal: state.principal,
+      surface: 'rest',
+      requestId: state.requestId,
+      contextIds: organizationId ? { organizationId } : {},
+    };
     if (operation.target === 'instance') request.id = params.id ?? '';
     if (withBody) request.body = req.body as unknown;
     if (withQuery) request.query = req.query as Record<string, unknown>;
@@ -62,7 +69,8 @@ export function createResourceRouter(options: ResourceRouterOptions): RequestHan
     if (!operation.http) continue;
     // Every method of an operation leads to the same handler: one dispatch path, the same checks.
     const target = handlerFor(operation, options.dispatcher);
-    for (const method of [operation.http.method, ...(operation.http.alsoAccepts ?? [])]) entries.push({ method, pattern: operation.http.path, target });
+    for (const method of [operation.http.method, ...(operation.http.alsoAccepts ?? [])])
+      entries.push({ method, pattern: operation.http.path, target });
   }
   const table = new RouteTable(entries);
   return function resourceRoutes(req: Request, res: Response, next: NextFunction): void {

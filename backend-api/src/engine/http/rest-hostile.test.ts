@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { addMember, createOrganization, signUp, signUpAppAdmin, type TestUser } from '../../testing/identity.fixtures.js';
+import {
+  addMember,
+  createOrganization,
+  signUp,
+  signUpAppAdmin,
+  type TestUser,
+} from '../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 
 const database = useTestDatabase();
@@ -10,7 +16,10 @@ async function twoTenants(t: TestBackend) {
   const b = await signUp(t.api, 'b');
   const orgA = await createOrganization(t.api, a, 'A');
   const orgB = await createOrganization(t.api, b, 'B');
-  const created = await t.api.post(`/api/v1/organizations/${orgA}/todos`).set(a.auth).send({ title: 'A secret plan', priority: 4 });
+  const created = await t.api
+    .post(`/api/v1/organizations/${orgA}/todos`)
+    .set(a.auth)
+    .send({ title: 'A secret plan', priority: 4 });
   expect(created.status).toBe(201);
   return { a, b, orgA, orgB, todo: created.body.data as { _id: string; title: string; version: number } };
 }
@@ -50,7 +59,10 @@ describe('tenant isolation over REST', () => {
     const ownPath = await t.api.get(`/api/v1/organizations/${orgB}/todos`).set(b.auth);
     expect(ownPath.status).toBe(200);
     expect(ownPath.body.data).toEqual([]);
-    const search = await t.api.post(`/api/v1/organizations/${orgB}/todos/search`).set(b.auth).send({ query: 'secret plan' });
+    const search = await t.api
+      .post(`/api/v1/organizations/${orgB}/todos/search`)
+      .set(b.auth)
+      .send({ query: 'secret plan' });
     expect(search.status).toBe(200);
     expect(search.body.data).toEqual([]);
   });
@@ -58,11 +70,20 @@ describe('tenant isolation over REST', () => {
   it('refuses another organization’s update and leaves the row unchanged', async () => {
     await using t = await createTestBackend(database());
     const { a, b, orgA, orgB, todo } = await twoTenants(t);
-    const control = await t.api.put(`/api/v1/organizations/${orgA}/todos/${todo._id}`).set(a.auth).send({ priority: 5 });
+    const control = await t.api
+      .put(`/api/v1/organizations/${orgA}/todos/${todo._id}`)
+      .set(a.auth)
+      .send({ priority: 5 });
     expect(control.status).toBe(200);
     const before = await readAsOwner(t, a, orgA, todo._id);
-    for (const [orgId, who] of [[orgB, b], [orgA, b]] as const) {
-      const res = await t.api.put(`/api/v1/organizations/${orgId}/todos/${todo._id}`).set(who.auth).send({ title: 'pwned' });
+    for (const [orgId, who] of [
+      [orgB, b],
+      [orgA, b],
+    ] as const) {
+      const res = await t.api
+        .put(`/api/v1/organizations/${orgId}/todos/${todo._id}`)
+        .set(who.auth)
+        .send({ title: 'pwned' });
       expect(res.status).toBe(404);
     }
     expect(await readAsOwner(t, a, orgA, todo._id)).toEqual(before);
@@ -82,9 +103,14 @@ describe('tenant isolation over REST', () => {
   it('refuses a custom operation on another organization’s record', async () => {
     await using t = await createTestBackend(database());
     const { a, b, orgA, orgB, todo } = await twoTenants(t);
-    expect((await t.api.post(`/api/v1/organizations/${orgB}/todos/${todo._id}/complete`).set(b.auth).send({})).status).toBe(404);
+    expect(
+      (await t.api.post(`/api/v1/organizations/${orgB}/todos/${todo._id}/complete`).set(b.auth).send({})).status,
+    ).toBe(404);
     expect((await readAsOwner(t, a, orgA, todo._id)).status).toBe('todo');
-    const control = await t.api.post(`/api/v1/organizations/${orgA}/todos/${todo._id}/complete`).set(a.auth).send({ note: 'done' });
+    const control = await t.api
+      .post(`/api/v1/organizations/${orgA}/todos/${todo._id}/complete`)
+      .set(a.auth)
+      .send({ note: 'done' });
     expect(control.status).toBe(200);
     expect(control.body.data).toMatchObject({ status: 'done', completionNote: 'done' });
   });
@@ -92,13 +118,24 @@ describe('tenant isolation over REST', () => {
   it('refuses a reference to another organization’s record', async () => {
     await using t = await createTestBackend(database());
     const { a, b, orgA, orgB } = await twoTenants(t);
-    const docA = await t.api.post(`/api/v1/organizations/${orgA}/knowledge-documents`).set(a.auth).send({ title: 'Policy' });
+    const docA = await t.api
+      .post(`/api/v1/organizations/${orgA}/knowledge-documents`)
+      .set(a.auth)
+      .send({ title: 'Policy' });
     expect(docA.status).toBe(201);
-    const control = await t.api.post(`/api/v1/organizations/${orgA}/todos`).set(a.auth).send({ title: 'Read it', relatedDocumentId: docA.body.data._id });
+    const control = await t.api
+      .post(`/api/v1/organizations/${orgA}/todos`)
+      .set(a.auth)
+      .send({ title: 'Read it', relatedDocumentId: docA.body.data._id });
     expect(control.status).toBe(201);
-    const res = await t.api.post(`/api/v1/organizations/${orgB}/todos`).set(b.auth).send({ title: 'Link it', relatedDocumentId: docA.body.data._id });
+    const res = await t.api
+      .post(`/api/v1/organizations/${orgB}/todos`)
+      .set(b.auth)
+      .send({ title: 'Link it', relatedDocumentId: docA.body.data._id });
     expect(res.status).toBe(400);
-    expect(res.body.error.problems).toEqual([{ path: 'relatedDocumentId', expected: 'the id of an existing knowledge-documents record' }]);
+    expect(res.body.error.problems).toEqual([
+      { path: 'relatedDocumentId', expected: 'the id of an existing knowledge-documents record' },
+    ]);
   });
 });
 
@@ -112,18 +149,31 @@ describe('hostile input over REST', () => {
   it('accepts a well-formed create (control for the refusals below)', async () => {
     await using t = await createTestBackend(database());
     const { user, base } = await member(t);
-    expect((await t.api.post(base).set(user.auth).send({ title: 'ok', checklist: [{ label: 'x', done: false }] })).status).toBe(201);
+    expect(
+      (
+        await t.api
+          .post(base)
+          .set(user.auth)
+          .send({ title: 'ok', checklist: [{ label: 'x', done: false }] })
+      ).status,
+    ).toBe(201);
   });
 
   it('refuses unknown fields at the top and nested, naming them with the declared fields but never their values', async () => {
     await using t = await createTestBackend(database());
     const { user, base } = await member(t);
-    const res = await t.api.post(base).set(user.auth).send({ title: 'ok', isAdmin: 'value-never-echoed', checklist: [{ label: 'x', done: false, evilKey: 1 }] });
+    const res = await t.api
+      .post(base)
+      .set(user.auth)
+      .send({ title: 'ok', isAdmin: 'value-never-echoed', checklist: [{ label: 'x', done: false, evilKey: 1 }] });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', reason: 'input_invalid' });
     expect(res.body.error.problems).toEqual([
       { path: 'checklist[0].evilKey', expected: 'a declared field: label, done' },
-      { path: 'isAdmin', expected: 'a declared field: title, description, status, priority, assignee, checklist, relatedDocumentId' },
+      {
+        path: 'isAdmin',
+        expected: 'a declared field: title, description, status, priority, assignee, checklist, relatedDocumentId',
+      },
     ]);
     expect(JSON.stringify(res.body)).not.toContain('value-never-echoed');
   });
@@ -132,7 +182,10 @@ describe('hostile input over REST', () => {
     await using t = await createTestBackend(database());
     const { user, base } = await member(t);
     for (const key of ['<img src=x onerror=alert(1)>', 'k'.repeat(65), 'spaced key', 'ключ']) {
-      const res = await t.api.post(base).set(user.auth).send({ title: 'ok', [key]: 1 });
+      const res = await t.api
+        .post(base)
+        .set(user.auth)
+        .send({ title: 'ok', [key]: 1 });
       expect(res.status).toBe(400);
       expect(res.body.error.problems).toEqual([{ path: '(root)', expected: 'no undeclared fields' }]);
       expect(JSON.stringify(res.body)).not.toContain(key);
@@ -142,23 +195,45 @@ describe('hostile input over REST', () => {
   it('refuses system and read-only fields in a write as not writable (no ownership or id smuggling)', async () => {
     await using t = await createTestBackend(database());
     const { user, base } = await member(t);
-    const res = await t.api.post(base).set(user.auth).send({ title: 'x', organizationId: 'other', _id: 'mine', createdByUserId: 'someone', completedAt: '2026-01-01T00:00:00Z' });
+    const res = await t.api
+      .post(base)
+      .set(user.auth)
+      .send({
+        title: 'x',
+        organizationId: 'other',
+        _id: 'mine',
+        createdByUserId: 'someone',
+        completedAt: '2026-01-01T00:00:00Z',
+      });
     expect(res.status).toBe(400);
     expect(res.body.error.problems).toEqual(
-      ['organizationId', '_id', 'createdByUserId', 'completedAt'].map((path) => ({ path, expected: 'not writable: read-only field' })),
+      ['organizationId', '_id', 'createdByUserId', 'completedAt'].map((path) => ({
+        path,
+        expected: 'not writable: read-only field',
+      })),
     );
     const todo = await t.api.post(base).set(user.auth).send({ title: 'x' });
     expect(todo.status).toBe(201);
-    const patch = await t.api.put(`${base}/${todo.body.data._id as string}`).set(user.auth).send({ completionNote: 'forged', version: 9 });
+    const patch = await t.api
+      .put(`${base}/${todo.body.data._id as string}`)
+      .set(user.auth)
+      .send({ completionNote: 'forged', version: 9 });
     expect(patch.status).toBe(400);
-    expect(patch.body.error.problems).toEqual(expect.arrayContaining(['completionNote', 'version'].map((path) => ({ path, expected: 'not writable: read-only field' }))));
+    expect(patch.body.error.problems).toEqual(
+      expect.arrayContaining(
+        ['completionNote', 'version'].map((path) => ({ path, expected: 'not writable: read-only field' })),
+      ),
+    );
     expect(JSON.stringify(patch.body)).not.toContain('forged');
   });
 
   it('refuses wrong types without coercing or echoing them', async () => {
     await using t = await createTestBackend(database());
     const { user, base } = await member(t);
-    const res = await t.api.post(base).set(user.auth).send({ title: 12345, priority: '3', status: 'sneaky-status-value' });
+    const res = await t.api
+      .post(base)
+      .set(user.auth)
+      .send({ title: 12345, priority: '3', status: 'sneaky-status-value' });
     expect(res.status).toBe(400);
     const problems = res.body.error.problems as { path: string; expected: string }[];
     expect(problems).toEqual(
@@ -174,7 +249,11 @@ describe('hostile input over REST', () => {
   it('refuses malformed JSON with a code and no echo', async () => {
     await using t = await createTestBackend(database());
     const { user, base } = await member(t);
-    const res = await t.api.post(base).set(user.auth).set('content-type', 'application/json').send('{"title": "oops-unclosed');
+    const res = await t.api
+      .post(base)
+      .set(user.auth)
+      .set('content-type', 'application/json')
+      .send('{"title": "oops-unclosed');
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('MALFORMED_JSON');
     expect(JSON.stringify(res.body)).not.toContain('oops-unclosed');
@@ -183,7 +262,11 @@ describe('hostile input over REST', () => {
   it('refuses a 2 MB body with 413', async () => {
     await using t = await createTestBackend(database());
     const { user, base } = await member(t);
-    const res = await t.api.post(base).set(user.auth).set('content-type', 'application/json').send(JSON.stringify({ title: 'x', description: 'y'.repeat(2 * 1024 * 1024) }));
+    const res = await t.api
+      .post(base)
+      .set(user.auth)
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ title: 'x', description: 'y'.repeat(2 * 1024 * 1024) }));
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
@@ -208,7 +291,9 @@ describe('hostile input over REST', () => {
     ]);
     expect(JSON.stringify(unknown.body)).not.toMatch(/value-never-echoed|\$where/);
     const badStatus = await t.api.get(`${base}?status=value-never-echoed`).set(user.auth);
-    expect(badStatus.body.error.problems).toEqual([{ path: 'status', expected: 'one of: "todo", "in_progress", "done"' }]);
+    expect(badStatus.body.error.problems).toEqual([
+      { path: 'status', expected: 'one of: "todo", "in_progress", "done"' },
+    ]);
     expect((await t.api.get(`${base}?status=todo&status=done`).set(user.auth)).status).toBe(400);
     expect((await t.api.get(`${base}?limit=100000`).set(user.auth)).status).toBe(400);
     expect((await t.api.get(`${base}?priority=abc`).set(user.auth)).status).toBe(400);
@@ -217,7 +302,10 @@ describe('hostile input over REST', () => {
   it('refuses a forged cursor as invalid input, not a server error', async () => {
     await using t = await createTestBackend(database());
     const { user, base } = await member(t);
-    const res = await t.api.get(base).set(user.auth).query({ cursor: 'eyJzZXEiOiInOyBEUk9QIFRBQkxFIHJfdG9kb3M7LS0ifQ' });
+    const res = await t.api
+      .get(base)
+      .set(user.auth)
+      .query({ cursor: 'eyJzZXEiOiInOyBEUk9QIFRBQkxFIHJfdG9kb3M7LS0ifQ' });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
   });
@@ -317,11 +405,16 @@ describe('authentication and roles over REST', () => {
     await using t = await createTestBackend(database());
     const alice = await signUp(t.api, 'alice');
     const bob = await signUp(t.api, 'bob');
-    const view = await t.api.post('/api/v1/saved-views').set(alice.auth).send({ name: 'Mine', criteria: { status: 'todo' } });
+    const view = await t.api
+      .post('/api/v1/saved-views')
+      .set(alice.auth)
+      .send({ name: 'Mine', criteria: { status: 'todo' } });
     expect(view.status).toBe(201);
     expect((await t.api.get(`/api/v1/saved-views/${view.body.data._id}`).set(alice.auth)).status).toBe(200);
     expect((await t.api.get(`/api/v1/saved-views/${view.body.data._id}`).set(bob.auth)).status).toBe(404);
     expect((await t.api.get('/api/v1/saved-views').set(bob.auth)).body.data).toEqual([]);
-    expect((await t.api.put(`/api/v1/saved-views/${view.body.data._id}`).set(bob.auth).send({ pinned: true })).status).toBe(404);
+    expect(
+      (await t.api.put(`/api/v1/saved-views/${view.body.data._id}`).set(bob.auth).send({ pinned: true })).status,
+    ).toBe(404);
   });
 });

@@ -21,15 +21,25 @@ describe('RouteTable', () => {
 
   it('prefers a static segment over a parameter, and falls back to the parameter elsewhere', () => {
     expect(table.match('GET', '/organizations/o1/todos/search')).toMatchObject({ kind: 'found', target: 'search' });
-    expect(table.match('DELETE', '/organizations/o1/todos/search')).toMatchObject({ kind: 'found', target: 'delete', params: { id: 'search' } });
+    expect(table.match('DELETE', '/organizations/o1/todos/search')).toMatchObject({
+      kind: 'found',
+      target: 'delete',
+      params: { id: 'search' },
+    });
   });
 
   it('matches static segments in any letter case and keeps parameters as sent', () => {
-    expect(table.match('GET', '/Organizations/AbC/TODOS/XyZ')).toMatchObject({ kind: 'found', target: 'read', params: { organizationId: 'AbC', id: 'XyZ' } });
+    expect(table.match('GET', '/Organizations/AbC/TODOS/XyZ')).toMatchObject({
+      kind: 'found',
+      target: 'read',
+      params: { organizationId: 'AbC', id: 'XyZ' },
+    });
   });
 
   it('percent-decodes parameters', () => {
-    expect(table.match('GET', '/organizations/o%201/todos/%C3%A9')).toMatchObject({ params: { organizationId: 'o 1', id: 'é' } });
+    expect(table.match('GET', '/organizations/o%201/todos/%C3%A9')).toMatchObject({
+      params: { organizationId: 'o 1', id: 'é' },
+    });
   });
 
   it('reports a parameter whose percent-encoding is broken', () => {
@@ -46,7 +56,10 @@ describe('RouteTable', () => {
   });
 
   it('lists the methods a known path allows when the method is not one of them', () => {
-    expect(table.match('PATCH', '/organizations/o1/todos')).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'POST'] });
+    expect(table.match('PATCH', '/organizations/o1/todos')).toEqual({
+      kind: 'method_not_allowed',
+      allow: ['GET', 'POST'],
+    });
   });
 
   it('finds nothing for an unknown or longer path', () => {
@@ -55,7 +68,19 @@ describe('RouteTable', () => {
   });
 
   it('refuses a route declared twice and a parameter named differently at the same place', () => {
-    expect(() => new RouteTable([{ method: 'GET', pattern: '/a/:id', target: 1 }, { method: 'GET', pattern: '/a/:id', target: 2 }])).toThrow(/declared twice/);
-    expect(() => new RouteTable([{ method: 'GET', pattern: '/a/:id', target: 1 }, { method: 'PUT', pattern: '/a/:key', target: 2 }])).toThrow(/:key where another route has :id/);
+    expect(
+      () =>
+        new RouteTable([
+          { method: 'GET', pattern: '/a/:id', target: 1 },
+          { method: 'GET', pattern: '/a/:id', target: 2 },
+        ]),
+    ).toThrow(/declared twice/);
+    expect(
+      () =>
+        new RouteTable([
+          { method: 'GET', pattern: '/a/:id', target: 1 },
+          { method: 'PUT', pattern: '/a/:key', target: 2 },
+        ]),
+    ).toThrow(/:key where another route has :id/);
   });
 });

@@ -53,7 +53,8 @@ export class RouteTable<T> {
     for (const segment of segmentsOf(pattern)) {
       if (segment.startsWith(':')) {
         const name = segment.slice(1);
-        if (node.param && node.param.name !== name) throw new Error(`Route ${pattern}: parameter :${name} where another route has :${node.param.name}.`);
+        if (node.param && node.param.name !== name)
+          throw new Error(`Route ${pattern}: parameter :${name} where another route has :${node.param.name}.`);
         node.param ??= { name, node: newNode() };
         paramNames.push(name);
         node = node.param.node;
@@ -73,11 +74,14 @@ export class RouteTable<T> {
     const segments = segmentsOf(path);
     const values: string[] = [];
     // HEAD is answered by the GET route, as in Express.
-    const serves = (node: Node<T>) => node.routes.get(method) ?? (method === 'HEAD' ? node.routes.get('GET') : undefined);
+    const serves = (node: Node<T>) =>
+      node.routes.get(method) ?? (method === 'HEAD' ? node.routes.get('GET') : undefined);
     const node = this.walk(this.root, segments, 0, values, serves);
     if (!node) {
       // No route serves this method here: a path served with other methods answers with them.
-      const other = this.walk(this.root, segments, 0, [], (candidate) => (candidate.routes.size > 0 ? true : undefined));
+      const other = this.walk(this.root, segments, 0, [], (candidate) =>
+        candidate.routes.size > 0 ? true : undefined,
+      );
       return other ? { kind: 'method_not_allowed', allow: [...other.routes.keys()].sort() } : { kind: 'none' };
     }
     const route = serves(node) as NonNullable<ReturnType<typeof serves>>;
@@ -94,7 +98,13 @@ export class RouteTable<T> {
   }
 
   /** The first node, static segments before parameters, that `accepts`; parameter values are pushed on `values`. */
-  private walk(node: Node<T>, segments: readonly string[], index: number, values: string[], accepts: (node: Node<T>) => unknown): Node<T> | undefined {
+  private walk(
+    node: Node<T>,
+    segments: readonly string[],
+    index: number,
+    values: string[],
+    accepts: (node: Node<T>) => unknown,
+  ): Node<T> | undefined {
     if (index === segments.length) return accepts(node) === undefined ? undefined : node;
     const segment = segments[index] as string;
     // Most URLs are already lower-case: lower-casing only on a miss keeps the common lookup allocation-free.

@@ -24,7 +24,8 @@ export function storableUrlMiddleware(req: Request, _res: Response, next: NextFu
   // Node's HTTP parser refuses control characters in the request target, and raw bytes cannot form a lone
   // surrogate: only an escape or a non-ASCII character can decode to unstorable text (most URLs have neither).
   if (!ESCAPED_OR_NON_ASCII.test(req.url)) return next();
-  if (req.path.split('/').some(unstorableSegment)) return next(inputInvalid([{ path: '(path)', expected: STORABLE_TEXT_EXPECTATION }]));
+  if (req.path.split('/').some(unstorableSegment))
+    return next(inputInvalid([{ path: '(path)', expected: STORABLE_TEXT_EXPECTATION }]));
   // Only a query string with an escape or a raw non-ASCII character can decode to unstorable text.
   const search = req.url.indexOf('?');
   if (search >= 0 && ESCAPED_OR_NON_ASCII.test(req.url.slice(search))) refuseUnstorableText(req.query, '(query)');

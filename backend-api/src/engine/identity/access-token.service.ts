@@ -73,7 +73,10 @@ interface CachedVerification {
 }
 
 const invalidToken = (cause?: unknown) =>
-  new FrameworkError('UNAUTHENTICATED', 'The access token is invalid or expired.', { reason: 'credential_invalid', cause });
+  new FrameworkError('UNAUTHENTICATED', 'The access token is invalid or expired.', {
+    reason: 'credential_invalid',
+    cause,
+  });
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
@@ -96,7 +99,9 @@ export class AccessTokenService {
 
   /** Signs a first-party token (the REST API audience) for a user at their current authorization version. */
   issueUserAccessToken(user: { id: string; authorizationVersion: number }): Promise<IssuedAccessToken> {
-    return this.sign('user', user.id, this.settings.apiAudience, this.settings.accessTokenLifetimeMinutes, { av: user.authorizationVersion });
+    return this.sign('user', user.id, this.settings.apiAudience, this.settings.accessTokenLifetimeMinutes, {
+      av: user.authorizationVersion,
+    });
   }
 
   /** Signs a client_credentials token: a snapshot of the client's roles and scope for one audience. */
@@ -104,7 +109,10 @@ export class AccessTokenService {
     const max = this.settings.accessTokenLifetimeMinutes;
     const minutes = Math.max(1, Math.min(request.expiresInMinutes ?? max, max));
     const claim: Jwt_MachineToken_CreationParameter = {
-      type: request.scopeType === ResourcePrimaryScope.ORGANIZATIONS ? ExecutionContext_ExecutionType.ORGANIZATION_MACHINE : ExecutionContext_ExecutionType.APPLICATION_MACHINE,
+      type:
+        request.scopeType === ResourcePrimaryScope.ORGANIZATIONS
+          ? ExecutionContext_ExecutionType.ORGANIZATION_MACHINE
+          : ExecutionContext_ExecutionType.APPLICATION_MACHINE,
       clientId: request.clientId,
       scopeId: request.scopeId,
       roles: request.roles,
@@ -113,7 +121,10 @@ export class AccessTokenService {
   }
 
   /** Signs a machine token from its claims; only an organization client's token carries `org`. */
-  private createJwtForMachineToken(claim: Jwt_MachineToken_CreationParameter, options: { audience: string; expiresInMinutes: number }): Promise<IssuedAccessToken> {
+  private createJwtForMachineToken(
+    claim: Jwt_MachineToken_CreationParameter,
+    options: { audience: string; expiresInMinutes: number },
+  ): Promise<IssuedAccessToken> {
     const organization = claim.type === ExecutionContext_ExecutionType.ORGANIZATION_MACHINE;
     return this.sign('machine', claim.clientId, options.audience, options.expiresInMinutes, {
       client_id: claim.clientId,
@@ -142,7 +153,12 @@ export class AccessTokenService {
    * Signs an OpenID Connect ID token for the client (`aud` = client id) with the identity claims its scopes
    * allow; it is not an access token and no endpoint accepts it as one.
    */
-  async issueIdToken(request: { userId: string; clientId: string; nonce?: string; claims: Record<string, unknown> }): Promise<string> {
+  async issueIdToken(request: {
+    userId: string;
+    clientId: string;
+    nonce?: string;
+    claims: Record<string, unknown>;
+  }): Promise<string> {
     const { kid, privateKey } = this.keys.signingKey;
     const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
     return new SignJWT({ ...request.claims, azp: request.clientId, ...(request.nonce ? { nonce: request.nonce } : {}) })
@@ -151,42 +167,61 @@ export class AccessTokenService {
       .setAudience(request.clientId)
       .setSubject(request.userId)
       .setIssuedAt(nowSeconds)
-      .setExpirationTime(nowSeconds + Math.min(this.settings.accessTokenLifetimeMinutes, MAX_DELEGATED_TOKEN_MINUTES) * 60)
+      .setExpirationTime(
+        nowSeconds + Math.min(this.settings.accessTokenLifetimeMinutes, MAX_DELEGATED_TOKEN_MINUTES) * 60,
+      )
       .sign(privateKey);
   }
 
   /** Verifies an access token for `audience` (default: the REST API); throws UNAUTHENTICATED otherwise. */
-  async verifyAccessToken(token: string, audience: string = this.settings.apiAudience): Promise<AuthenticatedPrincipal> {
+  async verifyAccessToken(
+    token: string,
+    audience: string = this.settings.apiAudience,
+  ): Promise<AuthenticatedPrincipal> {
     const nowMs = this.clock.now().getTime();
     const cacheKey = `${audience}\u0000${token}`;
     const cached = this.verified.get(cacheKey);
-    const verified = cached && cached.expiresAtMs > nowMs ? cached : await this.verifySignature(token, audience, cacheKey, nowMs);
+    const verified =
+      cached && cached.expiresAtMs > nowMs ? cached : await this.verifySignature(token, audience, cacheKey, nowMs);
     // After the cache: a token verified before its client or consent was revoked is refused from then on.
     this.revocations.assertNotRevoked(verified.principal, verified.issuedAtMs);
     return verified.principal;
   }
 
-  private async verifySignature(token: string, audience: string, cacheKey: string, nowMs: number): Promise<CachedVerification> {
+  private async verifySignature(
+    token: string,
+    audience: string,
+    cacheKey: string,
+    nowMs: number,
+  ): Promise<CachedVerification> {
     if (token.length > MAX_TOKEN_LENGTH) throw invalidToken();
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, async (header) => {
-        const key = header.kid ? await this.keys.publicKeyFor(header.kid) : undefined;
-        if (!key) throw new joseErrors.JWKSNoMatchingKey();
-        return key;
-      }, {
-        algorithms: [SIGNING_ALGORITHM],
-        issuer: this.settings.issuer,
-        audience,
-        typ: ACCESS_TOKEN_TYPE,
-        clockTolerance: CLOCK_TOLERANCE_SECONDS,
-        currentDate: new Date(nowMs),
-        requiredClaims: ['sub', 'exp', 'iat', 'jti'],
-      }));
+      ({ payload } = await jwtVerify(
+        token,
+        async (header) => {
+          const key = header.kid ? await this.keys.publicKeyFor(header.kid) : undefined;
+          if (!key) throw new joseErrors.JWKSNoMatchingKey();
+          return key;
+        },
+        {
+          algorithms: [SIGNING_ALGORITHM],
+          issuer: this.settings.issuer,
+          audience,
+          typ: ACCESS_TOKEN_TYPE,
+          clockTolerance: CLOCK_TOLERANCE_SECONDS,
+          currentDate: new Date(nowMs),
+          requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+        },
+      ));
     } catch (cause) {
       throw invalidToken(cause);
     }
-    const verified = { principal: this.principalOf(payload, audience), expiresAtMs: (payload.exp as number) * 1000, issuedAtMs: (payload.iat as number) * 1000 };
+    const verified = {
+      principal: this.principalOf(payload, audience),
+      expiresAtMs: (payload.exp as number) * 1000,
+      issuedAtMs: (payload.iat as number) * 1000,
+    };
     this.remember(cacheKey, verified, nowMs);
     return verified;
   }
@@ -198,7 +233,13 @@ export class AccessTokenService {
     return principal;
   }
 
-  private async sign(kind: TokenKind, subject: string, audience: string, minutes: number, claims: Record<string, unknown>): Promise<IssuedAccessToken> {
+  private async sign(
+    kind: TokenKind,
+    subject: string,
+    audience: string,
+    minutes: number,
+    claims: Record<string, unknown>,
+  ): Promise<IssuedAccessToken> {
     const { kid, privateKey } = this.keys.signingKey;
     const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
     const lifetime = minutes * 60;
@@ -249,10 +290,23 @@ export class AccessTokenService {
     const type = payload.wildo_principal;
     if (!isStringArray(payload.roles)) throw invalidToken();
     if (type === ExecutionContext_ExecutionType.ORGANIZATION_MACHINE && typeof payload.org === 'string') {
-      return { kind: 'machine', executionType: type, clientId, organizationId: payload.org, roles: payload.roles, credential: { type: 'client_token', id: jti, audience } };
+      return {
+        kind: 'machine',
+        executionType: type,
+        clientId,
+        organizationId: payload.org,
+        roles: payload.roles,
+        credential: { type: 'client_token', id: jti, audience },
+      };
     }
     if (type === ExecutionContext_ExecutionType.APPLICATION_MACHINE) {
-      return { kind: 'machine', executionType: type, clientId, roles: payload.roles, credential: { type: 'client_token', id: jti, audience } };
+      return {
+        kind: 'machine',
+        executionType: type,
+        clientId,
+        roles: payload.roles,
+        credential: { type: 'client_token', id: jti, audience },
+      };
     }
     throw invalidToken();
   }

@@ -45,14 +45,21 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
     const verified = await options.loginThrottle.guard(normalizeEmail(request.email), req.ip, () =>
       options.users.verifyCredentials(request.email, request.password),
     );
-    if (!verified) throw new FrameworkError('UNAUTHENTICATED', 'The email or password is incorrect.', { reason: 'credential_invalid' });
-    const token = await options.tokens.issueUserAccessToken({ id: verified.user._id, authorizationVersion: verified.authorizationVersion });
+    if (!verified)
+      throw new FrameworkError('UNAUTHENTICATED', 'The email or password is incorrect.', {
+        reason: 'credential_invalid',
+      });
+    const token = await options.tokens.issueUserAccessToken({
+      id: verified.user._id,
+      authorizationVersion: verified.authorizationVersion,
+    });
     sendData(res, 200, { user: verified.user, ...token });
   });
 
   router.post('/auth/reauth', async (req, res) => {
     const principal = requirePrincipal(res);
-    if (principal.kind !== 'user') throw new FrameworkError('FORBIDDEN', 'Only a person can re-authenticate.', { reason: 'principal_not_allowed' });
+    if (principal.kind !== 'user')
+      throw new FrameworkError('FORBIDDEN', 'Only a person can re-authenticate.', { reason: 'principal_not_allowed' });
     const request = parseContract(ReauthRequestSchema, req.body ?? {});
     await options.rateLimits.charge(`reauth:${principal.userId}`, REAUTH_POLICY);
     if (!(await options.users.verifyPassword(principal.userId, request.password))) {
@@ -63,10 +70,18 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
 
   router.get('/auth/me', async (_req, res) => {
     const principal = requirePrincipal(res);
-    if (principal.kind !== 'user') throw new FrameworkError('FORBIDDEN', 'This endpoint is for signed-in users.', { reason: 'principal_not_allowed' });
+    if (principal.kind !== 'user')
+      throw new FrameworkError('FORBIDDEN', 'This endpoint is for signed-in users.', {
+        reason: 'principal_not_allowed',
+      });
     const user = await options.users.getById(principal.userId);
-    if (!user) throw new FrameworkError('UNAUTHENTICATED', 'This account cannot be used.', { reason: 'principal_denied' });
-    sendData(res, 200, { user, organizations: await options.organizations.listForUser(principal.userId), requestId: httpState(res).requestId });
+    if (!user)
+      throw new FrameworkError('UNAUTHENTICATED', 'This account cannot be used.', { reason: 'principal_denied' });
+    sendData(res, 200, {
+      user,
+      organizations: await options.organizations.listForUser(principal.userId),
+      requestId: httpState(res).requestId,
+    });
   });
 
   return router;

@@ -20,7 +20,9 @@ export function assertUserUsable(snapshot: UserSnapshot | null, principal: UserP
     throw new FrameworkError('UNAUTHENTICATED', 'This account cannot be used.', { reason: 'principal_denied' });
   }
   if (snapshot.authorizationVersion !== principal.authorizationVersion) {
-    throw new FrameworkError('UNAUTHENTICATED', 'This token is no longer valid; sign in again.', { reason: 'credential_invalid' });
+    throw new FrameworkError('UNAUTHENTICATED', 'This token is no longer valid; sign in again.', {
+      reason: 'credential_invalid',
+    });
   }
   return snapshot;
 }
@@ -29,7 +31,10 @@ export function assertUserUsable(snapshot: UserSnapshot | null, principal: UserP
  * Checks a user principal against the directory (see {@link assertUserUsable}): synchronously when the directory
  * has the user cached, which is nearly every request, else after reading it.
  */
-export function checkUserUsable(directory: PrincipalDirectory, principal: UserPrincipal): UserSnapshot | Promise<UserSnapshot> {
+export function checkUserUsable(
+  directory: PrincipalDirectory,
+  principal: UserPrincipal,
+): UserSnapshot | Promise<UserSnapshot> {
   const cached = directory.peekUser?.(principal.userId);
   if (cached !== undefined) return assertUserUsable(cached, principal);
   return readUserSnapshot(directory, principal.userId).then((snapshot) => assertUserUsable(snapshot, principal));
@@ -83,14 +88,17 @@ export class BearerAccessTokenStrategy implements AuthenticationStrategy {
 @injectable()
 export class Authenticator {
   constructor(
-    @multiInject(SAAS_SERVICE_TYPES.AuthenticationStrategies) @optional() private readonly strategies: AuthenticationStrategy[] = [],
+    @multiInject(SAAS_SERVICE_TYPES.AuthenticationStrategies)
+    @optional()
+    private readonly strategies: AuthenticationStrategy[] = [],
   ) {}
 
   /** The principal behind a header value, or null when there is none. */
   async authenticate(authorization: string | undefined): Promise<AuthenticatedPrincipal | null> {
     if (authorization === undefined || authorization.trim() === '') return null;
     const strategy = this.strategies.find((s) => s.matches(authorization));
-    if (!strategy) throw new FrameworkError('UNAUTHENTICATED', 'The credential is not valid.', { reason: 'credential_invalid' });
+    if (!strategy)
+      throw new FrameworkError('UNAUTHENTICATED', 'The credential is not valid.', { reason: 'credential_invalid' });
     return strategy.authenticate(authorization);
   }
 }

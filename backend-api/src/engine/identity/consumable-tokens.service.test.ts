@@ -27,7 +27,13 @@ beforeAll(async () => {
 
 const fiveMinutes = { value: 5, unit: DurationUnit.MINUTES };
 const mint = (tokenType = REAUTH_PROOF, userId: string | undefined = ADA, metadata?: unknown) =>
-  tokens.createToken({ tokenType, consumptionMode: ConsumableToken_ConsumptionMode.SINGLE_USE, expiresIn: fiveMinutes, ...(userId ? { userId } : {}), metadata });
+  tokens.createToken({
+    tokenType,
+    consumptionMode: ConsumableToken_ConsumptionMode.SINGLE_USE,
+    expiresIn: fiveMinutes,
+    ...(userId ? { userId } : {}),
+    metadata,
+  });
 
 describe('ConsumableTokenService', () => {
   it('mints a prefixed 256-bit token with its lifetime from the declared duration', async () => {
@@ -43,7 +49,12 @@ describe('ConsumableTokenService', () => {
     const { token } = await mint(OAUTH_CONSENT_REQUEST, ADA, { clientId: 'c1', scopes: ['openid'] });
     expect(token.startsWith('wcr_')).toBe(true);
     const consumed = await tokens.consume(token, { tokenType: OAUTH_CONSENT_REQUEST, userId: ADA });
-    expect(consumed).toMatchObject({ tokenType: OAUTH_CONSENT_REQUEST, userId: ADA, roles: [], metadata: { clientId: 'c1', scopes: ['openid'] } });
+    expect(consumed).toMatchObject({
+      tokenType: OAUTH_CONSENT_REQUEST,
+      userId: ADA,
+      roles: [],
+      metadata: { clientId: 'c1', scopes: ['openid'] },
+    });
     expect(await tokens.consume(token, { tokenType: OAUTH_CONSENT_REQUEST, userId: ADA })).toBeNull();
   });
 
@@ -69,13 +80,20 @@ describe('ConsumableTokenService', () => {
 
   it('lets exactly one of two concurrent uses through', async () => {
     const { token } = await mint();
-    const results = await Promise.all([1, 2].map(() => tokens.consume(token, { tokenType: REAUTH_PROOF, userId: ADA })));
+    const results = await Promise.all(
+      [1, 2].map(() => tokens.consume(token, { tokenType: REAUTH_PROOF, userId: ADA })),
+    );
     expect(results.filter((result) => result !== null)).toHaveLength(1);
   });
 
   it('refuses a lifetime that is not positive', async () => {
     await expect(
-      tokens.createToken({ tokenType: REAUTH_PROOF, consumptionMode: ConsumableToken_ConsumptionMode.SINGLE_USE, expiresIn: { value: 0, unit: DurationUnit.SECONDS }, userId: ADA }),
+      tokens.createToken({
+        tokenType: REAUTH_PROOF,
+        consumptionMode: ConsumableToken_ConsumptionMode.SINGLE_USE,
+        expiresIn: { value: 0, unit: DurationUnit.SECONDS },
+        userId: ADA,
+      }),
     ).rejects.toThrow(RangeError);
   });
 });

@@ -1,5 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ConsumableToken_ConsumptionMode, CoreConsumableTokenTypes, durationToMilliseconds, type Duration } from '@wildo/shared-lib';
+import {
+  ConsumableToken_ConsumptionMode,
+  CoreConsumableTokenTypes,
+  durationToMilliseconds,
+  type Duration,
+} from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
@@ -110,7 +115,10 @@ export class ConsumableTokenService {
    * Uses a token of `tokenType` presented by `userId` (null for tokens bound to nobody): its binding once, or
    * null when it is malformed, unknown, of another kind, someone else's, expired or already used.
    */
-  async consume<TMetadata = unknown>(token: string, expected: { tokenType: CoreConsumableTokenTypes; userId: string | null }): Promise<ConsumedToken<TMetadata> | null> {
+  async consume<TMetadata = unknown>(
+    token: string,
+    expected: { tokenType: CoreConsumableTokenTypes; userId: string | null },
+  ): Promise<ConsumedToken<TMetadata> | null> {
     const prefix = TOKEN_PREFIX[expected.tokenType];
     if (!token.startsWith(prefix) || !SECRET_PATTERN.test(token.slice(prefix.length))) return null;
     const { rows } = await this.db.query<TokenRow<TMetadata>>(
@@ -118,7 +126,13 @@ export class ConsumableTokenService {
        WHERE token_hash = $1 AND token_type = $2 AND user_id IS NOT DISTINCT FROM $3 AND consumption_mode = $5
          AND used_at IS NULL AND expires_at > $4
        RETURNING token_type, user_id, organization_id, resource_identifier, related_id, roles, metadata`,
-      [hashOf(token), expected.tokenType, expected.userId, this.clock.now(), ConsumableToken_ConsumptionMode.SINGLE_USE],
+      [
+        hashOf(token),
+        expected.tokenType,
+        expected.userId,
+        this.clock.now(),
+        ConsumableToken_ConsumptionMode.SINGLE_USE,
+      ],
     );
     const row = rows[0];
     if (!row) return null;

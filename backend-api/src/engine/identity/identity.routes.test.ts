@@ -11,9 +11,15 @@ describe('sign-up and sign-in', () => {
   it('signs up, signs in and reads the account', async () => {
     await using t = await createTestBackend(database());
     const user = await signUp(t.api);
-    const login = await t.api.post('/api/v1/auth/login').send({ email: user.email.toUpperCase(), password: TEST_PASSWORD });
+    const login = await t.api
+      .post('/api/v1/auth/login')
+      .send({ email: user.email.toUpperCase(), password: TEST_PASSWORD });
     expect(login.status).toBe(200);
-    expect(login.body.data).toMatchObject({ tokenType: 'Bearer', expiresIn: 900, user: { _id: user.userId, appRoles: ['APP_USER'] } });
+    expect(login.body.data).toMatchObject({
+      tokenType: 'Bearer',
+      expiresIn: 900,
+      user: { _id: user.userId, appRoles: ['APP_USER'] },
+    });
     const me = await t.api.get('/api/v1/auth/me').set('Authorization', `Bearer ${login.body.data.accessToken}`);
     expect(me.status).toBe(200);
     expect(me.body.data.user.email).toBe(user.email);
@@ -23,14 +29,18 @@ describe('sign-up and sign-in', () => {
   it('refuses a second account with the same email, whatever its case', async () => {
     await using t = await createTestBackend(database());
     const user = await signUp(t.api);
-    const res = await t.api.post('/api/v1/auth/signup').send({ email: user.email.toUpperCase(), password: TEST_PASSWORD });
+    const res = await t.api
+      .post('/api/v1/auth/signup')
+      .send({ email: user.email.toUpperCase(), password: TEST_PASSWORD });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('CONFLICT');
   });
 
   it('refuses malformed sign-ups without echoing them', async () => {
     await using t = await createTestBackend(database());
-    const res = await t.api.post('/api/v1/auth/signup').send({ email: 'not-an-email', password: 'short', role: 'APP_ADMIN' });
+    const res = await t.api
+      .post('/api/v1/auth/signup')
+      .send({ email: 'not-an-email', password: 'short', role: 'APP_ADMIN' });
     expect(res.status).toBe(400);
     expect(res.body.error.problems).toEqual(
       expect.arrayContaining([
@@ -46,10 +56,16 @@ describe('sign-up and sign-in', () => {
     await using t = await createTestBackend(database());
     const user = await signUp(t.api);
     const wrong = await t.api.post('/api/v1/auth/login').send({ email: user.email, password: 'wrong password!' });
-    const unknown = await t.api.post('/api/v1/auth/login').send({ email: `nobody-${user.email}`, password: TEST_PASSWORD });
+    const unknown = await t.api
+      .post('/api/v1/auth/login')
+      .send({ email: `nobody-${user.email}`, password: TEST_PASSWORD });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(401);
-      expect(res.body.error).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'credential_invalid', message: 'The email or password is incorrect.' });
+      expect(res.body.error).toMatchObject({
+        code: 'UNAUTHENTICATED',
+        reason: 'credential_invalid',
+        message: 'The email or password is incorrect.',
+      });
     }
   });
 });
@@ -112,7 +128,9 @@ describe('access tokens', () => {
     expect((await t.api.get('/api/v1/auth/me').set(user.auth)).status).toBe(200);
     await t.backend.container.get<UsersService>(SAAS_SERVICE_TYPES.UsersService).setStatus(user.userId, 'disabled');
     expect((await t.api.get('/api/v1/auth/me').set(user.auth)).status).toBe(401);
-    expect((await t.api.post('/api/v1/auth/login').send({ email: user.email, password: TEST_PASSWORD })).status).toBe(401);
+    expect((await t.api.post('/api/v1/auth/login').send({ email: user.email, password: TEST_PASSWORD })).status).toBe(
+      401,
+    );
   });
 });
 
@@ -144,7 +162,10 @@ describe('organizations and memberships', () => {
     const newcomer = await signUp(t.api);
     const orgId = await createOrganization(t.api, owner);
     await addMember(t.api, owner, orgId, member, 'ORG_MEMBER');
-    const refused = await t.api.post(`/api/v1/organizations/${orgId}/members`).set(member.auth).send({ email: newcomer.email, role: 'ORG_ADMIN' });
+    const refused = await t.api
+      .post(`/api/v1/organizations/${orgId}/members`)
+      .set(member.auth)
+      .send({ email: newcomer.email, role: 'ORG_ADMIN' });
     expect(refused.status).toBe(403);
     expect(refused.body.error.reason).toBe('role_refused');
   });
@@ -158,7 +179,10 @@ describe('organizations and memberships', () => {
     const base = `/api/v1/organizations/${orgId}/todos`;
     const todo = (await t.api.post(base).set(manager.auth).send({ title: 'x' })).body.data;
     expect((await t.api.get(base).set(manager.auth)).status).toBe(200);
-    const demoted = await t.api.put(`/api/v1/organizations/${orgId}/members/${manager.userId}`).set(owner.auth).send({ role: 'ORG_MEMBER' });
+    const demoted = await t.api
+      .put(`/api/v1/organizations/${orgId}/members/${manager.userId}`)
+      .set(owner.auth)
+      .send({ role: 'ORG_MEMBER' });
     expect(demoted.status).toBe(200);
     const stale = await t.api.get(base).set(manager.auth);
     expect(stale.status).toBe(401);
@@ -176,10 +200,18 @@ describe('organizations and memberships', () => {
     const orgId = await createOrganization(t.api, owner);
     await addMember(t.api, owner, orgId, member, 'ORG_MEMBER');
     expect((await t.api.get(`/api/v1/organizations/${orgId}/todos`).set(member.auth)).status).toBe(200);
-    expect((await t.api.delete(`/api/v1/organizations/${orgId}/members/${member.userId}`).set(owner.auth)).status).toBe(200);
+    expect((await t.api.delete(`/api/v1/organizations/${orgId}/members/${member.userId}`).set(owner.auth)).status).toBe(
+      200,
+    );
     expect((await t.api.get(`/api/v1/organizations/${orgId}/todos`).set(member.auth)).status).toBe(401);
     const again = await t.api.post('/api/v1/auth/login').send({ email: member.email, password: TEST_PASSWORD });
-    expect((await t.api.get(`/api/v1/organizations/${orgId}/todos`).set('Authorization', `Bearer ${again.body.data.accessToken}`)).status).toBe(404);
+    expect(
+      (
+        await t.api
+          .get(`/api/v1/organizations/${orgId}/todos`)
+          .set('Authorization', `Bearer ${again.body.data.accessToken}`)
+      ).status,
+    ).toBe(404);
   });
 
   it('keeps at least one ORG_ADMIN', async () => {
@@ -187,10 +219,15 @@ describe('organizations and memberships', () => {
     const owner = await signUp(t.api);
     const second = await signUp(t.api);
     const orgId = await createOrganization(t.api, owner);
-    const lastAdmin = await t.api.put(`/api/v1/organizations/${orgId}/members/${owner.userId}`).set(owner.auth).send({ role: 'ORG_MEMBER' });
+    const lastAdmin = await t.api
+      .put(`/api/v1/organizations/${orgId}/members/${owner.userId}`)
+      .set(owner.auth)
+      .send({ role: 'ORG_MEMBER' });
     expect(lastAdmin.status).toBe(409);
     await addMember(t.api, owner, orgId, second, 'ORG_ADMIN');
-    expect((await t.api.delete(`/api/v1/organizations/${orgId}/members/${owner.userId}`).set(owner.auth)).status).toBe(200);
+    expect((await t.api.delete(`/api/v1/organizations/${orgId}/members/${owner.userId}`).set(owner.auth)).status).toBe(
+      200,
+    );
   });
 });
 
@@ -199,13 +236,19 @@ describe('application roles', () => {
     await using t = await createTestBackend(database());
     const user = await signUp(t.api);
     const target = await signUp(t.api);
-    const refused = await t.api.put(`/api/v1/users/${target.userId}/app-roles`).set(user.auth).send({ roles: ['APP_ADMIN', 'APP_USER'] });
+    const refused = await t.api
+      .put(`/api/v1/users/${target.userId}/app-roles`)
+      .set(user.auth)
+      .send({ roles: ['APP_ADMIN', 'APP_USER'] });
     expect(refused.status).toBe(403);
     const users = t.backend.container.get<UsersService>(SAAS_SERVICE_TYPES.UsersService);
     await users.setApplicationRoles(user.userId, ['APP_ADMIN', 'APP_USER']);
     const relogin = await t.api.post('/api/v1/auth/login').send({ email: user.email, password: TEST_PASSWORD });
     const admin = { Authorization: `Bearer ${relogin.body.data.accessToken}` };
-    const granted = await t.api.put(`/api/v1/users/${target.userId}/app-roles`).set(admin).send({ roles: ['APP_ADMIN', 'APP_USER'] });
+    const granted = await t.api
+      .put(`/api/v1/users/${target.userId}/app-roles`)
+      .set(admin)
+      .send({ roles: ['APP_ADMIN', 'APP_USER'] });
     expect(granted.status).toBe(200);
     expect(granted.body.data.appRoles).toEqual(['APP_ADMIN', 'APP_USER']);
   });

@@ -43,7 +43,10 @@ export const ChangeMemberRoleRequestSchema = z.strictObject({ role: orgRole });
 
 /** `PUT /api/v1/users/:userId/app-roles` (APP_ADMIN). */
 export const SetApplicationRolesRequestSchema = z.strictObject({
-  roles: z.array(z.enum(['APP_ADMIN', 'APP_USER'])).min(1).max(2),
+  roles: z
+    .array(z.enum(['APP_ADMIN', 'APP_USER']))
+    .min(1)
+    .max(2),
 });
 
 /** A user as the API shows it. */

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptInvitation, addMember, createOrganization, invite, signInAgain, signUp, TEST_PASSWORD, type TestUser } from '../../testing/identity.fixtures.js';
+import {
+  acceptInvitation,
+  addMember,
+  createOrganization,
+  invite,
+  signInAgain,
+  signUp,
+  TEST_PASSWORD,
+  type TestUser,
+} from '../../testing/identity.fixtures.js';
 import { ManualClock } from '../../testing/manual-clock.js';
 import { callTool, delegatedToken, MCP_BACKEND_OPTIONS, MCP_PATH, toolError } from '../../testing/mcp.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
@@ -17,11 +26,17 @@ describe('invitations', () => {
   afterAll(() => t.close());
 
   const received = (person: TestUser) => t.api.get('/api/v1/invitations').set(person.auth);
-  const sent = (admin: TestUser, organizationId: string) => t.api.get(`/api/v1/organizations/${organizationId}/invitations`).set(admin.auth);
+  const sent = (admin: TestUser, organizationId: string) =>
+    t.api.get(`/api/v1/organizations/${organizationId}/invitations`).set(admin.auth);
   const accept = (person: TestUser, id: string) => t.api.post(`/api/v1/invitations/${id}/accept`).set(person.auth);
   const decline = (person: TestUser, id: string) => t.api.post(`/api/v1/invitations/${id}/decline`).set(person.auth);
-  const revoke = (admin: TestUser, organizationId: string, id: string) => t.api.post(`/api/v1/organizations/${organizationId}/invitations/${id}/revoke`).set(admin.auth);
-  const membershipsOf = async (userId: string) => [...((await t.backend.container.get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory).getUser(userId))?.memberships.keys() ?? [])];
+  const revoke = (admin: TestUser, organizationId: string, id: string) =>
+    t.api.post(`/api/v1/organizations/${organizationId}/invitations/${id}/revoke`).set(admin.auth);
+  const membershipsOf = async (userId: string) => [
+    ...((
+      await t.backend.container.get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory).getUser(userId)
+    )?.memberships.keys() ?? []),
+  ];
 
   async function organization(label = 'Acme') {
     const admin = await signUp(t.api, 'admin');
@@ -33,17 +48,30 @@ describe('invitations', () => {
     const person = await signUp(t.api, 'invitee');
     const id = await invite(t.api, admin, organizationId, person.email, 'ORG_MANAGER');
     const mine = await received(person);
-    expect(mine.body.data).toEqual([expect.objectContaining({ _id: id, organizationId, organizationName: 'Acme', role: 'ORG_MANAGER', invitedBy: admin.email })]);
+    expect(mine.body.data).toEqual([
+      expect.objectContaining({
+        _id: id,
+        organizationId,
+        organizationName: 'Acme',
+        role: 'ORG_MANAGER',
+        invitedBy: admin.email,
+      }),
+    ]);
     const before = person.auth;
     const accepted = await accept(person, id);
     expect(accepted.status).toBe(200);
-    expect(accepted.body.data).toMatchObject({ organization: { _id: organizationId, role: 'ORG_MANAGER' }, tokenType: 'Bearer' });
+    expect(accepted.body.data).toMatchObject({
+      organization: { _id: organizationId, role: 'ORG_MANAGER' },
+      tokenType: 'Bearer',
+    });
     expect((await t.api.get('/api/v1/auth/me').set(before)).status).toBe(401);
     const fresh = { Authorization: `Bearer ${accepted.body.data.accessToken as string}` };
     expect((await t.api.get(`/api/v1/organizations/${organizationId}/todos`).set(fresh)).status).toBe(200);
     expect(await membershipsOf(person.userId)).toEqual([organizationId]);
     expect((await t.api.get('/api/v1/invitations').set(fresh)).body.data).toEqual([]);
-    expect((await sent(admin, organizationId)).body.data).toEqual([expect.objectContaining({ _id: id, status: 'accepted', email: person.email })]);
+    expect((await sent(admin, organizationId)).body.data).toEqual([
+      expect.objectContaining({ _id: id, status: 'accepted', email: person.email }),
+    ]);
   });
 
   it('answers a second acceptance the same, without a second change', async () => {
@@ -68,7 +96,9 @@ describe('invitations', () => {
     expect((await received(person)).body.data).toEqual([]);
     expect((await accept(person, id)).status).toBe(409);
     expect(await membershipsOf(person.userId)).toEqual([]);
-    expect((await sent(admin, organizationId)).body.data).toEqual([expect.objectContaining({ _id: id, status: 'declined' })]);
+    expect((await sent(admin, organizationId)).body.data).toEqual([
+      expect.objectContaining({ _id: id, status: 'declined' }),
+    ]);
   });
 
   it('lets an admin revoke a pending invitation, and nobody else', async () => {
@@ -107,14 +137,24 @@ describe('invitations', () => {
   it('keeps an invitation for an email without an account until someone signs up with it and accepts', async () => {
     const { admin, organizationId } = await organization();
     const email = `later-${randomUUID()}@example.test`;
-    const invited = await t.api.post(`/api/v1/organizations/${organizationId}/invitations`).set(admin.auth).send({ email: email.toUpperCase(), role: 'ORG_MEMBER' });
+    const invited = await t.api
+      .post(`/api/v1/organizations/${organizationId}/invitations`)
+      .set(admin.auth)
+      .send({ email: email.toUpperCase(), role: 'ORG_MEMBER' });
     expect(invited.status).toBe(201);
     const signup = await t.api.post('/api/v1/auth/signup').send({ email, password: TEST_PASSWORD });
-    const person: TestUser = { userId: signup.body.data.user._id, email, token: signup.body.data.accessToken, auth: { Authorization: `Bearer ${signup.body.data.accessToken as string}` } };
+    const person: TestUser = {
+      userId: signup.body.data.user._id,
+      email,
+      token: signup.body.data.accessToken,
+      auth: { Authorization: `Bearer ${signup.body.data.accessToken as string}` },
+    };
     // Signing up grants nothing (no email is verified): the invitation waits for an explicit acceptance.
     expect(await membershipsOf(person.userId)).toEqual([]);
     expect((await t.api.get('/api/v1/organizations').set(person.auth)).body.data).toEqual([]);
-    expect((await received(person)).body.data).toEqual([expect.objectContaining({ _id: invited.body.data._id, organizationId })]);
+    expect((await received(person)).body.data).toEqual([
+      expect.objectContaining({ _id: invited.body.data._id, organizationId }),
+    ]);
     await acceptInvitation(t.api, person, invited.body.data._id as string);
     expect(await membershipsOf(person.userId)).toEqual([organizationId]);
   });
@@ -123,13 +163,30 @@ describe('invitations', () => {
     const { admin, organizationId } = await organization();
     const known = await signUp(t.api, 'known');
     const answer = async (email: string) => {
-      const res = await t.api.post(`/api/v1/organizations/${organizationId}/invitations`).set(admin.auth).send({ email, role: 'ORG_MEMBER' });
-      return { status: res.status, keys: Object.keys(res.body.data).sort(), invitation: res.body.data.status as string, body: JSON.stringify(res.body) };
+      const res = await t.api
+        .post(`/api/v1/organizations/${organizationId}/invitations`)
+        .set(admin.auth)
+        .send({ email, role: 'ORG_MEMBER' });
+      return {
+        status: res.status,
+        keys: Object.keys(res.body.data).sort(),
+        invitation: res.body.data.status as string,
+        body: JSON.stringify(res.body),
+      };
     };
     const withAccount = await answer(known.email);
     const withoutAccount = await answer(`unknown-${randomUUID()}@example.test`);
     expect(withAccount.status).toBe(201);
-    expect(withAccount.keys).toEqual(['_id', 'createdAt', 'decidedAt', 'email', 'expiresAt', 'organizationId', 'role', 'status']);
+    expect(withAccount.keys).toEqual([
+      '_id',
+      'createdAt',
+      'decidedAt',
+      'email',
+      'expiresAt',
+      'organizationId',
+      'role',
+      'status',
+    ]);
     expect({ ...withoutAccount, body: undefined }).toEqual({ ...withAccount, body: undefined });
     expect(withAccount.body).not.toContain(known.userId);
   });
@@ -142,7 +199,10 @@ describe('invitations', () => {
       expect((await t.api.get(`/api/v1/organizations/${organizationId}${path}`).set(person.auth)).status).toBe(404);
     }
     const mcp = await delegatedToken(t.api, person);
-    expect(toolError(await callTool(t.api, MCP_PATH, mcp, 'todos__list', { organizationId }))).toEqual({ error: 'not_found', tool: 'todos__list' });
+    expect(toolError(await callTool(t.api, MCP_PATH, mcp, 'todos__list', { organizationId }))).toEqual({
+      error: 'not_found',
+      tool: 'todos__list',
+    });
     expect(await membershipsOf(person.userId)).toEqual([]);
     await acceptInvitation(t.api, person, id);
     expect((await t.api.get(`/api/v1/organizations/${organizationId}/todos`).set(person.auth)).status).toBe(200);
@@ -152,14 +212,28 @@ describe('invitations', () => {
     const { admin, organizationId } = await organization();
     const manager = await signUp(t.api, 'manager');
     await addMember(t.api, admin, organizationId, manager, 'ORG_MANAGER');
-    const byManager = await t.api.post(`/api/v1/organizations/${organizationId}/invitations`).set(manager.auth).send({ email: `x-${randomUUID()}@example.test`, role: 'ORG_MEMBER' });
+    const byManager = await t.api
+      .post(`/api/v1/organizations/${organizationId}/invitations`)
+      .set(manager.auth)
+      .send({ email: `x-${randomUUID()}@example.test`, role: 'ORG_MEMBER' });
     expect(byManager.status).toBe(403);
     expect(byManager.body.error.reason).toBe('role_refused');
     // Authorization comes before the request is read: a malformed one is refused the same way.
-    expect((await t.api.post(`/api/v1/organizations/${organizationId}/invitations`).set(manager.auth).send({})).status).toBe(403);
-    expect((await t.api.post(`/api/v1/organizations/${organizationId}/invitations`).set(admin.auth).send({})).status).toBe(400);
+    expect(
+      (await t.api.post(`/api/v1/organizations/${organizationId}/invitations`).set(manager.auth).send({})).status,
+    ).toBe(403);
+    expect(
+      (await t.api.post(`/api/v1/organizations/${organizationId}/invitations`).set(admin.auth).send({})).status,
+    ).toBe(400);
     const outsider = await signUp(t.api, 'outsider');
-    expect((await t.api.post(`/api/v1/organizations/${organizationId}/invitations`).set(outsider.auth).send({ email: outsider.email, role: 'ORG_MEMBER' })).status).toBe(404);
+    expect(
+      (
+        await t.api
+          .post(`/api/v1/organizations/${organizationId}/invitations`)
+          .set(outsider.auth)
+          .send({ email: outsider.email, role: 'ORG_MEMBER' })
+      ).status,
+    ).toBe(404);
   });
 
   it('voids an invitation whose inviter no longer holds the role it grants; an admin’s invitation still works', async () => {
@@ -170,20 +244,35 @@ describe('invitations', () => {
     const control = await signUp(t.api, 'control');
     const voided = await invite(t.api, coAdmin, organizationId, promoted.email, 'ORG_ADMIN');
     const kept = await invite(t.api, admin, organizationId, control.email, 'ORG_ADMIN');
-    expect((await t.api.put(`/api/v1/organizations/${organizationId}/members/${coAdmin.userId}`).set(admin.auth).send({ role: 'ORG_MEMBER' })).status).toBe(200);
+    expect(
+      (
+        await t.api
+          .put(`/api/v1/organizations/${organizationId}/members/${coAdmin.userId}`)
+          .set(admin.auth)
+          .send({ role: 'ORG_MEMBER' })
+      ).status,
+    ).toBe(200);
     expect((await accept(promoted, voided)).status).toBe(409);
     expect(await membershipsOf(promoted.userId)).toEqual([]);
     await acceptInvitation(t.api, control, kept);
-    expect((await t.api.get(`/api/v1/organizations/${organizationId}`).set(control.auth)).body.data.role).toBe('ORG_ADMIN');
+    expect((await t.api.get(`/api/v1/organizations/${organizationId}`).set(control.auth)).body.data.role).toBe(
+      'ORG_ADMIN',
+    );
   });
 
   it('refuses a second pending invitation and inviting a member', async () => {
     const { admin, organizationId } = await organization();
     const person = await signUp(t.api, 'duplicate');
     await invite(t.api, admin, organizationId, person.email, 'ORG_MEMBER');
-    const again = await t.api.post(`/api/v1/organizations/${organizationId}/invitations`).set(admin.auth).send({ email: person.email.toUpperCase(), role: 'ORG_MANAGER' });
+    const again = await t.api
+      .post(`/api/v1/organizations/${organizationId}/invitations`)
+      .set(admin.auth)
+      .send({ email: person.email.toUpperCase(), role: 'ORG_MANAGER' });
     expect(again.status).toBe(409);
-    const self = await t.api.post(`/api/v1/organizations/${organizationId}/invitations`).set(admin.auth).send({ email: admin.email, role: 'ORG_MEMBER' });
+    const self = await t.api
+      .post(`/api/v1/organizations/${organizationId}/invitations`)
+      .set(admin.auth)
+      .send({ email: admin.email, role: 'ORG_MEMBER' });
     expect(self.status).toBe(409);
     expect(JSON.stringify(self.body)).not.toContain(admin.email);
   });
@@ -200,7 +289,11 @@ describe('invitation expiry', () => {
     const expiring = await invite(t.api, admin, organizationId, late.email, 'ORG_MEMBER');
     const inTime = await invite(t.api, admin, organizationId, early.email, 'ORG_MEMBER');
     clock.advance(47 * 3_600_000);
-    [admin, late, early] = await Promise.all([signInAgain(t.api, admin), signInAgain(t.api, late), signInAgain(t.api, early)]);
+    [admin, late, early] = await Promise.all([
+      signInAgain(t.api, admin),
+      signInAgain(t.api, late),
+      signInAgain(t.api, early),
+    ]);
     await acceptInvitation(t.api, early, inTime);
     clock.advance(2 * 3_600_000);
     late = await signInAgain(t.api, late);
@@ -208,8 +301,16 @@ describe('invitation expiry', () => {
     expect((await t.api.get('/api/v1/invitations').set(late.auth)).body.data).toEqual([]);
     expect((await t.api.post(`/api/v1/invitations/${expiring}/accept`).set(late.auth)).status).toBe(409);
     const listed = (await t.api.get(`/api/v1/organizations/${organizationId}/invitations`).set(admin.auth)).body.data;
-    expect(listed).toEqual(expect.arrayContaining([expect.objectContaining({ _id: expiring, status: 'expired' }), expect.objectContaining({ _id: inTime, status: 'accepted' })]));
-    expect((await t.api.post(`/api/v1/organizations/${organizationId}/invitations/${expiring}/revoke`).set(admin.auth)).status).toBe(409);
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ _id: expiring, status: 'expired' }),
+        expect.objectContaining({ _id: inTime, status: 'accepted' }),
+      ]),
+    );
+    expect(
+      (await t.api.post(`/api/v1/organizations/${organizationId}/invitations/${expiring}/revoke`).set(admin.auth))
+        .status,
+    ).toBe(409);
     await acceptInvitation(t.api, late, await invite(t.api, admin, organizationId, late.email, 'ORG_MEMBER'));
     expect((await t.api.get(`/api/v1/organizations/${organizationId}`).set(late.auth)).status).toBe(200);
   });

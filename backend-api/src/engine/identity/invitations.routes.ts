@@ -42,7 +42,11 @@ export function createInvitationsRouter(options: InvitationsRouterOptions): Rout
     const { userId, role } = await caller(res, param(req, 'organizationId'));
     options.invitations.assertMayInvite(role);
     const request = parseContract(CreateInvitationRequestSchema, req.body ?? {});
-    sendData(res, 201, await options.invitations.invite(param(req, 'organizationId'), { userId, role }, request.email, request.role));
+    sendData(
+      res,
+      201,
+      await options.invitations.invite(param(req, 'organizationId'), { userId, role }, request.email, request.role),
+    );
   };
   router.post('/organizations/:organizationId/invitations', invite);
   // The older way to add a member now invites: nobody becomes a member without accepting.
@@ -69,7 +73,10 @@ export function createInvitationsRouter(options: InvitationsRouterOptions): Rout
     const { userId } = await caller(res);
     const accepted = await options.invitations.accept(userId, invitationId(req));
     const organization = await options.organizations.getForMember(accepted.organizationId, userId);
-    const session = await options.tokens.issueUserAccessToken({ id: userId, authorizationVersion: accepted.authorizationVersion });
+    const session = await options.tokens.issueUserAccessToken({
+      id: userId,
+      authorizationVersion: accepted.authorizationVersion,
+    });
     sendData(res, 200, { organization, ...session });
   });
 

@@ -7,7 +7,12 @@ import { FrameworkError } from '../errors/index.js';
 import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
 import type { IdentitySettings } from './identity-settings.js';
-import { bumpAuthorizationVersion, insertMembership, lockOrganization, membershipRoleOf } from './membership-statements.js';
+import {
+  bumpAuthorizationVersion,
+  insertMembership,
+  lockOrganization,
+  membershipRoleOf,
+} from './membership-statements.js';
 import type { PrincipalDirectory } from './principal-directory.js';
 import { normalizeEmail } from './users.service.js';
 
@@ -40,11 +45,14 @@ export interface AcceptedInvitation {
 const INVITER_ROLE = CORE_ORG_ROLES.ORG_ADMIN;
 /** Sent invitations listed per organization, newest first. */
 const SENT_LIST_LIMIT = 500;
-const COLUMNS = 'i.id, i.organization_id, i.email_normalized, i.role, i.status, i.invited_by_user_id, i.decided_by_user_id, i.created_at, i.expires_at, i.decided_at';
+const COLUMNS =
+  'i.id, i.organization_id, i.email_normalized, i.role, i.status, i.invited_by_user_id, i.decided_by_user_id, i.created_at, i.expires_at, i.decided_at';
 
 const noSuchInvitation = () => new FrameworkError('NOT_FOUND', 'No such invitation.');
-const roleRefused = () => new FrameworkError('FORBIDDEN', 'You are not allowed to perform this operation.', { reason: 'role_refused' });
-const notOpen = () => new FrameworkError('CONFLICT', 'This invitation is no longer open: it was answered, revoked or has expired.');
+const roleRefused = () =>
+  new FrameworkError('FORBIDDEN', 'You are not allowed to perform this operation.', { reason: 'role_refused' });
+const notOpen = () =>
+  new FrameworkError('CONFLICT', 'This invitation is no longer open: it was answered, revoked or has expired.');
 
 /**
  * Invitations to organizations. Membership is never granted by someone else: an admin invites an email with a
@@ -69,7 +77,12 @@ export class InvitationsService {
   }
 
   /** Invites `email` with `role`; `inviter.role` is the inviter's role in the organization. */
-  async invite(organizationId: string, inviter: { userId: string; role: string | undefined }, email: string, role: string): Promise<SentInvitation> {
+  async invite(
+    organizationId: string,
+    inviter: { userId: string; role: string | undefined },
+    email: string,
+    role: string,
+  ): Promise<SentInvitation> {
     if (!this.mayGrant(inviter.role, role)) throw roleRefused();
     const normalized = normalizeEmail(email);
     const now = this.clock.now();
@@ -80,7 +93,8 @@ export class InvitationsService {
         'SELECT 1 FROM wildo_memberships m JOIN wildo_users u ON u.id = m.user_id WHERE m.organization_id = $1 AND u.email_normalized = $2',
         [organizationId, normalized],
       );
-      if (member.rows.length > 0) throw new FrameworkError('CONFLICT', 'This email already belongs to a member of the organization.');
+      if (member.rows.length > 0)
+        throw new FrameworkError('CONFLICT', 'This email already belongs to a member of the organization.');
       await tx.query(
         `UPDATE wildo_invitations SET status = 'expired' WHERE organization_id = $1 AND email_normalized = $2 AND status = 'pending' AND expires_at <= $3`,
         [organizationId, normalized, now],
@@ -92,7 +106,11 @@ export class InvitationsService {
          ON CONFLICT (organization_id, email_normalized) WHERE status = 'pending' DO NOTHING RETURNING ${COLUMNS}`,
         [randomUUID(), organizationId, normalized, role, inviter.userId, now, expiresAt],
       );
-      if (!rows[0]) throw new FrameworkError('CONFLICT', 'An invitation to this email is already pending: revoke it to send another.');
+      if (!rows[0])
+        throw new FrameworkError(
+          'CONFLICT',
+          'An invitation to this email is already pending: revoke it to send another.',
+        );
       return rows[0];
     });
     return this.toSent(row);
@@ -116,7 +134,10 @@ export class InvitationsService {
       [invitationId, organizationId, now],
     );
     if (rows[0]) return this.toSent(rows[0]);
-    const existing = await this.db.query('SELECT 1 FROM wildo_invitations WHERE id = $1 AND organization_id = $2', [invitationId, organizationId]);
+    const existing = await this.db.query('SELECT 1 FROM wildo_invitations WHERE id = $1 AND organization_id = $2', [
+      invitationId,
+      organizationId,
+    ]);
     throw existing.rows.length > 0 ? notOpen() : noSuchInvitation();
   }
 
@@ -146,14 +167,26 @@ export class InvitationsService {
       await lockOrganization(tx, found.organization_id);
       const invitation = await this.addressedTo(tx, userId, invitationId, true);
       const now = this.clock.now();
-      if (invitation.status === 'accepted' && invitation.decided_by_user_id === userId) return this.alreadyAccepted(tx, invitation, userId);
+      if (invitation.status === 'accepted' && invitation.decided_by_user_id === userId)
+        return this.alreadyAccepted(tx, invitation, userId);
       if (!this.isOpen(invitation, now)) throw notOpen();
       // The inviter's authority is checked again: a demoted or departed admin's invitations no longer grant anything.
-      const inviterRole = invitation.invited_by_user_id ? await membershipRoleOf(tx, invitation.organization_id, invitation.invited_by_user_id) : undefined;
-      if (!this.mayGrant(inviterRole, invitation.role)) throw new FrameworkError('CONFLICT', 'This invitation is no longer valid: ask an administrator of the organization to invite you again.');
-      await tx.query(`UPDATE wildo_invitations SET status = 'accepted', decided_by_user_id = $2, decided_at = $3 WHERE id = $1`, [invitation.id, userId, now]);
+      const inviterRole = invitation.invited_by_user_id
+        ? await membershipRoleOf(tx, invitation.organization_id, invitation.invited_by_user_id)
+        : undefined;
+      if (!this.mayGrant(inviterRole, invitation.role))
+        throw new FrameworkError(
+          'CONFLICT',
+          'This invitation is no longer valid: ask an administrator of the organization to invite you again.',
+        );
+      await tx.query(
+        `UPDATE wildo_invitations SET status = 'accepted', decided_by_user_id = $2, decided_at = $3 WHERE id = $1`,
+        [invitation.id, userId, now],
+      );
       const joined = await insertMembership(tx, invitation.organization_id, userId, invitation.role, now);
-      const authorizationVersion = joined ? await bumpAuthorizationVersion(tx, userId, now) : await currentVersion(tx, userId);
+      const authorizationVersion = joined
+        ? await bumpAuthorizationVersion(tx, userId, now)
+        : await currentVersion(tx, userId);
       return { organizationId: invitation.organization_id, authorizationVersion };
     });
     await this.directory.invalidate(userId);
@@ -167,7 +200,10 @@ export class InvitationsService {
       const now = this.clock.now();
       if (invitation.status === 'declined' && invitation.decided_by_user_id === userId) return;
       if (!this.isOpen(invitation, now)) throw notOpen();
-      await tx.query(`UPDATE wildo_invitations SET status = 'declined', decided_by_user_id = $2, decided_at = $3 WHERE id = $1`, [invitation.id, userId, now]);
+      await tx.query(
+        `UPDATE wildo_invitations SET status = 'declined', decided_by_user_id = $2, decided_at = $3 WHERE id = $1`,
+        [invitation.id, userId, now],
+      );
     });
     return { _id: invitationId, status: 'declined' };
   }
@@ -182,7 +218,12 @@ export class InvitationsService {
   }
 
   // Another account's invitation is answered exactly like an unknown one.
-  private async addressedTo(tx: SqlExecutor, userId: string, invitationId: string, lock = false): Promise<InvitationRow> {
+  private async addressedTo(
+    tx: SqlExecutor,
+    userId: string,
+    invitationId: string,
+    lock = false,
+  ): Promise<InvitationRow> {
     const { rows } = await tx.query<InvitationRow>(
       `SELECT ${COLUMNS} FROM wildo_invitations i JOIN wildo_users me ON me.email_normalized = i.email_normalized
        WHERE i.id = $1 AND me.id = $2${lock ? ' FOR UPDATE OF i' : ''}`,
@@ -192,7 +233,11 @@ export class InvitationsService {
     return rows[0];
   }
 
-  private async alreadyAccepted(tx: SqlExecutor, invitation: InvitationRow, userId: string): Promise<AcceptedInvitation> {
+  private async alreadyAccepted(
+    tx: SqlExecutor,
+    invitation: InvitationRow,
+    userId: string,
+  ): Promise<AcceptedInvitation> {
     // Only while the membership it created lasts: after leaving, the old invitation does not let anyone back in.
     if (!(await membershipRoleOf(tx, invitation.organization_id, userId))) throw notOpen();
     return { organizationId: invitation.organization_id, authorizationVersion: await currentVersion(tx, userId) };
@@ -218,7 +263,10 @@ export class InvitationsService {
 }
 
 async function currentVersion(tx: SqlExecutor, userId: string): Promise<number> {
-  const { rows } = await tx.query<{ authorization_version: number }>('SELECT authorization_version FROM wildo_users WHERE id = $1', [userId]);
+  const { rows } = await tx.query<{ authorization_version: number }>(
+    'SELECT authorization_version FROM wildo_users WHERE id = $1',
+    [userId],
+  );
   return rows[0]?.authorization_version ?? 0;
 }
 

@@ -28,7 +28,10 @@ async function fail(t: TestBackend, ip: string, email: string, count: number): P
   return statuses;
 }
 
-function expectRefused(res: { status: number; headers: Record<string, string>; body: { error?: { reason?: string } } }, maxWaitSeconds: number) {
+function expectRefused(
+  res: { status: number; headers: Record<string, string>; body: { error?: { reason?: string } } },
+  maxWaitSeconds: number,
+) {
   expect(res.status).toBe(429);
   expect(res.body.error?.reason).toBe('rate_limit_exceeded');
   const wait = Number(res.headers['retry-after']);
@@ -63,7 +66,9 @@ describe('sign-in throttling with the default budgets', () => {
   it('refuses an address that spent its budget on an account, before checking even the right password', async () => {
     const owner = await signUp(t.api, 'target');
     const ip = addressBlock();
-    expect(await fail(t, ip(1), owner.email, DEFAULT_LOGIN_THROTTLE.perAccountSource.points)).toEqual(Array(5).fill(401));
+    expect(await fail(t, ip(1), owner.email, DEFAULT_LOGIN_THROTTLE.perAccountSource.points)).toEqual(
+      Array(5).fill(401),
+    );
     expectRefused(await login(t, ip(1), owner.email, TEST_PASSWORD), FIFTEEN_MINUTES_S);
     // Control: the account itself is not locked; another address signs in.
     expect((await login(t, ip(2), owner.email, TEST_PASSWORD)).status).toBe(200);
@@ -94,7 +99,9 @@ describe('sign-in throttling with the default budgets', () => {
   it('admits no more parallel guesses than the budget: each attempt reserves its failure first', async () => {
     const user = await signUp(t.api, 'parallel');
     const ip = addressBlock();
-    const statuses = (await Promise.all(Array.from({ length: 10 }, () => login(t, ip(1), user.email, WRONG)))).map((res) => res.status).sort((a, b) => a - b);
+    const statuses = (await Promise.all(Array.from({ length: 10 }, () => login(t, ip(1), user.email, WRONG))))
+      .map((res) => res.status)
+      .sort((a, b) => a - b);
     expect(statuses).toEqual([...Array(5).fill(401), ...Array(5).fill(429)]);
   });
 
@@ -111,7 +118,8 @@ describe('sign-in throttling with the default budgets', () => {
   it('counts failures, not sign-ins: many successes from one address are never refused', async () => {
     const user = await signUp(t.api, 'office');
     const ip = addressBlock();
-    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.perSource.points + 2; i++) expect((await login(t, ip(1), user.email, TEST_PASSWORD)).status).toBe(200);
+    for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.perSource.points + 2; i++)
+      expect((await login(t, ip(1), user.email, TEST_PASSWORD)).status).toBe(200);
   });
 });
 

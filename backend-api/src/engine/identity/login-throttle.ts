@@ -91,7 +91,10 @@ export class LoginThrottle {
     }
   }
 
-  private async giveBack(reservations: readonly Reservation[], cost: (reservation: Reservation) => number): Promise<void> {
+  private async giveBack(
+    reservations: readonly Reservation[],
+    cost: (reservation: Reservation) => number,
+  ): Promise<void> {
     await Promise.all(reservations.map((r) => this.rateLimits.refund(r.key, r.policy, cost(r))));
   }
 }

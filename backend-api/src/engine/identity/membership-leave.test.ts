@@ -11,9 +11,14 @@ describe('leaving an organization', () => {
   });
   afterAll(() => t.close());
 
-  const leave = (person: TestUser, organizationId: string, who = 'me') => t.api.delete(`/api/v1/organizations/${organizationId}/members/${who}`).set(person.auth);
+  const leave = (person: TestUser, organizationId: string, who = 'me') =>
+    t.api.delete(`/api/v1/organizations/${organizationId}/members/${who}`).set(person.auth);
   const memberIds = async (admin: TestUser, organizationId: string) =>
-    ((await t.api.get(`/api/v1/organizations/${organizationId}/members`).set(admin.auth)).body.data as { userId: string }[]).map((m) => m.userId);
+    (
+      (await t.api.get(`/api/v1/organizations/${organizationId}/members`).set(admin.auth)).body.data as {
+        userId: string;
+      }[]
+    ).map((m) => m.userId);
 
   async function organizationWithMember(role = 'ORG_MEMBER') {
     const admin = await signUp(t.api, 'admin');
@@ -52,9 +57,18 @@ describe('leaving an organization', () => {
     const { admin, organizationId, member } = await organizationWithMember();
     const refused = await leave(admin, organizationId);
     expect(refused.status).toBe(409);
-    expect(refused.body.error.message).toBe('An organization needs at least one ORG_ADMIN: make another member ORG_ADMIN first.');
+    expect(refused.body.error.message).toBe(
+      'An organization needs at least one ORG_ADMIN: make another member ORG_ADMIN first.',
+    );
     expect(await memberIds(admin, organizationId)).toContain(admin.userId);
-    expect((await t.api.put(`/api/v1/organizations/${organizationId}/members/${member.userId}`).set(admin.auth).send({ role: 'ORG_ADMIN' })).status).toBe(200);
+    expect(
+      (
+        await t.api
+          .put(`/api/v1/organizations/${organizationId}/members/${member.userId}`)
+          .set(admin.auth)
+          .send({ role: 'ORG_ADMIN' })
+      ).status,
+    ).toBe(200);
     expect((await leave(admin, organizationId)).status).toBe(200);
   });
 

@@ -14,13 +14,26 @@ export async function lockOrganization(tx: SqlExecutor, organizationId: string):
 }
 
 /** The member's role in the organization, or undefined for a non-member. */
-export async function membershipRoleOf(tx: SqlExecutor, organizationId: string, userId: string): Promise<string | undefined> {
-  const { rows } = await tx.query<{ role: string }>('SELECT role FROM wildo_memberships WHERE organization_id = $1 AND user_id = $2', [organizationId, userId]);
+export async function membershipRoleOf(
+  tx: SqlExecutor,
+  organizationId: string,
+  userId: string,
+): Promise<string | undefined> {
+  const { rows } = await tx.query<{ role: string }>(
+    'SELECT role FROM wildo_memberships WHERE organization_id = $1 AND user_id = $2',
+    [organizationId, userId],
+  );
   return rows[0]?.role;
 }
 
 /** Adds a membership; false when the user already was a member (their role is left as it is). */
-export async function insertMembership(tx: SqlExecutor, organizationId: string, userId: string, role: string, now: Date): Promise<boolean> {
+export async function insertMembership(
+  tx: SqlExecutor,
+  organizationId: string,
+  userId: string,
+  role: string,
+  now: Date,
+): Promise<boolean> {
   const { affectedRows } = await tx.query(
     `INSERT INTO wildo_memberships (organization_id, user_id, role, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
      ON CONFLICT (organization_id, user_id) DO NOTHING`,
@@ -36,7 +49,10 @@ export async function assertAnotherAdmin(tx: SqlExecutor, organizationId: string
     [organizationId, CORE_ORG_ROLES.ORG_ADMIN, userId],
   );
   if ((rows[0]?.n ?? 0) === 0) {
-    throw new FrameworkError('CONFLICT', 'An organization needs at least one ORG_ADMIN: make another member ORG_ADMIN first.');
+    throw new FrameworkError(
+      'CONFLICT',
+      'An organization needs at least one ORG_ADMIN: make another member ORG_ADMIN first.',
+    );
   }
 }
 

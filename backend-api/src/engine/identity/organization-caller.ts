@@ -27,7 +27,10 @@ export function isWellFormedId(id: string): boolean {
 export function createCallerResolver(directory: PrincipalDirectory, roles: RoleHierarchyResolver) {
   const caller = async (res: Response, organizationId?: string): Promise<OrganizationCaller> => {
     const principal = requirePrincipal(res);
-    if (principal.kind !== 'user') throw new FrameworkError('FORBIDDEN', 'This endpoint is for signed-in users.', { reason: 'principal_not_allowed' });
+    if (principal.kind !== 'user')
+      throw new FrameworkError('FORBIDDEN', 'This endpoint is for signed-in users.', {
+        reason: 'principal_not_allowed',
+      });
     const snapshot = await readUserSnapshot(directory, principal.userId);
     const appRoles = snapshot?.appRoles ?? [];
     if (organizationId === undefined) return { userId: principal.userId, role: undefined, appRoles };
@@ -37,7 +40,9 @@ export function createCallerResolver(directory: PrincipalDirectory, roles: RoleH
   };
   const requireRole = (held: string | undefined, required: string): void => {
     if (!held || !roles.satisfies([held], [required])) {
-      throw new FrameworkError('FORBIDDEN', 'You are not allowed to perform this operation.', { reason: 'role_refused' });
+      throw new FrameworkError('FORBIDDEN', 'You are not allowed to perform this operation.', {
+        reason: 'role_refused',
+      });
     }
   };
   return { caller, requireRole };

@@ -24,5 +24,7 @@ export function reachesBeyondOrganizations(principal: UserPrincipal): boolean {
 
 /** The refusal of an application- or user-scoped operation to a token restricted to one organization. */
 export function restrictedToOrganization(): FrameworkError {
-  return new FrameworkError('FORBIDDEN', 'This credential acts within one organization only.', { reason: 'principal_not_allowed' });
+  return new FrameworkError('FORBIDDEN', 'This credential acts within one organization only.', {
+    reason: 'principal_not_allowed',
+  });
 }

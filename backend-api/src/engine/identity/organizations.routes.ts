@@ -5,7 +5,11 @@ import { param, sendData } from '../http/http-state.js';
 import { parseContract } from '../resources/operation-input.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
 import type { AccessTokenService } from './access-token.service.js';
-import { ChangeMemberRoleRequestSchema, CreateOrganizationRequestSchema, SetApplicationRolesRequestSchema } from './identity.schema.js';
+import {
+  ChangeMemberRoleRequestSchema,
+  CreateOrganizationRequestSchema,
+  SetApplicationRolesRequestSchema,
+} from './identity.schema.js';
 import { createCallerResolver, isWellFormedId } from './organization-caller.js';
 import type { OrganizationsService } from './organizations.service.js';
 import type { PrincipalDirectory } from './principal-directory.js';
@@ -57,7 +61,11 @@ export function createOrganizationsRouter(options: OrganizationsRouterOptions): 
     const { role } = await caller(res, param(req, 'organizationId'));
     requireRole(role, CORE_ORG_ROLES.ORG_ADMIN);
     const request = parseContract(ChangeMemberRoleRequestSchema, req.body ?? {});
-    sendData(res, 200, await options.organizations.changeRole(param(req, 'organizationId'), param(req, 'userId'), request.role));
+    sendData(
+      res,
+      200,
+      await options.organizations.changeRole(param(req, 'organizationId'), param(req, 'userId'), request.role),
+    );
   });
 
   // An admin removes anyone; a member removes themself (`me` or their own id): leaving needs no admin.
@@ -67,14 +75,17 @@ export function createOrganizationsRouter(options: OrganizationsRouterOptions): 
     if (target !== userId) requireRole(role, CORE_ORG_ROLES.ORG_ADMIN);
     const version = await options.organizations.removeMember(param(req, 'organizationId'), target);
     // Leaving changed the caller's authorization version: their token stopped working, so they get a fresh one.
-    const session = target === userId ? await options.tokens.issueUserAccessToken({ id: userId, authorizationVersion: version }) : {};
+    const session =
+      target === userId ? await options.tokens.issueUserAccessToken({ id: userId, authorizationVersion: version }) : {};
     sendData(res, 200, { userId: target, removed: true, ...session });
   });
 
   router.put('/users/:userId/app-roles', async (req, res) => {
     const { appRoles } = await caller(res);
     if (!options.roles.satisfies(appRoles, [CORE_APP_ROLES.APP_ADMIN])) {
-      throw new FrameworkError('FORBIDDEN', 'You are not allowed to perform this operation.', { reason: 'role_refused' });
+      throw new FrameworkError('FORBIDDEN', 'You are not allowed to perform this operation.', {
+        reason: 'role_refused',
+      });
     }
     const request = parseContract(SetApplicationRolesRequestSchema, req.body ?? {});
     if (!isWellFormedId(param(req, 'userId'))) throw new FrameworkError('NOT_FOUND', 'No such user.');

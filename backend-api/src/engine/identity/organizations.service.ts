@@ -6,7 +6,13 @@ import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import type { PublicMember, PublicOrganization } from './identity.schema.js';
-import { assertAnotherAdmin, bumpAuthorizationVersion, insertMembership, lockOrganization, membershipRoleOf } from './membership-statements.js';
+import {
+  assertAnotherAdmin,
+  bumpAuthorizationVersion,
+  insertMembership,
+  lockOrganization,
+  membershipRoleOf,
+} from './membership-statements.js';
 import type { PrincipalDirectory } from './principal-directory.js';
 
 interface OrgRow {
@@ -43,7 +49,10 @@ export class OrganizationsService {
     const id = randomUUID();
     const now = this.clock.now();
     await this.db.transaction(async (tx) => {
-      await tx.query('INSERT INTO wildo_organizations (id, name, created_by_user_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)', [id, name, userId, now]);
+      await tx.query(
+        'INSERT INTO wildo_organizations (id, name, created_by_user_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)',
+        [id, name, userId, now],
+      );
       await insertMembership(tx, id, userId, CORE_ORG_ROLES.ORG_ADMIN, now);
     });
     await this.directory.invalidate(userId);
@@ -89,7 +98,10 @@ export class OrganizationsService {
       if (current === role) return;
       if (current === CORE_ORG_ROLES.ORG_ADMIN) await assertAnotherAdmin(tx, organizationId, userId);
       const now = this.clock.now();
-      await tx.query('UPDATE wildo_memberships SET role = $3, updated_at = $4 WHERE organization_id = $1 AND user_id = $2', [organizationId, userId, role, now]);
+      await tx.query(
+        'UPDATE wildo_memberships SET role = $3, updated_at = $4 WHERE organization_id = $1 AND user_id = $2',
+        [organizationId, userId, role, now],
+      );
       await bumpAuthorizationVersion(tx, userId, now);
     });
     await this.directory.invalidate(userId);
@@ -106,13 +118,15 @@ export class OrganizationsService {
       const current = await membershipRoleOf(tx, organizationId, userId);
       if (!current) throw new FrameworkError('NOT_FOUND', 'No such member.');
       if (current === CORE_ORG_ROLES.ORG_ADMIN) await assertAnotherAdmin(tx, organizationId, userId);
-      await tx.query('DELETE FROM wildo_memberships WHERE organization_id = $1 AND user_id = $2', [organizationId, userId]);
+      await tx.query('DELETE FROM wildo_memberships WHERE organization_id = $1 AND user_id = $2', [
+        organizationId,
+        userId,
+      ]);
       return bumpAuthorizationVersion(tx, userId, this.clock.now());
     });
     await this.directory.invalidate(userId);
     return version;
   }
-
 
   private async memberOrThrow(organizationId: string, userId: string): Promise<PublicMember> {
     const { rows } = await this.db.query<MemberRow>(
@@ -130,5 +144,11 @@ function toOrganization(row: OrgRow): PublicOrganization {
 }
 
 function toMember(row: MemberRow): PublicMember {
-  return { userId: row.user_id, email: row.email, displayName: row.display_name, role: row.role, createdAt: new Date(row.created_at).toISOString() };
+  return {
+    userId: row.user_id,
+    email: row.email,
+    displayName: row.display_name,
+    role: row.role,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
 }

@@ -15,7 +15,8 @@ afterEach(async () => {
   await rm(path.dirname(dataDir), { recursive: true, force: true });
 });
 
-const resolveDevelopmentSecret = () => resolvePrimarySecret({ production: false, dataDir, logger: createSilentLogger() });
+const resolveDevelopmentSecret = () =>
+  resolvePrimarySecret({ production: false, dataDir, logger: createSilentLogger() });
 
 describe('resolvePrimarySecret without WILDO_PRIMARY_SECRET', () => {
   it('generates the development secret once, readable by its owner only, and reads it back', async () => {

@@ -15,7 +15,9 @@ const MIN_SECRET_LENGTH = 32;
 /** Wraps raw secret material. */
 export function primarySecretFrom(material: string): PrimarySecret {
   if (material.length < MIN_SECRET_LENGTH) {
-    throw new Error(`WILDO_PRIMARY_SECRET must be at least ${MIN_SECRET_LENGTH} characters (use e.g. \`openssl rand -base64 48\`).`);
+    throw new Error(
+      `WILDO_PRIMARY_SECRET must be at least ${MIN_SECRET_LENGTH} characters (use e.g. \`openssl rand -base64 48\`).`,
+    );
   }
   const ikm = Buffer.from(material, 'utf8');
   const cache = new Map<string, Buffer>();
@@ -50,7 +52,9 @@ export async function resolvePrimarySecret(options: {
     return primarySecretFrom(randomBytes(48).toString('base64url'));
   }
   const material = await readOrCreateDevelopmentSecret(options.dataDir);
-  options.logger.warn('no WILDO_PRIMARY_SECRET: using the development secret stored in the data directory; set one before deploying');
+  options.logger.warn(
+    'no WILDO_PRIMARY_SECRET: using the development secret stored in the data directory; set one before deploying',
+  );
   return primarySecretFrom(material);
 }
 

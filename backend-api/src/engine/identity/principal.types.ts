@@ -28,7 +28,9 @@ export interface UserPrincipal {
 /** An API key or OAuth client acting as itself; its roles are a snapshot taken at issuance. */
 export interface MachinePrincipal {
   kind: 'machine';
-  executionType: ExecutionContext_ExecutionType.ORGANIZATION_MACHINE | ExecutionContext_ExecutionType.APPLICATION_MACHINE;
+  executionType:
+    | ExecutionContext_ExecutionType.ORGANIZATION_MACHINE
+    | ExecutionContext_ExecutionType.APPLICATION_MACHINE;
   clientId: string;
   organizationId?: string;
   roles: readonly string[];

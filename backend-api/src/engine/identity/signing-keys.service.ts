@@ -74,7 +74,9 @@ export class SigningKeyService {
 
   /** The published key set (public parts only). */
   jwks(): { keys: JWK[] } {
-    return { keys: [...this.keys.values()].map((k) => ({ ...k.publicJwk, kid: k.kid, alg: SIGNING_ALGORITHM, use: 'sig' })) };
+    return {
+      keys: [...this.keys.values()].map((k) => ({ ...k.publicJwk, kid: k.kid, alg: SIGNING_ALGORITHM, use: 'sig' })),
+    };
   }
 
   private async createKey(): Promise<void> {
@@ -128,7 +130,10 @@ export class SigningKeyService {
       decipher.setAuthTag(raw.subarray(12, 28));
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
     } catch (cause) {
-      throw new Error(`Signing key ${kid} cannot be opened: it was sealed with a different WILDO_PRIMARY_SECRET. Restore that secret.`, { cause });
+      throw new Error(
+        `Signing key ${kid} cannot be opened: it was sealed with a different WILDO_PRIMARY_SECRET. Restore that secret.`,
+        { cause },
+      );
     }
   }
 }

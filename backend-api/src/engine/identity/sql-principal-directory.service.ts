@@ -36,7 +36,9 @@ export class SqlPrincipalDirectory implements PrincipalDirectory {
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
     @inject(SAAS_SERVICE_TYPES.Logger) logger: Logger,
   ) {
-    this.invalidation = new InvalidationChannel(coordination, USER_CHANGED_CHANNEL, logger, (userId) => this.forget(userId));
+    this.invalidation = new InvalidationChannel(coordination, USER_CHANGED_CHANNEL, logger, (userId) =>
+      this.forget(userId),
+    );
   }
 
   /** Subscribes to invalidations from other replicas. */
@@ -80,10 +82,12 @@ export class SqlPrincipalDirectory implements PrincipalDirectory {
   }
 
   private async load(userId: string): Promise<UserSnapshot | null> {
-    const users = await this.db.query<{ id: string; status: 'active' | 'disabled'; app_roles: string[]; authorization_version: number }>(
-      'SELECT id, status, app_roles, authorization_version FROM wildo_users WHERE id = $1',
-      [userId],
-    );
+    const users = await this.db.query<{
+      id: string;
+      status: 'active' | 'disabled';
+      app_roles: string[];
+      authorization_version: number;
+    }>('SELECT id, status, app_roles, authorization_version FROM wildo_users WHERE id = $1', [userId]);
     const user = users.rows[0];
     if (!user) return null;
     const memberships = await this.db.query<{ organization_id: string; role: string }>(

@@ -1,4 +1,9 @@
-import { ConsumableToken_ConsumptionMode, CoreConsumableTokenTypes, DurationUnit, type Duration } from '@wildo/shared-lib';
+import {
+  ConsumableToken_ConsumptionMode,
+  CoreConsumableTokenTypes,
+  DurationUnit,
+  type Duration,
+} from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import type { ConsumableTokenService } from './consumable-tokens.service.js';
@@ -33,6 +38,8 @@ export class StepUpService {
 
   /** Uses a proof: true once for an unexpired proof of this user, false for anything else. */
   async consume(reAuthToken: string, userId: string): Promise<boolean> {
-    return (await this.tokens.consume(reAuthToken, { tokenType: CoreConsumableTokenTypes.REAUTH_PROOF, userId })) !== null;
+    return (
+      (await this.tokens.consume(reAuthToken, { tokenType: CoreConsumableTokenTypes.REAUTH_PROOF, userId })) !== null
+    );
   }
 }

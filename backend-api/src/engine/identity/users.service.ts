@@ -63,7 +63,15 @@ export class UsersService {
        VALUES ($1, $2, $3, $4, $5, 'active', $6, 1, $7, $7)
        ON CONFLICT (email_normalized) DO NOTHING
        RETURNING ${USER_COLUMNS}`,
-      [randomUUID(), request.email.trim(), normalized, request.displayName ?? null, passwordHash, JSON.stringify(roles), now],
+      [
+        randomUUID(),
+        request.email.trim(),
+        normalized,
+        request.displayName ?? null,
+        passwordHash,
+        JSON.stringify(roles),
+        now,
+      ],
     );
     const row = rows[0];
     if (!row) throw new FrameworkError('CONFLICT', 'An account with this email already exists.');
@@ -72,7 +80,10 @@ export class UsersService {
 
   /** The active user with this email and password, or null (same cost either way). */
   async verifyCredentials(email: string, password: string): Promise<AuthenticatedUser | null> {
-    const { rows } = await this.db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM wildo_users WHERE email_normalized = $1`, [normalizeEmail(email)]);
+    const { rows } = await this.db.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM wildo_users WHERE email_normalized = $1`,
+      [normalizeEmail(email)],
+    );
     const row = rows[0];
     if (!row) {
       await this.hasher.verifyDecoy(password);
@@ -99,7 +110,9 @@ export class UsersService {
 
   /** A user id by email, or null. */
   async findIdByEmail(email: string): Promise<string | null> {
-    const { rows } = await this.db.query<{ id: string }>('SELECT id FROM wildo_users WHERE email_normalized = $1', [normalizeEmail(email)]);
+    const { rows } = await this.db.query<{ id: string }>('SELECT id FROM wildo_users WHERE email_normalized = $1', [
+      normalizeEmail(email),
+    ]);
     return rows[0]?.id ?? null;
   }
 
@@ -118,15 +131,26 @@ export class UsersService {
    * the authorization version (outstanding tokens stop working) and is announced to every replica; granting a
    * role the account has, or revoking one it lacks, changes nothing. An account keeps at least one role.
    */
-  async changeApplicationRole(email: string, role: CoreAppRole, change: 'grant' | 'revoke'): Promise<ApplicationRoleChange> {
+  async changeApplicationRole(
+    email: string,
+    role: CoreAppRole,
+    change: 'grant' | 'revoke',
+  ): Promise<ApplicationRoleChange> {
     const outcome = await this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<UserRow>(`SELECT ${USER_COLUMNS} FROM wildo_users WHERE email_normalized = $1 FOR UPDATE`, [normalizeEmail(email)]);
+      const { rows } = await tx.query<UserRow>(
+        `SELECT ${USER_COLUMNS} FROM wildo_users WHERE email_normalized = $1 FOR UPDATE`,
+        [normalizeEmail(email)],
+      );
       const row = rows[0];
       if (!row) throw new FrameworkError('NOT_FOUND', 'No account has this email.');
-      const roles = change === 'grant' ? [...new Set([...row.app_roles, role])] : row.app_roles.filter((held) => held !== role);
+      const roles =
+        change === 'grant' ? [...new Set([...row.app_roles, role])] : row.app_roles.filter((held) => held !== role);
       if (roles.length === row.app_roles.length) return { user: toPublicUser(row), changed: false };
       if (roles.length === 0) throw new FrameworkError('CONFLICT', 'An account keeps at least one application role.');
-      return { user: toPublicUser(await this.update(tx, row.id, 'app_roles = $2', [JSON.stringify(roles)])), changed: true };
+      return {
+        user: toPublicUser(await this.update(tx, row.id, 'app_roles = $2', [JSON.stringify(roles)])),
+        changed: true,
+      };
     });
     if (outcome.changed) await this.directory.invalidate(outcome.user._id);
     return outcome;

@@ -1,1 +1,8 @@
-export { createLogger, createSilentLogger, REDACTED_LOG_KEYS, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
+export {
+  createLogger,
+  createSilentLogger,
+  REDACTED_LOG_KEYS,
+  type Logger,
+  type LoggerOptions,
+  type LogLevel,
+} from './logger.js';

@@ -17,7 +17,13 @@ import { withEngineModules } from '../container/engine-modules.js';
 import { createSilentLogger } from '../logging/index.js';
 import { createResourceCustomServiceImplementation } from '../resources/custom-service.js';
 import { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import { buildExposureReport, describeExposure, fieldsOf, type ExposureReport, type OperationExposure } from './exposure-report.js';
+import {
+  buildExposureReport,
+  describeExposure,
+  fieldsOf,
+  type ExposureReport,
+  type OperationExposure,
+} from './exposure-report.js';
 import type { McpCustomTool } from './mcp-tools.types.js';
 import { McpToolCatalogue } from './tool-catalogue.service.js';
 
@@ -31,7 +37,10 @@ function variant(overrides: Partial<ResourceOperationVariant> = {}): ResourceOpe
 }
 
 /** An organization-scoped `notes` resource; tests replace its operations. */
-function notes(operationsConfiguration: AnyResourceDeclaration['operationsConfiguration'], extra: Partial<AnyResourceDeclaration> = {}): AnyResourceDeclaration {
+function notes(
+  operationsConfiguration: AnyResourceDeclaration['operationsConfiguration'],
+  extra: Partial<AnyResourceDeclaration> = {},
+): AnyResourceDeclaration {
   return {
     type: 'notes',
     displayName: 'Notes',
@@ -59,12 +68,19 @@ function entry(report: ExposureReport, servicePath: string): OperationExposure {
 
 /** Tool names the report places on a catalogue (listed or not). */
 function toolsOn(report: ExposureReport, catalogue: string): string[] {
-  return [...report.operations, ...report.moduleTools].filter((e) => e.catalogues.includes(catalogue)).map((e) => e.tool).sort();
+  return [...report.operations, ...report.moduleTools]
+    .filter((e) => e.catalogues.includes(catalogue))
+    .map((e) => e.tool)
+    .sort();
 }
 
 function customTool(name: string, servers?: string[]): McpCustomTool {
   return {
-    descriptor: { name, description: 'A module tool.', inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] } },
+    descriptor: {
+      name,
+      description: 'A module tool.',
+      inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] },
+    },
     ...(servers ? { servers } : {}),
     call: async () => ({ content: [] }),
   };
@@ -74,11 +90,23 @@ describe('exposure report of the reference application', () => {
   const report = buildExposureReport(referenceApplication);
 
   it('lists the todo tools on the default catalogue', () => {
-    expect(toolsOn(report, 'default')).toEqual(['todos__complete', 'todos__create', 'todos__delete', 'todos__list', 'todos__read', 'todos__search', 'todos__update']);
+    expect(toolsOn(report, 'default')).toEqual([
+      'todos__complete',
+      'todos__create',
+      'todos__delete',
+      'todos__list',
+      'todos__read',
+      'todos__search',
+      'todos__update',
+    ]);
   });
 
   it('lists the stats and knowledge tools on the support catalogue only', () => {
-    expect(toolsOn(report, 'support')).toEqual(['knowledge-documents__read', 'knowledge-documents__search', 'todos__stats']);
+    expect(toolsOn(report, 'support')).toEqual([
+      'knowledge-documents__read',
+      'knowledge-documents__search',
+      'todos__stats',
+    ]);
     expect(entry(report, 'todos.stats')).toMatchObject({ status: 'exposed', catalogues: ['support'] });
   });
 
@@ -90,13 +118,25 @@ describe('exposure report of the reference application', () => {
   });
 
   it('reports the engine modules’ operations too, as not opted in', () => {
-    expect(entry(report, 'organization-api-keys.create')).toMatchObject({ status: 'not-exposed', reasons: [{ code: 'not-opted-in' }], scope: 'ORGANIZATIONS' });
-    expect(entry(report, 'application-oauth-clients.create#dynamic-registration')).toMatchObject({ variant: 'dynamic-registration', status: 'not-exposed' });
+    expect(entry(report, 'organization-api-keys.create')).toMatchObject({
+      status: 'not-exposed',
+      reasons: [{ code: 'not-opted-in' }],
+      scope: 'ORGANIZATIONS',
+    });
+    expect(entry(report, 'application-oauth-clients.create#dynamic-registration')).toMatchObject({
+      variant: 'dynamic-registration',
+      status: 'not-exposed',
+    });
   });
 
   it('reports every declared operation variant once, in a stable order', () => {
     const registry = ResourcesRegistry.fromApplication(withEngineModules(referenceApplication));
-    expect(report.operations.map((o) => o.servicePath).sort()).toEqual(registry.listOperations().map((o) => o.servicePath).sort());
+    expect(report.operations.map((o) => o.servicePath).sort()).toEqual(
+      registry
+        .listOperations()
+        .map((o) => o.servicePath)
+        .sort(),
+    );
     const keys = report.operations.map((o) => `${o.resourceType} ${o.operation} ${o.variant}`);
     expect(keys).toEqual([...keys].sort());
   });
@@ -125,55 +165,129 @@ describe('exposure report of the reference application', () => {
 
 describe('operations the catalogue leaves out', () => {
   it('reports an operation without mcp.exposed as not opted in, with no tool contract', () => {
-    const report = buildExposureReport(app([{ name: 'm', resources: [notes({ read: { variants: [variant({ mcp: { exposed: false } })] } })] }]));
+    const report = buildExposureReport(
+      app([{ name: 'm', resources: [notes({ read: { variants: [variant({ mcp: { exposed: false } })] } })] }]),
+    );
     const read = entry(report, 'notes.read');
-    expect(read).toMatchObject({ status: 'not-exposed', catalogues: [], reasons: [{ code: 'not-opted-in', detail: 'mcp.exposed is not set' }] });
+    expect(read).toMatchObject({
+      status: 'not-exposed',
+      catalogues: [],
+      reasons: [{ code: 'not-opted-in', detail: 'mcp.exposed is not set' }],
+    });
     expect(read).not.toHaveProperty('sends');
   });
 
   it('reports an exposed non-default variant as not the default variant', () => {
-    const report = buildExposureReport(app([{ name: 'm', resources: [notes({ read: { variants: [variant(), variant({ isDefault: false, key: 'admin' })] } })] }]));
-    expect(entry(report, 'notes.read#admin')).toMatchObject({ variant: 'admin', status: 'not-exposed', reasons: [{ code: 'not-default-variant' }] });
+    const report = buildExposureReport(
+      app([
+        {
+          name: 'm',
+          resources: [notes({ read: { variants: [variant(), variant({ isDefault: false, key: 'admin' })] } })],
+        },
+      ]),
+    );
+    expect(entry(report, 'notes.read#admin')).toMatchObject({
+      variant: 'admin',
+      status: 'not-exposed',
+      reasons: [{ code: 'not-default-variant' }],
+    });
     expect(entry(report, 'notes.read')).toMatchObject({ status: 'exposed', catalogues: ['default'] });
   });
 
   it('reports an acknowledged unimplemented operation', () => {
-    const report = buildExposureReport(app([{ name: 'm', resources: [notes({ read: { variants: [variant({ unimplemented: true })] } })] }]));
+    const report = buildExposureReport(
+      app([{ name: 'm', resources: [notes({ read: { variants: [variant({ unimplemented: true })] } })] }]),
+    );
     expect(entry(report, 'notes.read')).toMatchObject({ status: 'not-exposed', reasons: [{ code: 'unimplemented' }] });
   });
 
   it('reports an internal default variant as not URL-bearing', () => {
-    const report = buildExposureReport(app([{ name: 'm', resources: [notes({ read: { variants: [variant({ variantType: ResourceOperationVariantType.INTERNAL })] } })] }]));
-    expect(entry(report, 'notes.read')).toMatchObject({ status: 'not-exposed', reasons: [{ code: 'not-url-bearing' }] });
+    const report = buildExposureReport(
+      app([
+        {
+          name: 'm',
+          resources: [notes({ read: { variants: [variant({ variantType: ResourceOperationVariantType.INTERNAL })] } })],
+        },
+      ]),
+    );
+    expect(entry(report, 'notes.read')).toMatchObject({
+      status: 'not-exposed',
+      reasons: [{ code: 'not-url-bearing' }],
+    });
   });
 
   it('reports a declared field that clashes with the record id argument', () => {
     const resource = notes(
       { archive: { variants: [variant()] } },
-      { customOperations: { archive: { target: 'instance', requestSchema: z.object({ noteId: z.string() }), responseSchema: z.object({ ok: z.boolean() }), effect: ResourceOperationEffect.WRITE } } },
+      {
+        customOperations: {
+          archive: {
+            target: 'instance',
+            requestSchema: z.object({ noteId: z.string() }),
+            responseSchema: z.object({ ok: z.boolean() }),
+            effect: ResourceOperationEffect.WRITE,
+          },
+        },
+      },
     );
-    const impl = createResourceCustomServiceImplementation('notes', { customOperations: { archive: async () => ({ ok: true }) } });
-    const report = buildExposureReport(app([{ name: 'm', resources: [resource], customServiceImplementations: [impl] }]));
-    expect(entry(report, 'notes.archive')).toMatchObject({ status: 'not-exposed', reasons: [{ code: 'argument-clash' }] });
+    const impl = createResourceCustomServiceImplementation('notes', {
+      customOperations: { archive: async () => ({ ok: true }) },
+    });
+    const report = buildExposureReport(
+      app([{ name: 'm', resources: [resource], customServiceImplementations: [impl] }]),
+    );
+    expect(entry(report, 'notes.archive')).toMatchObject({
+      status: 'not-exposed',
+      reasons: [{ code: 'argument-clash' }],
+    });
   });
 
   it('reports a contract that has no JSON Schema form', () => {
     const resource = notes(
       { remind: { variants: [variant()] } },
-      { customOperations: { remind: { target: 'collection', requestSchema: z.object({ at: z.date() }), responseSchema: z.object({ ok: z.boolean() }), effect: ResourceOperationEffect.WRITE } } },
+      {
+        customOperations: {
+          remind: {
+            target: 'collection',
+            requestSchema: z.object({ at: z.date() }),
+            responseSchema: z.object({ ok: z.boolean() }),
+            effect: ResourceOperationEffect.WRITE,
+          },
+        },
+      },
     );
-    const impl = createResourceCustomServiceImplementation('notes', { customOperations: { remind: async () => ({ ok: true }) } });
-    const report = buildExposureReport(app([{ name: 'm', resources: [resource], customServiceImplementations: [impl] }]));
-    expect(entry(report, 'notes.remind')).toMatchObject({ status: 'not-exposed', reasons: [{ code: 'schema-not-representable' }] });
+    const impl = createResourceCustomServiceImplementation('notes', {
+      customOperations: { remind: async () => ({ ok: true }) },
+    });
+    const report = buildExposureReport(
+      app([{ name: 'm', resources: [resource], customServiceImplementations: [impl] }]),
+    );
+    expect(entry(report, 'notes.remind')).toMatchObject({
+      status: 'not-exposed',
+      reasons: [{ code: 'schema-not-representable' }],
+    });
   });
 
   it('reports an operation whose only instance the catalogue does not serve as an unknown instance', () => {
     // Application validation refuses this; a catalogue built for another definition is the only way to reach it.
-    const declared = withEngineModules(app([{ name: 'm', resources: [notes({ read: { variants: [variant({ mcp: { exposed: true, servers: ['support'] } })] } })] }], true));
+    const declared = withEngineModules(
+      app(
+        [
+          {
+            name: 'm',
+            resources: [notes({ read: { variants: [variant({ mcp: { exposed: true, servers: ['support'] } })] } })],
+          },
+        ],
+        true,
+      ),
+    );
     const registry = ResourcesRegistry.fromApplication(declared);
     const served = { ...declared, resourceServerInstances: [] };
     const report = describeExposure(registry, served, new McpToolCatalogue(registry, served, createSilentLogger()));
-    expect(entry(report, 'notes.read')).toMatchObject({ status: 'not-exposed', reasons: [{ code: 'unknown-instance', catalogue: 'support' }] });
+    expect(entry(report, 'notes.read')).toMatchObject({
+      status: 'not-exposed',
+      reasons: [{ code: 'unknown-instance', catalogue: 'support' }],
+    });
   });
 });
 
@@ -182,19 +296,31 @@ describe('tools contributed by modules', () => {
 
   it('reports a malformed tool name', () => {
     const report = buildExposureReport(app([{ name: 'm', mcpTools: [customTool('look up!')] }]));
-    expect(report.moduleTools).toMatchObject([{ module: 'm', tool: 'look up!', status: 'not-exposed', reasons: [{ code: 'malformed-name' }] }]);
+    expect(report.moduleTools).toMatchObject([
+      { module: 'm', tool: 'look up!', status: 'not-exposed', reasons: [{ code: 'malformed-name' }] },
+    ]);
   });
 
   it('reports a name a resource tool already takes on the catalogue', () => {
-    const report = buildExposureReport(app([{ name: 'm', resources: [notes(read)], mcpTools: [customTool('notes__read')] }]));
-    expect(report.moduleTools[0]).toMatchObject({ status: 'not-exposed', reasons: [{ code: 'duplicate-name', catalogue: 'default' }] });
+    const report = buildExposureReport(
+      app([{ name: 'm', resources: [notes(read)], mcpTools: [customTool('notes__read')] }]),
+    );
+    expect(report.moduleTools[0]).toMatchObject({
+      status: 'not-exposed',
+      reasons: [{ code: 'duplicate-name', catalogue: 'default' }],
+    });
     expect(entry(report, 'notes.read')).toMatchObject({ status: 'exposed', catalogues: ['default'] });
   });
 
   it('reports a tool left off one catalogue by a name clash as exposed on the others, with the clash', () => {
     const extra = { ...SUPPORT, ref: 'extra', displayName: 'Extra' };
     const onSupport = { read: { variants: [variant({ mcp: { exposed: true, servers: ['support'] } })] } };
-    const application = { ...app([{ name: 'm', resources: [notes(onSupport)], mcpTools: [customTool('notes__read', ['support', 'extra'])] }]), resourceServerInstances: [SUPPORT, extra] };
+    const application = {
+      ...app([
+        { name: 'm', resources: [notes(onSupport)], mcpTools: [customTool('notes__read', ['support', 'extra'])] },
+      ]),
+      resourceServerInstances: [SUPPORT, extra],
+    };
     expect(buildExposureReport(application).moduleTools[0]).toMatchObject({
       status: 'exposed',
       catalogues: ['extra'],
@@ -204,18 +330,29 @@ describe('tools contributed by modules', () => {
 
   it('reports an instance the application does not declare', () => {
     const report = buildExposureReport(app([{ name: 'm', mcpTools: [customTool('lookup', ['ghost'])] }]));
-    expect(report.moduleTools[0]).toMatchObject({ status: 'not-exposed', reasons: [{ code: 'unknown-instance', catalogue: 'ghost' }] });
+    expect(report.moduleTools[0]).toMatchObject({
+      status: 'not-exposed',
+      reasons: [{ code: 'unknown-instance', catalogue: 'ghost' }],
+    });
   });
 
   it('shows a module tool’s arguments from its own descriptor', () => {
     const report = buildExposureReport(app([{ name: 'm', mcpTools: [customTool('lookup')] }]));
-    expect(report.moduleTools[0]).toMatchObject({ status: 'exposed', catalogues: ['default'], sends: [{ path: 'topic', type: 'string', required: true }], shown: null });
+    expect(report.moduleTools[0]).toMatchObject({
+      status: 'exposed',
+      catalogues: ['default'],
+      sends: [{ path: 'topic', type: 'string', required: true }],
+      shown: null,
+    });
   });
 });
 
 describe('lifecycle states', () => {
   const reportFor = (lifecycle: ResourceOperationLifecycle) =>
-    entry(buildExposureReport(app([{ name: 'm', resources: [notes({ read: { variants: [variant({ lifecycle })] } })] }])), 'notes.read');
+    entry(
+      buildExposureReport(app([{ name: 'm', resources: [notes({ read: { variants: [variant({ lifecycle })] } })] }])),
+      'notes.read',
+    );
 
   it.each(['beta', 'stable', 'deprecated'] as const)('reports a %s tool as exposed', (lifecycle) => {
     expect(reportFor(lifecycle)).toMatchObject({ lifecycle, status: 'exposed', catalogues: ['default'] });
@@ -260,7 +397,9 @@ describe('what the runtime catalogue serves', () => {
       const label = ref === '' ? 'default' : ref;
       expect(toolsOn(report, label)).toEqual([...tools.keys()].sort());
       for (const [name, tool] of tools) {
-        const reported = [...report.operations, ...report.moduleTools].filter((e) => e.tool === name && e.catalogues.includes(label));
+        const reported = [...report.operations, ...report.moduleTools].filter(
+          (e) => e.tool === name && e.catalogues.includes(label),
+        );
         expect(reported.map((e) => e.status === 'exposed')).toEqual([tool.listed]);
         expect(reported[0]?.sends).toEqual(fieldsOf(tool.descriptor.inputSchema));
       }
@@ -271,12 +410,26 @@ describe('what the runtime catalogue serves', () => {
 describe('recording omissions in the catalogue', () => {
   it('logs only the omissions it always logged: unusable tools, not ineligible operations or unknown instances', () => {
     const warnings: unknown[] = [];
-    const logger: Logger = { ...createSilentLogger(), warn: (message, fields) => void warnings.push({ message, fields }) };
+    const logger: Logger = {
+      ...createSilentLogger(),
+      warn: (message, fields) => void warnings.push({ message, fields }),
+    };
     const full = withEngineModules(
-      app([{ name: 'm', resources: [notes({ read: { variants: [variant({ mcp: { exposed: false } })] } })], mcpTools: [customTool('look up!'), customTool('lookup', ['ghost'])] }]),
+      app([
+        {
+          name: 'm',
+          resources: [notes({ read: { variants: [variant({ mcp: { exposed: false } })] } })],
+          mcpTools: [customTool('look up!'), customTool('lookup', ['ghost'])],
+        },
+      ]),
     );
     const catalogue = new McpToolCatalogue(ResourcesRegistry.fromApplication(full), full, logger);
-    expect(warnings).toEqual([{ message: 'MCP tool left out of the catalogue', fields: { tool: 'look up!', why: 'the name does not match the tool-name grammar' } }]);
+    expect(warnings).toEqual([
+      {
+        message: 'MCP tool left out of the catalogue',
+        fields: { tool: 'look up!', why: 'the name does not match the tool-name grammar' },
+      },
+    ]);
     expect(catalogue.omissions().map((o) => o.reason)).toContain('unknown-instance');
   });
 });
@@ -287,7 +440,10 @@ describe('names and types only', () => {
       { create: { variants: [variant({ mcp: { exposed: true, description: 'DESCRIPTION-MARKER' } })] } },
       {
         schema: z.object({
-          title: z.string().describe('FIELD-DESCRIPTION-MARKER').meta({ examples: ['EXAMPLE-MARKER'] }),
+          title: z
+            .string()
+            .describe('FIELD-DESCRIPTION-MARKER')
+            .meta({ examples: ['EXAMPLE-MARKER'] }),
           mood: z.enum(['ENUM-MARKER-A', 'ENUM-MARKER-B']).default('ENUM-MARKER-A'),
           code: z.literal('CONST-MARKER').optional(),
           label: z.string().default('DEFAULT-MARKER'),
@@ -308,7 +464,13 @@ describe('names and types only', () => {
         counts: { type: 'object', additionalProperties: { type: 'integer' } },
       },
       required: ['root'],
-      $defs: { node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } }, required: ['name'] } },
+      $defs: {
+        node: {
+          type: 'object',
+          properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } },
+          required: ['name'],
+        },
+      },
     };
     expect(fieldsOf(tree)).toEqual([
       { path: 'counts', type: 'object', required: false },

@@ -4,7 +4,12 @@ import { withEngineModules } from '../container/engine-modules.js';
 import { createSilentLogger } from '../logging/index.js';
 import { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import type { McpCustomTool } from './mcp-tools.types.js';
-import { McpToolCatalogue, type McpOmission, type McpOmissionReason, type McpToolEntry } from './tool-catalogue.service.js';
+import {
+  McpToolCatalogue,
+  type McpOmission,
+  type McpOmissionReason,
+  type McpToolEntry,
+} from './tool-catalogue.service.js';
 import { toolNameOf } from './tool-naming.js';
 
 /** The label of the default `/mcp` catalogue in reports (named instances keep their ref). */
@@ -117,7 +122,11 @@ export function buildExposureReport(application: BackendApplicationDefinition): 
  * Reports a catalogue already built (`application` must be the one it was built from, engine modules included).
  * Every status and every "exposed on" comes from the catalogue itself.
  */
-export function describeExposure(registry: ResourcesRegistry, application: BackendApplicationDefinition, catalogue: McpToolCatalogue): ExposureReport {
+export function describeExposure(
+  registry: ResourcesRegistry,
+  application: BackendApplicationDefinition,
+  catalogue: McpToolCatalogue,
+): ExposureReport {
   const labelled = [...catalogue.all()].map(([ref, tools]) => ({ name: labelOf(ref), tools }));
   const omissions = catalogue.omissions();
   const operations = registry.listOperations().map((operation): OperationExposure => {
@@ -132,21 +141,41 @@ export function describeExposure(registry: ResourcesRegistry, application: Backe
       scope: operation.scope,
       roles: [...operation.roles].sort(compare),
       lifecycle: operation.lifecycle,
-      ...toolExposure(tool, holders[0]?.tools.get(tool), holders.map((h) => h.name), omissions.filter((o) => o.servicePath === operation.servicePath)),
+      ...toolExposure(
+        tool,
+        holders[0]?.tools.get(tool),
+        holders.map((h) => h.name),
+        omissions.filter((o) => o.servicePath === operation.servicePath),
+      ),
     };
   });
   const moduleTools = application.modules.flatMap((module) =>
     (module.mcpTools ?? []).map((tool): ModuleToolExposure => {
       const holders = labelled.filter(({ tools }) => tools.get(tool.descriptor.name)?.custom === tool);
-      const mine = omissions.filter((o) => o.servicePath === undefined && o.tool === tool.descriptor.name && concerns(o, tool, catalogue));
-      return { module: module.name, ...toolExposure(tool.descriptor.name, holders[0]?.tools.get(tool.descriptor.name), holders.map((h) => h.name), mine) };
+      const mine = omissions.filter(
+        (o) => o.servicePath === undefined && o.tool === tool.descriptor.name && concerns(o, tool, catalogue),
+      );
+      return {
+        module: module.name,
+        ...toolExposure(
+          tool.descriptor.name,
+          holders[0]?.tools.get(tool.descriptor.name),
+          holders.map((h) => h.name),
+          mine,
+        ),
+      };
     }),
   );
   return {
     version: 1,
     application: application.name,
-    catalogues: [...catalogue.all().keys()].map((ref) => ({ name: labelOf(ref), endpoint: ref === '' ? '/mcp' : `/mcp/${ref}` })).sort((a, b) => compareCatalogues(a.name, b.name)),
-    operations: operations.sort((a, b) => compare(a.resourceType, b.resourceType) || compare(a.operation, b.operation) || compare(a.variant, b.variant)),
+    catalogues: [...catalogue.all().keys()]
+      .map((ref) => ({ name: labelOf(ref), endpoint: ref === '' ? '/mcp' : `/mcp/${ref}` }))
+      .sort((a, b) => compareCatalogues(a.name, b.name)),
+    operations: operations.sort(
+      (a, b) =>
+        compare(a.resourceType, b.resourceType) || compare(a.operation, b.operation) || compare(a.variant, b.variant),
+    ),
     moduleTools: moduleTools.sort((a, b) => compare(a.tool, b.tool) || compare(a.module, b.module)),
     agentTools: describeAgentTools(application),
   };
@@ -155,13 +184,25 @@ export function describeExposure(registry: ResourcesRegistry, application: Backe
 /** The agents' tools with the fields their models send, in a stable order. */
 function describeAgentTools(application: BackendApplicationDefinition): AgentToolExposure[] {
   return listAgentTools(application)
-    .map(({ inputSchema, ...listing }): AgentToolExposure => ({ ...listing, ...(inputSchema ? { sends: fieldsOf(inputSchema) } : {}) }))
+    .map(({ inputSchema, ...listing }): AgentToolExposure => ({
+      ...listing,
+      ...(inputSchema ? { sends: fieldsOf(inputSchema) } : {}),
+    }))
     .sort((a, b) => compare(a.agent, b.agent) || compare(a.tool, b.tool));
 }
 
-function toolExposure(tool: string, entry: McpToolEntry | undefined, catalogues: string[], omissions: readonly McpOmission[]): ToolExposure {
+function toolExposure(
+  tool: string,
+  entry: McpToolEntry | undefined,
+  catalogues: string[],
+  omissions: readonly McpOmission[],
+): ToolExposure {
   const reasons = omissions
-    .map((o): ExposureReason => ({ code: o.reason, detail: o.detail, ...(o.instance !== undefined ? { catalogue: labelOf(o.instance) } : {}) }))
+    .map((o): ExposureReason => ({
+      code: o.reason,
+      detail: o.detail,
+      ...(o.instance !== undefined ? { catalogue: labelOf(o.instance) } : {}),
+    }))
     .sort((a, b) => compare(a.catalogue ?? '', b.catalogue ?? '') || compare(a.code, b.code));
   if (!entry) return { tool, status: 'not-exposed', catalogues: [], reasons };
   const lifecycle = entry.resource?.operation.lifecycle;
@@ -179,7 +220,10 @@ function toolExposure(tool: string, entry: McpToolEntry | undefined, catalogues:
 function concerns(omission: McpOmission, tool: McpCustomTool, catalogue: McpToolCatalogue): boolean {
   if (omission.instance === undefined) return true;
   const meant = tool.servers && tool.servers.length > 0 ? tool.servers : [''];
-  return meant.includes(omission.instance) && catalogue.catalogue(omission.instance || undefined)?.get(tool.descriptor.name)?.custom !== tool;
+  return (
+    meant.includes(omission.instance) &&
+    catalogue.catalogue(omission.instance || undefined)?.get(tool.descriptor.name)?.custom !== tool
+  );
 }
 
 function labelOf(ref: string): string {
@@ -204,44 +248,72 @@ type JsonSchema = Record<string, unknown>;
  */
 export function fieldsOf(schema: JsonSchema): ExposureField[] {
   const fields: ExposureField[] = [];
-  for (const branch of objectBranches(schema, schema, new Set())) collectProperties(branch.node, '', schema, branch.refs, fields);
+  for (const branch of objectBranches(schema, schema, new Set()))
+    collectProperties(branch.node, '', schema, branch.refs, fields);
   const byPath = new Map<string, ExposureField>();
   for (const field of fields) {
     const seen = byPath.get(field.path);
     // Two union branches declaring the same path: one line, the types merged, required only if both require it.
-    byPath.set(field.path, seen ? { path: field.path, type: mergeTypes(seen.type, field.type), required: seen.required && field.required } : field);
+    byPath.set(
+      field.path,
+      seen
+        ? { path: field.path, type: mergeTypes(seen.type, field.type), required: seen.required && field.required }
+        : field,
+    );
   }
   return [...byPath.values()].sort((a, b) => compare(a.path, b.path));
 }
 
-function collectProperties(node: JsonSchema, prefix: string, root: JsonSchema, refs: ReadonlySet<string>, out: ExposureField[]): void {
+function collectProperties(
+  node: JsonSchema,
+  prefix: string,
+  root: JsonSchema,
+  refs: ReadonlySet<string>,
+  out: ExposureField[],
+): void {
   const properties = isObject(node.properties) ? node.properties : {};
   const required = new Set(Array.isArray(node.required) ? node.required : []);
   for (const [name, child] of Object.entries(properties)) {
     if (isObject(child)) collectValue(child, `${prefix}${name}`, required.has(name), root, refs, out);
   }
-  if (isObject(node.additionalProperties)) collectValue(node.additionalProperties, `${prefix}*`, false, root, refs, out);
+  if (isObject(node.additionalProperties))
+    collectValue(node.additionalProperties, `${prefix}*`, false, root, refs, out);
 }
 
-function collectValue(node: JsonSchema, path: string, required: boolean, root: JsonSchema, refs: ReadonlySet<string>, out: ExposureField[]): void {
+function collectValue(
+  node: JsonSchema,
+  path: string,
+  required: boolean,
+  root: JsonSchema,
+  refs: ReadonlySet<string>,
+  out: ExposureField[],
+): void {
   const branches = branchesOf(node, root, refs);
   out.push({ path, type: typeNames(branches.map((b) => b.node)), required });
   for (const branch of branches) {
     if (branch.recursive) continue;
     if (typesOf(branch.node).includes('object')) collectProperties(branch.node, `${path}.`, root, branch.refs, out);
-    if (typesOf(branch.node).includes('array') && isObject(branch.node.items)) collectItems(branch.node.items, `${path}[]`, root, branch.refs, out);
+    if (typesOf(branch.node).includes('array') && isObject(branch.node.items))
+      collectItems(branch.node.items, `${path}[]`, root, branch.refs, out);
   }
 }
 
 /** Array items: an object's properties go straight under `path[]`; anything else also gets its own `path[]` line. */
-function collectItems(node: JsonSchema, path: string, root: JsonSchema, refs: ReadonlySet<string>, out: ExposureField[]): void {
+function collectItems(
+  node: JsonSchema,
+  path: string,
+  root: JsonSchema,
+  refs: ReadonlySet<string>,
+  out: ExposureField[],
+): void {
   const branches = branchesOf(node, root, refs);
   const types = typeNames(branches.map((b) => b.node));
   if (types !== 'object') out.push({ path, type: types, required: true });
   for (const branch of branches) {
     if (branch.recursive) continue;
     if (typesOf(branch.node).includes('object')) collectProperties(branch.node, `${path}.`, root, branch.refs, out);
-    if (typesOf(branch.node).includes('array') && isObject(branch.node.items)) collectItems(branch.node.items, `${path}[]`, root, branch.refs, out);
+    if (typesOf(branch.node).includes('array') && isObject(branch.node.items))
+      collectItems(branch.node.items, `${path}[]`, root, branch.refs, out);
   }
 }
 

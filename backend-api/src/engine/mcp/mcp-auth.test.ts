@@ -50,7 +50,11 @@ describe('MCP authentication', () => {
     ] as const) {
       const res = await t.api.get(new URL(url).pathname);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ resource, authorization_servers: ['http://localhost:4241'], bearer_methods_supported: ['header'] });
+      expect(res.body).toMatchObject({
+        resource,
+        authorization_servers: ['http://localhost:4241'],
+        bearer_methods_supported: ['header'],
+      });
     }
     const issuer = await t.api.get('/.well-known/oauth-authorization-server');
     expect(issuer.status).toBe(200);
@@ -79,9 +83,16 @@ describe('MCP authentication', () => {
     expect(own.status).toBe(200);
     expect(own.body.result.isError).toBe(false);
     const services = spyOnServices(t);
-    const res = await handshake(t.api, MCP_SUPPORT_PATH, rpc('tools/call', { name: 'todos__stats', arguments: {} }), token);
+    const res = await handshake(
+      t.api,
+      MCP_SUPPORT_PATH,
+      rpc('tools/call', { name: 'todos__stats', arguments: {} }),
+      token,
+    );
     expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toBe(`Bearer error="invalid_token", resource_metadata="${SUPPORT_METADATA}"`);
+    expect(res.headers['www-authenticate']).toBe(
+      `Bearer error="invalid_token", resource_metadata="${SUPPORT_METADATA}"`,
+    );
     expect(services.count()).toBe(0);
   });
 
@@ -127,7 +138,11 @@ describe('MCP authentication', () => {
 describe('MCP DNS-rebinding protection', () => {
   it('refuses a foreign Host with 403 and accepts the public one', async () => {
     await using t = await createTestBackend(database());
-    const body = rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } });
+    const body = rpc('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'x', version: '1' },
+    });
     expect((await mcpPost(t.api, MCP_PATH, body)).status).toBe(200);
     for (const host of ['evil.example', 'evil.example:4241', 'localhost.evil.example']) {
       const res = await mcpPost(t.api, MCP_PATH, body, { Host: host });
@@ -138,9 +153,11 @@ describe('MCP DNS-rebinding protection', () => {
   it('accepts loopback names on any port only because the issuer is a loopback URL', async () => {
     await using t = await createTestBackend(database());
     const body = rpc('ping');
-    for (const host of ['localhost:5173', '127.0.0.1:4241', '[::1]:4241']) expect((await mcpPost(t.api, MCP_PATH, body, { Host: host })).status, host).toBe(200);
+    for (const host of ['localhost:5173', '127.0.0.1:4241', '[::1]:4241'])
+      expect((await mcpPost(t.api, MCP_PATH, body, { Host: host })).status, host).toBe(200);
     await using remote = await createTestBackend(database(), { publicUrl: 'https://tools.example.com' });
     expect((await mcpPost(remote.api, MCP_PATH, body, { Host: 'tools.example.com' })).status).toBe(200);
-    for (const host of ['localhost:4241', '127.0.0.1']) expect((await mcpPost(remote.api, MCP_PATH, body, { Host: host })).status, host).toBe(403);
+    for (const host of ['localhost:4241', '127.0.0.1'])
+      expect((await mcpPost(remote.api, MCP_PATH, body, { Host: host })).status, host).toBe(403);
   });
 });

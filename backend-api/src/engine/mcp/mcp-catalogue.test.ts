@@ -21,14 +21,17 @@ import { RPC_ERRORS } from './mcp-protocol.js';
 
 const database = useTestDatabase();
 
-
 async function organization(t: TestBackend) {
   const owner = await signUp(t.api, 'owner');
   const organizationId = await createOrganization(t.api, owner);
   return { owner, organizationId };
 }
 
-async function descriptors(t: TestBackend, authorization: string, path = MCP_PATH): Promise<Map<string, McpToolDescriptor>> {
+async function descriptors(
+  t: TestBackend,
+  authorization: string,
+  path = MCP_PATH,
+): Promise<Map<string, McpToolDescriptor>> {
   const res = await handshake(t.api, path, rpc('tools/list'), authorization);
   expect(res.status).toBe(200);
   return new Map((res.body.result.tools as McpToolDescriptor[]).map((tool) => [tool.name, tool]));
@@ -68,9 +71,14 @@ describe('MCP named instances', () => {
     await using t = await createTestBackend(database());
     const { owner, organizationId } = await organization(t);
     const key = await organizationApiKey(t.api, owner, organizationId, ['ORG_MANAGER']);
-    expect((await listToolNames(t.api, MCP_SUPPORT_PATH, key)).sort()).toEqual(['knowledge-documents__read', 'knowledge-documents__search', 'todos__stats']);
+    expect((await listToolNames(t.api, MCP_SUPPORT_PATH, key)).sort()).toEqual([
+      'knowledge-documents__read',
+      'knowledge-documents__search',
+      'todos__stats',
+    ]);
     const defaults = await listToolNames(t.api, MCP_PATH, key);
-    for (const name of ['todos__stats', 'knowledge-documents__read', 'knowledge-documents__search']) expect(defaults).not.toContain(name);
+    for (const name of ['todos__stats', 'knowledge-documents__read', 'knowledge-documents__search'])
+      expect(defaults).not.toContain(name);
   });
 
   it('calls todos__stats on /mcp/support', async () => {
@@ -78,7 +86,10 @@ describe('MCP named instances', () => {
     const { owner, organizationId } = await organization(t);
     const key = await organizationApiKey(t.api, owner, organizationId);
     await callToolOk(t.api, MCP_PATH, key, 'todos__create', { title: 'one' });
-    expect(await callToolOk(t.api, MCP_SUPPORT_PATH, key, 'todos__stats')).toEqual({ total: 1, byStatus: { todo: 1, in_progress: 0, done: 0 } });
+    expect(await callToolOk(t.api, MCP_SUPPORT_PATH, key, 'todos__stats')).toEqual({
+      total: 1,
+      byStatus: { todo: 1, in_progress: 0, done: 0 },
+    });
   });
 
   it('answers todos__stats on the default catalogue as an unknown tool, dispatching nothing', async () => {
@@ -93,7 +104,12 @@ describe('MCP named instances', () => {
     }
     expect(services.count()).toBe(0);
     // And a tool of the default catalogue is not reachable through the named instance.
-    const res = await handshake(t.api, MCP_SUPPORT_PATH, rpc('tools/call', { name: 'todos__list', arguments: {} }), key);
+    const res = await handshake(
+      t.api,
+      MCP_SUPPORT_PATH,
+      rpc('tools/call', { name: 'todos__list', arguments: {} }),
+      key,
+    );
     expect(res.body.error.code).toBe(RPC_ERRORS.INVALID_PARAMS);
     expect(services.count()).toBe(0);
   });
@@ -103,7 +119,11 @@ describe('MCP named instances', () => {
     const { owner, organizationId } = await organization(t);
     const key = await organizationApiKey(t.api, owner, organizationId);
     const services = spyOnServices(t);
-    for (const body of [rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } }), rpc('tools/list'), rpc('tools/call', { name: 'todos__list', arguments: {} })]) {
+    for (const body of [
+      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } }),
+      rpc('tools/list'),
+      rpc('tools/call', { name: 'todos__list', arguments: {} }),
+    ]) {
       const res = await handshake(t.api, '/api/v1/mcp/nope', body, key);
       expect(res.status).toBe(404);
       expect(res.body.result).toBeUndefined();
@@ -125,7 +145,11 @@ describe('MCP tool descriptors', () => {
     }
     expect(hints('todos__delete')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
     expect(hints('todos__update')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
-    expect(hints('todos__create')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(hints('todos__create')).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    });
     expect(hints('todos__complete')).toMatchObject({ readOnlyHint: false, destructiveHint: false });
   });
 
@@ -133,9 +157,21 @@ describe('MCP tool descriptors', () => {
     await using t = await createTestBackend(database());
     const { owner, organizationId } = await organization(t);
     const list = (await descriptors(t, await organizationApiKey(t.api, owner, organizationId))).get('todos__list');
-    const schema = list?.inputSchema as { type: string; properties: Record<string, { maximum?: number }>; additionalProperties: boolean; required?: string[] };
+    const schema = list?.inputSchema as {
+      type: string;
+      properties: Record<string, { maximum?: number }>;
+      additionalProperties: boolean;
+      required?: string[];
+    };
     expect(schema.type).toBe('object');
-    expect(Object.keys(schema.properties).sort()).toEqual(['assignee', 'cursor', 'limit', 'organizationId', 'priority', 'status']);
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      'assignee',
+      'cursor',
+      'limit',
+      'organizationId',
+      'priority',
+      'status',
+    ]);
     expect(schema.properties.limit?.maximum).toBe(100);
     expect(schema.additionalProperties).toBe(false);
     expect(schema.required ?? []).toEqual([]);
@@ -148,7 +184,10 @@ describe('MCP tool descriptors', () => {
     const read = tools.get('todos__read')?.inputSchema as { properties: Record<string, unknown>; required: string[] };
     expect(Object.keys(read.properties).sort()).toEqual(['organizationId', 'todoId']);
     expect(read.required).toEqual(['todoId']);
-    const complete = tools.get('todos__complete')?.inputSchema as { properties: Record<string, unknown>; required: string[] };
+    const complete = tools.get('todos__complete')?.inputSchema as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
     expect(Object.keys(complete.properties).sort()).toEqual(['note', 'organizationId', 'todoId']);
     // Read-only fields are never input.
     const update = tools.get('todos__update')?.inputSchema as { properties: Record<string, unknown> };
@@ -174,14 +213,17 @@ describe('MCP tool descriptors', () => {
     await using t = await createTestBackend(database());
     const { owner, organizationId } = await organization(t);
     const key = await organizationApiKey(t.api, owner, organizationId);
-    for (const title of ['first', 'second', 'third']) await callToolOk(t.api, MCP_PATH, key, 'todos__create', { title });
+    for (const title of ['first', 'second', 'third'])
+      await callToolOk(t.api, MCP_PATH, key, 'todos__create', { title });
     const first = await callToolOk(t.api, MCP_PATH, key, 'todos__list', { limit: 2 });
     expect(first.data).toHaveLength(2);
     expect(typeof first.nextCursor).toBe('string');
     const second = await callToolOk(t.api, MCP_PATH, key, 'todos__list', { limit: 2, cursor: first.nextCursor });
     expect(second).toMatchObject({ nextCursor: null });
     expect(second.data).toHaveLength(1);
-    const titles = [...(first.data as { title: string }[]), ...(second.data as { title: string }[])].map((todo) => todo.title);
+    const titles = [...(first.data as { title: string }[]), ...(second.data as { title: string }[])].map(
+      (todo) => todo.title,
+    );
     expect(titles.sort()).toEqual(['first', 'second', 'third']);
     const filtered = await callTool(t.api, MCP_PATH, key, 'todos__list', { status: 'done' });
     expect(filtered.structuredContent).toEqual({ data: [], nextCursor: null });

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { createOrganization, signUp } from '../../testing/identity.fixtures.js';
-import { callTool, callToolOk, handshake, listToolNames, MCP_BACKEND_OPTIONS, MCP_PATH, organizationApiKey, rpc, spyOnServices } from '../../testing/mcp.fixtures.js';
+import {
+  callTool,
+  callToolOk,
+  handshake,
+  listToolNames,
+  MCP_BACKEND_OPTIONS,
+  MCP_PATH,
+  organizationApiKey,
+  rpc,
+  spyOnServices,
+} from '../../testing/mcp.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { INTERNAL_DETAIL, LEAKED, mcpProbesApplication } from './mcp-probes.fixtures.js';
 import { GOVERNANCE_META } from './mcp-protocol.js';
@@ -50,7 +60,12 @@ describe('MCP lifecycle', () => {
     const services = spyOnServices(t);
     const result = await callTool(t.api, MCP_PATH, key, 'probes__sunset', { probeId: 'p-1', reason: 'try' });
     expect(result.isError).toBe(true);
-    expect(result._meta?.[GOVERNANCE_META.LIFECYCLE_BLOCKED]).toEqual({ error: 'lifecycle_blocked', tool: 'probes__sunset', reason: 'lifecycle_blocked', lifecycle: 'retired' });
+    expect(result._meta?.[GOVERNANCE_META.LIFECYCLE_BLOCKED]).toEqual({
+      error: 'lifecycle_blocked',
+      tool: 'probes__sunset',
+      reason: 'lifecycle_blocked',
+      lifecycle: 'retired',
+    });
     expect(result.structuredContent).toBeUndefined();
     expect(services.count()).toBe(0);
   });
@@ -83,7 +98,11 @@ describe('MCP result projection', () => {
     await using _ = t;
     const result = await callTool(t.api, MCP_PATH, key, 'probes__leaky');
     expect(result.isError).toBe(false);
-    expect(result.structuredContent).toEqual({ title: 'Quarterly report', owner: { name: 'Ada' }, items: [{ label: 'first' }, { label: 'second' }] });
+    expect(result.structuredContent).toEqual({
+      title: 'Quarterly report',
+      owner: { name: 'Ada' },
+      items: [{ label: 'first' }, { label: 'second' }],
+    });
     const withheld = (result._meta![GOVERNANCE_META.PROJECTION] as { withheld: string[] }).withheld;
     expect([...withheld].sort()).toEqual(['*', 'items[1].*', 'owner.*']);
     const text = result.content.map((block) => block.text).join('\n');
@@ -112,9 +131,10 @@ describe('MCP failures past admission', () => {
     await callToolOk(t.api, MCP_PATH, key, 'probes__preview');
     const result = await callTool(t.api, MCP_PATH, key, 'probes__explode');
     expect(result.isError).toBe(true);
-    expect(result._meta).toEqual({ [GOVERNANCE_META.TOOL_ERROR]: { error: 'internal_error', tool: 'probes__explode' } });
+    expect(result._meta).toEqual({
+      [GOVERNANCE_META.TOOL_ERROR]: { error: 'internal_error', tool: 'probes__explode' },
+    });
     expect(result.content[0]?.text).toBe('probes__explode failed on the server.');
     expect(JSON.stringify(result)).not.toMatch(new RegExp(`${INTERNAL_DETAIL}|10\\.0\\.0\\.7`));
   });
-
 });

@@ -44,17 +44,63 @@ const probes = defineResource({
   customOperations: {
     preview: { target: 'collection', requestSchema: noInput, responseSchema: ok, effect: ResourceOperationEffect.READ },
     legacy: { target: 'collection', requestSchema: noInput, responseSchema: ok, effect: ResourceOperationEffect.READ },
-    sunset: { target: 'instance', requestSchema: z.object({ reason: z.string().max(50) }), responseSchema: ok, effect: ResourceOperationEffect.WRITE },
-    leaky: { target: 'collection', requestSchema: noInput, responseSchema: LeakyReportSchema, effect: ResourceOperationEffect.READ },
-    tags: { target: 'collection', requestSchema: noInput, responseSchema: z.array(z.string()), effect: ResourceOperationEffect.READ },
+    sunset: {
+      target: 'instance',
+      requestSchema: z.object({ reason: z.string().max(50) }),
+      responseSchema: ok,
+      effect: ResourceOperationEffect.WRITE,
+    },
+    leaky: {
+      target: 'collection',
+      requestSchema: noInput,
+      responseSchema: LeakyReportSchema,
+      effect: ResourceOperationEffect.READ,
+    },
+    tags: {
+      target: 'collection',
+      requestSchema: noInput,
+      responseSchema: z.array(z.string()),
+      effect: ResourceOperationEffect.READ,
+    },
     explode: { target: 'collection', requestSchema: noInput, responseSchema: ok, effect: ResourceOperationEffect.READ },
-    guarded: { target: 'collection', requestSchema: noInput, responseSchema: ok, effect: ResourceOperationEffect.WRITE },
+    guarded: {
+      target: 'collection',
+      requestSchema: noInput,
+      responseSchema: ok,
+      effect: ResourceOperationEffect.WRITE,
+    },
   },
   operationsConfiguration: {
-    [CoreResourceOperation.CREATE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member, mcp: { exposed: true } }] },
-    preview: { variants: [{ variantType: API_CALL, isDefault: true, roles: member, lifecycle: 'experimental', mcp: { exposed: true, description: 'Preview.' } }] },
-    legacy: { variants: [{ variantType: API_CALL, isDefault: true, roles: member, lifecycle: 'deprecated', mcp: { exposed: true, description: 'The old way.' } }] },
-    sunset: { variants: [{ variantType: API_CALL, isDefault: true, roles: member, lifecycle: 'retired', mcp: { exposed: true } }] },
+    [CoreResourceOperation.CREATE]: {
+      variants: [{ variantType: API_CALL, isDefault: true, roles: member, mcp: { exposed: true } }],
+    },
+    preview: {
+      variants: [
+        {
+          variantType: API_CALL,
+          isDefault: true,
+          roles: member,
+          lifecycle: 'experimental',
+          mcp: { exposed: true, description: 'Preview.' },
+        },
+      ],
+    },
+    legacy: {
+      variants: [
+        {
+          variantType: API_CALL,
+          isDefault: true,
+          roles: member,
+          lifecycle: 'deprecated',
+          mcp: { exposed: true, description: 'The old way.' },
+        },
+      ],
+    },
+    sunset: {
+      variants: [
+        { variantType: API_CALL, isDefault: true, roles: member, lifecycle: 'retired', mcp: { exposed: true } },
+      ],
+    },
     leaky: { variants: [{ variantType: API_CALL, isDefault: true, roles: member, mcp: { exposed: true } }] },
     tags: { variants: [{ variantType: API_CALL, isDefault: true, roles: member, mcp: { exposed: true } }] },
     explode: { variants: [{ variantType: API_CALL, isDefault: true, roles: member, mcp: { exposed: true } }] },
@@ -68,7 +114,9 @@ const bulletins = defineResource({
   primaryScope: ResourcePrimaryScope.APPLICATION,
   schema: z.object({ headline: z.string().min(1).max(100) }),
   operationsConfiguration: {
-    [CoreResourceOperation.LIST]: { variants: [{ variantType: API_CALL, isDefault: true, roles: appUser, mcp: { exposed: true } }] },
+    [CoreResourceOperation.LIST]: {
+      variants: [{ variantType: API_CALL, isDefault: true, roles: appUser, mcp: { exposed: true } }],
+    },
   },
 });
 
@@ -78,7 +126,9 @@ const memos = defineResource({
   primaryScope: ResourcePrimaryScope.USER,
   schema: z.object({ text: z.string().min(1).max(100) }),
   operationsConfiguration: {
-    [CoreResourceOperation.LIST]: { variants: [{ variantType: API_CALL, isDefault: true, roles: appUser, mcp: { exposed: true } }] },
+    [CoreResourceOperation.LIST]: {
+      variants: [{ variantType: API_CALL, isDefault: true, roles: appUser, mcp: { exposed: true } }],
+    },
   },
 });
 

@@ -1,7 +1,12 @@
 import { JSON_RPC_ERROR_CODES, toJsonRpcError, type FrameworkError } from '../errors/index.js';
 
 /** Protocol revisions this server speaks, newest first (guide: `MCP_SUPPORTED_PROTOCOL_VERSIONS`). */
-export const MCP_SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
+export const MCP_SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
+  '2026-07-28',
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+];
 
 /** The stateless revisions (per-request metadata, no handshake). */
 export const STATELESS_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
@@ -55,7 +60,11 @@ export interface JsonRpcMessage {
 
 /** A JSON-RPC error envelope. */
 export function rpcError(id: JsonRpcMessage['id'], error: { code: number; message: string; data?: unknown }) {
-  return { jsonrpc: '2.0' as const, id: id ?? null, error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
+  return {
+    jsonrpc: '2.0' as const,
+    id: id ?? null,
+    error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) },
+  };
 }
 
 /** A JSON-RPC result envelope. */

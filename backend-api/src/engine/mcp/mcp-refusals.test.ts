@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { addMember, createOrganization, signUp, signUpAppAdmin, type TestUser } from '../../testing/identity.fixtures.js';
+import {
+  addMember,
+  createOrganization,
+  signUp,
+  signUpAppAdmin,
+  type TestUser,
+} from '../../testing/identity.fixtures.js';
 import {
   callTool,
   callToolOk,
@@ -33,7 +39,11 @@ async function owner(t: TestBackend, label = 'owner') {
 }
 
 /** Makes the principal directory fail from its `failFrom`-th read on (the first reads authenticate the call). */
-function breakDirectoryAfter(t: TestBackend, failFrom: number, failure: (snapshot: UserSnapshot | null) => Promise<UserSnapshot | null>) {
+function breakDirectoryAfter(
+  t: TestBackend,
+  failFrom: number,
+  failure: (snapshot: UserSnapshot | null) => Promise<UserSnapshot | null>,
+) {
   const directory = t.backend.container.get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory);
   const read = directory.getUser.bind(directory);
   // Every check reads the directory, as when its cache has just expired (a cached answer would skip getUser).
@@ -53,7 +63,12 @@ describe('input_invalid', () => {
     await using t = await createTestBackend(database(), MCP_BACKEND_OPTIONS);
     const { token } = await owner(t);
     const services = spyOnServices(t);
-    expect(await callToolOk(t.api, MCP_PATH, token, 'todos__create', { title: 'fine', checklist: [{ label: 'a', done: false }] })).toMatchObject({ title: 'fine' });
+    expect(
+      await callToolOk(t.api, MCP_PATH, token, 'todos__create', {
+        title: 'fine',
+        checklist: [{ label: 'a', done: false }],
+      }),
+    ).toMatchObject({ title: 'fine' });
     expect(services.count()).toBe(1);
   });
 
@@ -61,10 +76,20 @@ describe('input_invalid', () => {
     await using t = await createTestBackend(database(), MCP_BACKEND_OPTIONS);
     const { token } = await owner(t);
     const services = spyOnServices(t);
-    const args = { title: 'ok', priority: 'SECRET-PRIORITY-77', isAdminXyz: true, checklist: [{ label: 'x', done: 'SECRET-DONE-88', smuggledKeyQq: 1 }] };
+    const args = {
+      title: 'ok',
+      priority: 'SECRET-PRIORITY-77',
+      isAdminXyz: true,
+      checklist: [{ label: 'x', done: 'SECRET-DONE-88', smuggledKeyQq: 1 }],
+    };
     const result = await callTool(t.api, MCP_PATH, token, 'todos__create', args);
     expect(result.isError).toBe(true);
-    const refusal = result._meta?.[GOVERNANCE_META.INPUT_INVALID] as { error: string; tool: string; reason: string; problems: { path: string; expected: string }[] };
+    const refusal = result._meta?.[GOVERNANCE_META.INPUT_INVALID] as {
+      error: string;
+      tool: string;
+      reason: string;
+      problems: { path: string; expected: string }[];
+    };
     expect(refusal).toMatchObject({ error: 'input_invalid', tool: 'todos__create', reason: 'input_invalid' });
     expect(refusal.problems).toEqual(
       expect.arrayContaining([
@@ -96,7 +121,9 @@ describe('input_invalid', () => {
     const services = spyOnServices(t);
     for (const args of [{}, { todoId: '' }, { todoId: 7 }]) {
       const result = await callTool(t.api, MCP_PATH, token, 'todos__read', args);
-      expect(result._meta?.[GOVERNANCE_META.INPUT_INVALID]).toMatchObject({ problems: [{ path: 'todoId', expected: 'required' }] });
+      expect(result._meta?.[GOVERNANCE_META.INPUT_INVALID]).toMatchObject({
+        problems: [{ path: 'todoId', expected: 'required' }],
+      });
     }
     expect(services.count()).toBe(0);
   });
@@ -105,7 +132,11 @@ describe('input_invalid', () => {
     await using t = await createTestBackend(database(), MCP_BACKEND_OPTIONS);
     const { token } = await owner(t);
     const services = spyOnServices(t);
-    const result = await callTool(t.api, MCP_PATH, token, 'todos__list', { createdByUserIdZz: 'value-never-echoed', $where: 1, limit: 1000 });
+    const result = await callTool(t.api, MCP_PATH, token, 'todos__list', {
+      createdByUserIdZz: 'value-never-echoed',
+      $where: 1,
+      limit: 1000,
+    });
     expect((result._meta![GOVERNANCE_META.INPUT_INVALID] as { problems: unknown[] }).problems).toEqual(
       expect.arrayContaining([
         { path: 'createdByUserIdZz', expected: 'a declared filter: status, priority, assignee (or limit, cursor)' },
@@ -126,7 +157,10 @@ describe('role_refused', () => {
     await addMember(t.api, admin, organizationId, member, 'ORG_MEMBER');
     const memberToken = await delegatedToken(t.api, member);
     const doomed = await callToolOk(t.api, MCP_PATH, adminToken, 'todos__create', { title: 'doomed' });
-    expect(await callToolOk(t.api, MCP_PATH, adminToken, 'todos__delete', { todoId: doomed._id })).toEqual({ _id: doomed._id, deleted: true });
+    expect(await callToolOk(t.api, MCP_PATH, adminToken, 'todos__delete', { todoId: doomed._id })).toEqual({
+      _id: doomed._id,
+      deleted: true,
+    });
 
     const kept = await callToolOk(t.api, MCP_PATH, memberToken, 'todos__create', { title: 'kept' });
     const services = spyOnServices(t);
@@ -135,7 +169,9 @@ describe('role_refused', () => {
     // The sentence says what happened, not which roles would have been admitted.
     expect(result.content[0]?.text).not.toMatch(/ORG_MANAGER|ORG_ADMIN/);
     expect(services.count()).toBe(0);
-    expect((await t.api.get(`/api/v1/organizations/${organizationId}/todos/${kept._id as string}`).set(admin.auth)).status).toBe(200);
+    expect(
+      (await t.api.get(`/api/v1/organizations/${organizationId}/todos/${kept._id as string}`).set(admin.auth)).status,
+    ).toBe(200);
   });
 });
 
@@ -145,7 +181,8 @@ describe('rate_limit_exceeded', () => {
     const admin = await signUp(t.api);
     const organizationId = await createOrganization(t.api, admin);
     const key = await organizationApiKey(t.api, admin, organizationId);
-    const rest = () => t.api.post(`/api/v1/organizations/${organizationId}/todos/stats`).set('Authorization', key).send({});
+    const rest = () =>
+      t.api.post(`/api/v1/organizations/${organizationId}/todos/stats`).set('Authorization', key).send({});
     for (let i = 0; i < 30; i++) expect((await rest()).status).toBe(200);
     const restRefused = await rest();
     expect(restRefused.status).toBe(429);
@@ -154,7 +191,11 @@ describe('rate_limit_exceeded', () => {
     for (let i = 0; i < 30; i++) await callToolOk(t.api, MCP_SUPPORT_PATH, key, 'todos__stats');
     const services = spyOnServices(t);
     const result = await callTool(t.api, MCP_SUPPORT_PATH, key, 'todos__stats');
-    expect(policyDenied(result)).toEqual({ error: 'policy_denied', tool: 'todos__stats', reason: 'rate_limit_exceeded' });
+    expect(policyDenied(result)).toEqual({
+      error: 'policy_denied',
+      tool: 'todos__stats',
+      reason: 'rate_limit_exceeded',
+    });
     expect(services.count()).toBe(0);
     // Another tool without a policy is unaffected.
     await callToolOk(t.api, MCP_PATH, key, 'todos__list');
@@ -170,13 +211,19 @@ describe('rate_limit_exceeded', () => {
     expect(services.count()).toBe(3);
     services.reset();
     const result = await callTool(t.api, MCP_PATH, key, 'todos__list');
-    expect(policyDenied(result)).toEqual({ error: 'policy_denied', tool: 'todos__list', reason: 'rate_limit_exceeded' });
+    expect(policyDenied(result)).toEqual({
+      error: 'policy_denied',
+      tool: 'todos__list',
+      reason: 'rate_limit_exceeded',
+    });
     const list = await handshake(t.api, MCP_PATH, rpc('tools/list'), key);
     expect(list.status).toBe(429);
     expect(list.body.error).toMatchObject({ code: RPC_ERRORS.SERVER_ERROR, data: { reason: 'rate_limit_exceeded' } });
     expect(Number(list.headers['retry-after'])).toBeGreaterThan(0);
     // One bucket per principal across surfaces: REST is throttled as well.
-    expect((await t.api.get(`/api/v1/organizations/${organizationId}/todos`).set('Authorization', key)).status).toBe(429);
+    expect((await t.api.get(`/api/v1/organizations/${organizationId}/todos`).set('Authorization', key)).status).toBe(
+      429,
+    );
     expect(services.count()).toBe(0);
   });
 });
@@ -185,11 +232,20 @@ describe('principal_not_allowed', () => {
   async function probes() {
     const t = await createTestBackend(database(), { ...MCP_BACKEND_OPTIONS, application: mcpProbesApplication });
     const admin = await signUpAppAdmin(t);
-    const created = await t.api.post('/api/v1/api-keys').set(admin.auth).send({ name: 'App', roles: ['APP_ADMIN'] });
+    const created = await t.api
+      .post('/api/v1/api-keys')
+      .set(admin.auth)
+      .send({ name: 'App', roles: ['APP_ADMIN'] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const person = await signUp(t.api);
     const organizationId = await createOrganization(t.api, person);
-    return { t, person, organizationId, appKey: created.body.data.plainKey as string, orgKey: await organizationApiKey(t.api, person, organizationId) };
+    return {
+      t,
+      person,
+      organizationId,
+      appKey: created.body.data.plainKey as string,
+      orgKey: await organizationApiKey(t.api, person, organizationId),
+    };
   }
 
   it('refuses an organization machine on an application-scoped tool; an application machine may call it', async () => {
@@ -199,17 +255,26 @@ describe('principal_not_allowed', () => {
     expect(await listToolNames(t, orgKey)).not.toContain('bulletins__list');
     const services = spyOnServices(t);
     const result = await callTool(t.api, MCP_PATH, orgKey, 'bulletins__list');
-    expect(policyDenied(result)).toEqual({ error: 'policy_denied', tool: 'bulletins__list', reason: 'principal_not_allowed' });
+    expect(policyDenied(result)).toEqual({
+      error: 'policy_denied',
+      tool: 'bulletins__list',
+      reason: 'principal_not_allowed',
+    });
     expect(services.count()).toBe(0);
   });
 
   it('refuses any machine on a user-scoped tool; a person may call it', async () => {
     const { t, person, appKey, orgKey } = await probes();
     await using _ = t;
-    expect(await callToolOk(t.api, MCP_PATH, await delegatedToken(t.api, person), 'memos__list')).toEqual({ data: [], nextCursor: null });
+    expect(await callToolOk(t.api, MCP_PATH, await delegatedToken(t.api, person), 'memos__list')).toEqual({
+      data: [],
+      nextCursor: null,
+    });
     const services = spyOnServices(t);
     for (const key of [appKey, orgKey]) {
-      expect(policyDenied(await callTool(t.api, MCP_PATH, key, 'memos__list'))).toMatchObject({ reason: 'principal_not_allowed' });
+      expect(policyDenied(await callTool(t.api, MCP_PATH, key, 'memos__list'))).toMatchObject({
+        reason: 'principal_not_allowed',
+      });
     }
     expect(services.count()).toBe(0);
   });
@@ -219,9 +284,13 @@ describe('principal_not_allowed', () => {
     await using _ = t;
     await callToolOk(t.api, MCP_PATH, orgKey, 'probes__create', { label: 'control' });
     const services = spyOnServices(t);
-    expect(toolError(await callTool(t.api, MCP_PATH, appKey, 'probes__create', { label: 'x', organizationId }))).toEqual({ error: 'not_found', tool: 'probes__create' });
+    expect(
+      toolError(await callTool(t.api, MCP_PATH, appKey, 'probes__create', { label: 'x', organizationId })),
+    ).toEqual({ error: 'not_found', tool: 'probes__create' });
     const unaddressed = await callTool(t.api, MCP_PATH, appKey, 'probes__create', { label: 'x' });
-    expect(unaddressed._meta?.[GOVERNANCE_META.INPUT_INVALID]).toMatchObject({ problems: [{ path: 'organizationId', expected: 'required' }] });
+    expect(unaddressed._meta?.[GOVERNANCE_META.INPUT_INVALID]).toMatchObject({
+      problems: [{ path: 'organizationId', expected: 'required' }],
+    });
     expect(services.count()).toBe(0);
   });
 
@@ -240,7 +309,11 @@ describe('identity_not_evaluable', () => {
     const directory = breakDirectoryAfter(t, 2, () => Promise.reject(new Error('directory down')));
     const services = spyOnServices(t);
     const result = await callTool(t.api, MCP_PATH, token, 'todos__list', { organizationId });
-    expect(policyDenied(result)).toEqual({ error: 'policy_denied', tool: 'todos__list', reason: 'identity_not_evaluable' });
+    expect(policyDenied(result)).toEqual({
+      error: 'policy_denied',
+      tool: 'todos__list',
+      reason: 'identity_not_evaluable',
+    });
     expect(JSON.stringify(result)).not.toContain('directory down');
     expect(directory).toHaveBeenCalledTimes(2);
     expect(services.count()).toBe(0);
@@ -257,7 +330,10 @@ describe('identity_not_evaluable', () => {
       expect(res.headers['retry-after']).toBe('1');
       // A challenge would make the client drop a token that is fine.
       expect(res.headers['www-authenticate']).toBeUndefined();
-      expect(res.body.error).toMatchObject({ code: RPC_ERRORS.SERVER_ERROR, data: { reason: 'identity_not_evaluable' } });
+      expect(res.body.error).toMatchObject({
+        code: RPC_ERRORS.SERVER_ERROR,
+        data: { reason: 'identity_not_evaluable' },
+      });
       expect(JSON.stringify(res.body)).not.toContain('directory down');
     }
     expect(services.count()).toBe(0);
@@ -289,7 +365,12 @@ describe('principal_denied', () => {
     const { organizationId, token } = await owner(t);
     breakDirectoryAfter(t, 2, async (snapshot) => (snapshot ? { ...snapshot, status: 'disabled' } : null));
     const services = spyOnServices(t);
-    const res = await handshake(t.api, MCP_PATH, rpc('tools/call', { name: 'todos__list', arguments: { organizationId } }), token);
+    const res = await handshake(
+      t.api,
+      MCP_PATH,
+      rpc('tools/call', { name: 'todos__list', arguments: { organizationId } }),
+      token,
+    );
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toBe(`Bearer error="invalid_token", resource_metadata="${METADATA}"`);
     expect(res.body.error.code).toBe(RPC_ERRORS.AUTHENTICATION_REQUIRED);
@@ -301,7 +382,10 @@ describe('another organization’s records through tools/call', () => {
   async function tenants(t: TestBackend) {
     const a = await owner(t, 'a');
     const b = await owner(t, 'b');
-    const created = await t.api.post(`/api/v1/organizations/${b.organizationId}/todos`).set(b.user.auth).send({ title: 'B confidential plan', priority: 4 });
+    const created = await t.api
+      .post(`/api/v1/organizations/${b.organizationId}/todos`)
+      .set(b.user.auth)
+      .send({ title: 'B confidential plan', priority: 4 });
     expect(created.status).toBe(201);
     const todoB = created.body.data as { _id: string };
     const readB = async () => {
@@ -316,7 +400,9 @@ describe('another organization’s records through tools/call', () => {
     await using t = await createTestBackend(database(), MCP_BACKEND_OPTIONS);
     const { a, todoB } = await tenants(t);
     const own = await callToolOk(t.api, MCP_PATH, a.token, 'todos__create', { title: 'A plan' });
-    expect(await callToolOk(t.api, MCP_PATH, a.token, 'todos__read', { todoId: own._id })).toMatchObject({ title: 'A plan' });
+    expect(await callToolOk(t.api, MCP_PATH, a.token, 'todos__read', { todoId: own._id })).toMatchObject({
+      title: 'A plan',
+    });
     const listed = await callToolOk(t.api, MCP_PATH, a.token, 'todos__list');
     const ids = (listed.data as { _id: string }[]).map((todo) => todo._id);
     expect(ids).toEqual([own._id]);
@@ -370,7 +456,9 @@ describe('organization selection', () => {
   it('defaults to a person’s only organization', async () => {
     await using t = await createTestBackend(database(), MCP_BACKEND_OPTIONS);
     const { organizationId, token } = await owner(t);
-    expect(await callToolOk(t.api, MCP_PATH, token, 'todos__create', { title: 'where?' })).toMatchObject({ organizationId });
+    expect(await callToolOk(t.api, MCP_PATH, token, 'todos__create', { title: 'where?' })).toMatchObject({
+      organizationId,
+    });
   });
 
   it('defaults to an organization machine’s own organization', async () => {
@@ -378,7 +466,9 @@ describe('organization selection', () => {
     const admin = await signUp(t.api);
     const organizationId = await createOrganization(t.api, admin);
     const key = await organizationApiKey(t.api, admin, organizationId);
-    expect(await callToolOk(t.api, MCP_PATH, key, 'todos__create', { title: 'where?' })).toMatchObject({ organizationId });
+    expect(await callToolOk(t.api, MCP_PATH, key, 'todos__create', { title: 'where?' })).toMatchObject({
+      organizationId,
+    });
   });
 
   it('asks a person with two organizations which one, and acts in the one named', async () => {
@@ -387,10 +477,14 @@ describe('organization selection', () => {
     const second = await createOrganization(t.api, user, 'Second');
     const services = spyOnServices(t);
     const result = await callTool(t.api, MCP_PATH, token, 'todos__create', { title: 'where?' });
-    expect(result._meta?.[GOVERNANCE_META.INPUT_INVALID]).toMatchObject({ problems: [{ path: 'organizationId', expected: expect.any(String) }] });
+    expect(result._meta?.[GOVERNANCE_META.INPUT_INVALID]).toMatchObject({
+      problems: [{ path: 'organizationId', expected: expect.any(String) }],
+    });
     expect(services.count()).toBe(0);
     for (const organizationId of [first, second]) {
-      expect(await callToolOk(t.api, MCP_PATH, token, 'todos__create', { title: 'here', organizationId })).toMatchObject({ organizationId });
+      expect(
+        await callToolOk(t.api, MCP_PATH, token, 'todos__create', { title: 'here', organizationId }),
+      ).toMatchObject({ organizationId });
     }
   });
 

@@ -53,12 +53,20 @@ function sdkV1(revision: '2025-11-25' | '2025-06-18'): Peer {
     async connect(url, authorization) {
       const sentVersions: (string | null)[] = [];
       const client = new ClientV1({ name: 'wildo-test-v1', version: '1.0.0' });
-      const transport = new TransportV1(url, { requestInit: { headers: { Authorization: authorization } }, fetch: recordingFetch(sentVersions) });
+      const transport = new TransportV1(url, {
+        requestInit: { headers: { Authorization: authorization } },
+        fetch: recordingFetch(sentVersions),
+      });
       if (revision !== '2025-11-25') {
         // The 1.x client asks for its newest revision; ask for the older one, as a client that only knows it would.
         const send = transport.send.bind(transport);
         transport.send = (message, options) =>
-          send('method' in message && message.method === 'initialize' ? { ...message, params: { ...message.params, protocolVersion: revision } } : message, options);
+          send(
+            'method' in message && message.method === 'initialize'
+              ? { ...message, params: { ...message.params, protocolVersion: revision } }
+              : message,
+            options,
+          );
       }
       await client.connect(transport);
       return {
@@ -77,8 +85,16 @@ const sdkV2: Peer = {
   revision: '2026-07-28',
   async connect(url, authorization) {
     const sentVersions: (string | null)[] = [];
-    const client = new ClientV2({ name: 'wildo-test-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new TransportV2(url, { requestInit: { headers: { Authorization: authorization } }, fetch: recordingFetch(sentVersions) }));
+    const client = new ClientV2(
+      { name: 'wildo-test-v2', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(
+      new TransportV2(url, {
+        requestInit: { headers: { Authorization: authorization } },
+        fetch: recordingFetch(sentVersions),
+      }),
+    );
     return {
       version: () => client.getNegotiatedProtocolVersion(),
       sentVersions,
@@ -154,11 +170,24 @@ for (const peer of PEERS) {
       await using _ = t;
       const token = await delegatedToken(t.api, owner, MCP_SUPPORT_AUDIENCE);
       await closing(await peer.connect(support, token), async (session) => {
-        expect((await session.listTools()).sort()).toEqual(['knowledge-documents__read', 'knowledge-documents__search', 'todos__stats']);
-        expect((await session.callTool('todos__stats', { organizationId })).structuredContent).toEqual({ total: 0, byStatus: { todo: 0, in_progress: 0, done: 0 } });
-        const refused = await session.callTool('knowledge-documents__read', { knowledgeDocumentId: 'missing-document', organizationId: 'not-mine' });
+        expect((await session.listTools()).sort()).toEqual([
+          'knowledge-documents__read',
+          'knowledge-documents__search',
+          'todos__stats',
+        ]);
+        expect((await session.callTool('todos__stats', { organizationId })).structuredContent).toEqual({
+          total: 0,
+          byStatus: { todo: 0, in_progress: 0, done: 0 },
+        });
+        const refused = await session.callTool('knowledge-documents__read', {
+          knowledgeDocumentId: 'missing-document',
+          organizationId: 'not-mine',
+        });
         expect(refused.isError).toBe(true);
-        expect(refused._meta?.[GOVERNANCE_META.TOOL_ERROR]).toEqual({ error: 'not_found', tool: 'knowledge-documents__read' });
+        expect(refused._meta?.[GOVERNANCE_META.TOOL_ERROR]).toEqual({
+          error: 'not_found',
+          tool: 'knowledge-documents__read',
+        });
       });
     });
 
@@ -183,6 +212,7 @@ describe('SDK peers against a non-loopback issuer', () => {
     await using t: TestBackend = await createTestBackend(database(), { publicUrl: 'https://tools.example.com' });
     const { url } = await t.backend.listen(0);
     const endpoint = new URL(`http://localhost:${new URL(url).port}/api/v1/mcp`);
-    for (const peer of PEERS) await expect(peer.connect(endpoint, 'Bearer x'), peer.label).rejects.toThrow(/Invalid Host header|HTTP 403/);
+    for (const peer of PEERS)
+      await expect(peer.connect(endpoint, 'Bearer x'), peer.label).rejects.toThrow(/Invalid Host header|HTTP 403/);
   });
 });

@@ -15,7 +15,13 @@ import {
 } from '../../testing/mcp.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { ENGINE_VERSION } from '../http/health.routes.js';
-import { MCP_SUPPORTED_PROTOCOL_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, META_SERVER_INFO, RPC_ERRORS } from './mcp-protocol.js';
+import {
+  MCP_SUPPORTED_PROTOCOL_VERSIONS,
+  META_CLIENT_CAPABILITIES,
+  META_PROTOCOL_VERSION,
+  META_SERVER_INFO,
+  RPC_ERRORS,
+} from './mcp-protocol.js';
 
 const database = useTestDatabase();
 
@@ -42,7 +48,11 @@ describe('MCP wire, handshake era', () => {
       expect(res.body).toEqual({
         jsonrpc: '2.0',
         id: 1,
-        result: { protocolVersion: version, capabilities: { tools: { listChanged: false } }, serverInfo: { name: 'wildo-mcp', version: ENGINE_VERSION } },
+        result: {
+          protocolVersion: version,
+          capabilities: { tools: { listChanged: false } },
+          serverInfo: { name: 'wildo-mcp', version: ENGINE_VERSION },
+        },
       });
     });
   }
@@ -56,7 +66,12 @@ describe('MCP wire, handshake era', () => {
 
   it('accepts notifications/initialized with 202 and no body', async () => {
     await using t = await createTestBackend(database());
-    const res = await mcpPost(t.api, MCP_PATH, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'MCP-Protocol-Version': HANDSHAKE_VERSION });
+    const res = await mcpPost(
+      t.api,
+      MCP_PATH,
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { 'MCP-Protocol-Version': HANDSHAKE_VERSION },
+    );
     expect(res.status).toBe(202);
     expect(res.text).toBe('');
   });
@@ -93,15 +108,25 @@ describe('MCP wire, handshake era', () => {
     await using t = await createTestBackend(database());
     const control = await mcpPost(t.api, MCP_PATH, initialize(HANDSHAKE_VERSION));
     expect(control.status).toBe(200);
-    const res = await t.api.post(MCP_PATH).set({ Host: MCP_HOST, 'Content-Type': 'text/plain' }).send(JSON.stringify(initialize(HANDSHAKE_VERSION)));
+    const res = await t.api
+      .post(MCP_PATH)
+      .set({ Host: MCP_HOST, 'Content-Type': 'text/plain' })
+      .send(JSON.stringify(initialize(HANDSHAKE_VERSION)));
     expect(res.status).toBe(415);
   });
 
   it('answers malformed JSON with 400 and a parse error (-32700)', async () => {
     await using t = await createTestBackend(database());
-    const res = await t.api.post(MCP_PATH).set({ Host: MCP_HOST, 'Content-Type': 'application/json' }).send('{"jsonrpc":"2.0","id":1,"method":');
+    const res = await t.api
+      .post(MCP_PATH)
+      .set({ Host: MCP_HOST, 'Content-Type': 'application/json' })
+      .send('{"jsonrpc":"2.0","id":1,"method":');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' } });
+    expect(res.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' },
+    });
   });
 
   it('refuses an envelope that is not JSON-RPC 2.0, and batches, as invalid requests', async () => {
@@ -130,7 +155,9 @@ function statelessRaw(
   headers: Record<string, string | undefined>,
   meta: Record<string, unknown> | undefined = statelessMeta(),
 ) {
-  const present = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const present = Object.fromEntries(
+    Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   return mcpPost(t.api, MCP_PATH, rpc(method, { ...params, ...(meta ? { _meta: meta } : {}) }), present);
 }
 
@@ -175,7 +202,11 @@ describe('MCP wire, stateless revision 2026-07-28', () => {
     const services = spyOnServices(t);
     const res = await stateless(t.api, MCP_PATH, 'tools/call', { name: 'todos__list', arguments: {} }, key);
     expect(res.status).toBe(200);
-    expect(res.body.result).toMatchObject({ resultType: 'complete', isError: false, structuredContent: { data: [], nextCursor: null } });
+    expect(res.body.result).toMatchObject({
+      resultType: 'complete',
+      isError: false,
+      structuredContent: { data: [], nextCursor: null },
+    });
     expect(services.count()).toBe(1);
   });
 
@@ -208,7 +239,13 @@ describe('MCP wire, stateless revision 2026-07-28', () => {
     await using t = await createTestBackend(database());
     const { key } = await caller(t);
     const services = spyOnServices(t);
-    const res = await statelessRaw(t, 'tools/call', call, { ...mirrored, Authorization: key }, { [META_PROTOCOL_VERSION]: STATELESS_VERSION });
+    const res = await statelessRaw(
+      t,
+      'tools/call',
+      call,
+      { ...mirrored, Authorization: key },
+      { [META_PROTOCOL_VERSION]: STATELESS_VERSION },
+    );
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe(RPC_ERRORS.INVALID_PARAMS);
     expect(res.body.error.message).toContain(META_CLIENT_CAPABILITIES);
@@ -227,13 +264,21 @@ describe('MCP wire, stateless revision 2026-07-28', () => {
       { [META_PROTOCOL_VERSION]: '2099-01-01', [META_CLIENT_CAPABILITIES]: {} },
     );
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: RPC_ERRORS.UNSUPPORTED_PROTOCOL_VERSION, data: { supported: [STATELESS_VERSION], requested: '2099-01-01' } });
+    expect(res.body.error).toMatchObject({
+      code: RPC_ERRORS.UNSUPPORTED_PROTOCOL_VERSION,
+      data: { supported: [STATELESS_VERSION], requested: '2099-01-01' },
+    });
     expect(services.count()).toBe(0);
   });
 
   it('answers a method the stateless revision does not have with -32601', async () => {
     await using t = await createTestBackend(database());
-    const res = await statelessRaw(t, 'resources/list', {}, { 'MCP-Protocol-Version': STATELESS_VERSION, 'Mcp-Method': 'resources/list' });
+    const res = await statelessRaw(
+      t,
+      'resources/list',
+      {},
+      { 'MCP-Protocol-Version': STATELESS_VERSION, 'Mcp-Method': 'resources/list' },
+    );
     expect(res.body.error.code).toBe(RPC_ERRORS.METHOD_NOT_FOUND);
   });
 });

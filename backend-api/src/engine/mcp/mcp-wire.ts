@@ -1,5 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { firstUnstorablePath, isStorableText, reportablePath, STORABLE_TEXT_EXPECTATION } from '../resources/schema/index.js';
+import {
+  firstUnstorablePath,
+  isStorableText,
+  reportablePath,
+  STORABLE_TEXT_EXPECTATION,
+} from '../resources/schema/index.js';
 import {
   HANDSHAKE_DEFAULT_VERSION,
   HANDSHAKE_PROTOCOL_VERSIONS,
@@ -28,14 +33,19 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 
 /** Checks the JSON-RPC envelope; batches are refused (this server is stateless and answers one message). */
 export function parseMessage(body: unknown): JsonRpcMessage {
-  if (Array.isArray(body)) throw new McpWireError(400, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request: batches are not supported.');
+  if (Array.isArray(body))
+    throw new McpWireError(400, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request: batches are not supported.');
   const message = body as Partial<JsonRpcMessage> | null;
   if (!message || typeof message !== 'object' || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
     throw new McpWireError(400, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request');
   }
   const id = message.id;
-  if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number') throw new McpWireError(400, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request: bad id');
-  if (message.params !== undefined && (typeof message.params !== 'object' || message.params === null || Array.isArray(message.params))) {
+  if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number')
+    throw new McpWireError(400, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request: bad id');
+  if (
+    message.params !== undefined &&
+    (typeof message.params !== 'object' || message.params === null || Array.isArray(message.params))
+  ) {
     throw new McpWireError(400, RPC_ERRORS.INVALID_PARAMS, 'Invalid params');
   }
   refuseUnstorableEnvelope(message as JsonRpcMessage);
@@ -55,8 +65,12 @@ function refuseUnstorableEnvelope(message: JsonRpcMessage): void {
   }
   const path = firstUnstorablePath(envelope);
   if (!path) return;
-  const data = { reason: 'input_invalid', problems: [{ path: reportablePath(path), expected: STORABLE_TEXT_EXPECTATION }] };
-  if (path[0] === 'params') throw new McpWireError(400, RPC_ERRORS.INVALID_PARAMS, 'Invalid params: text that cannot be stored.', data);
+  const data = {
+    reason: 'input_invalid',
+    problems: [{ path: reportablePath(path), expected: STORABLE_TEXT_EXPECTATION }],
+  };
+  if (path[0] === 'params')
+    throw new McpWireError(400, RPC_ERRORS.INVALID_PARAMS, 'Invalid params: text that cannot be stored.', data);
   throw new McpWireError(400, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request: text that cannot be stored.', data);
 }
 
@@ -71,7 +85,12 @@ export function replyIdOf(body: unknown): JsonRpcMessage['id'] {
 function isStateless(headers: IncomingHttpHeaders, message: JsonRpcMessage): boolean {
   if (message.params?._meta?.[META_PROTOCOL_VERSION] !== undefined) return true;
   const version = header(headers, 'mcp-protocol-version');
-  return version !== undefined && message.method !== 'initialize' && !HANDSHAKE_PROTOCOL_VERSIONS.includes(version) && !/^20(24|25)-/.test(version);
+  return (
+    version !== undefined &&
+    message.method !== 'initialize' &&
+    !HANDSHAKE_PROTOCOL_VERSIONS.includes(version) &&
+    !/^20(24|25)-/.test(version)
+  );
 }
 
 /**
@@ -88,17 +107,32 @@ export function admitEra(headers: IncomingHttpHeaders, message: JsonRpcMessage):
   }
   const version = header(headers, 'mcp-protocol-version');
   const meta = message.params?._meta;
-  if (!version) throw new McpWireError(400, RPC_ERRORS.HEADER_MISMATCH, 'Header mismatch: MCP-Protocol-Version is required.');
+  if (!version)
+    throw new McpWireError(400, RPC_ERRORS.HEADER_MISMATCH, 'Header mismatch: MCP-Protocol-Version is required.');
   if (!meta || meta[META_PROTOCOL_VERSION] === undefined || meta[META_CLIENT_CAPABILITIES] === undefined) {
-    throw new McpWireError(400, RPC_ERRORS.INVALID_PARAMS, `Invalid params: _meta must carry ${META_PROTOCOL_VERSION} and ${META_CLIENT_CAPABILITIES}.`);
+    throw new McpWireError(
+      400,
+      RPC_ERRORS.INVALID_PARAMS,
+      `Invalid params: _meta must carry ${META_PROTOCOL_VERSION} and ${META_CLIENT_CAPABILITIES}.`,
+    );
   }
-  if (meta[META_PROTOCOL_VERSION] !== version) throw new McpWireError(400, RPC_ERRORS.HEADER_MISMATCH, 'Header mismatch: MCP-Protocol-Version does not match the body.');
+  if (meta[META_PROTOCOL_VERSION] !== version)
+    throw new McpWireError(
+      400,
+      RPC_ERRORS.HEADER_MISMATCH,
+      'Header mismatch: MCP-Protocol-Version does not match the body.',
+    );
   if (!STATELESS_PROTOCOL_VERSIONS.includes(version)) {
-    throw new McpWireError(400, RPC_ERRORS.UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version.', { supported: [...STATELESS_PROTOCOL_VERSIONS], requested: version });
+    throw new McpWireError(400, RPC_ERRORS.UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version.', {
+      supported: [...STATELESS_PROTOCOL_VERSIONS],
+      requested: version,
+    });
   }
-  if (header(headers, 'mcp-method') !== message.method) throw new McpWireError(400, RPC_ERRORS.HEADER_MISMATCH, 'Header mismatch: Mcp-Method does not match the body.');
+  if (header(headers, 'mcp-method') !== message.method)
+    throw new McpWireError(400, RPC_ERRORS.HEADER_MISMATCH, 'Header mismatch: Mcp-Method does not match the body.');
   const nameParameter = NAME_PARAMETER[message.method];
   const name = nameParameter ? message.params?.[nameParameter] : undefined;
-  if (typeof name === 'string' && header(headers, 'mcp-name') !== name) throw new McpWireError(400, RPC_ERRORS.HEADER_MISMATCH, 'Header mismatch: Mcp-Name does not match the body.');
+  if (typeof name === 'string' && header(headers, 'mcp-name') !== name)
+    throw new McpWireError(400, RPC_ERRORS.HEADER_MISMATCH, 'Header mismatch: Mcp-Name does not match the body.');
   return { stateless: true, version, clientCapabilities: meta[META_CLIENT_CAPABILITIES] };
 }

@@ -64,7 +64,8 @@ function sendFrameworkError(res: Response, id: JsonRpcMessage['id'], error: Fram
 function allowedHosts(issuer: string): Set<string> {
   const url = new URL(issuer);
   const hosts = new Set([url.host]);
-  if (['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) for (const name of ['localhost', '127.0.0.1', '[::1]']) hosts.add(name);
+  if (['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
+    for (const name of ['localhost', '127.0.0.1', '[::1]']) hosts.add(name);
   return hosts;
 }
 
@@ -86,12 +87,28 @@ export function createMcpRouter(options: McpRouterOptions): Router {
 
   const handle = async (req: Request, res: Response) => {
     const instance = typeof req.params.instance === 'string' ? req.params.instance : undefined;
-    if (!options.catalogue.catalogue(instance)) return void res.status(404).json(rpcError(null, { code: RPC_ERRORS.SERVER_ERROR, message: 'No such MCP server.' }));
-    if (!hostAllowed(req, hosts)) return void res.status(403).json(rpcError(null, { code: RPC_ERRORS.SERVER_ERROR, message: 'Invalid Host header.' }));
-    if (req.method !== 'POST') return void res.status(405).setHeader('allow', 'POST').json(rpcError(null, { code: RPC_ERRORS.SERVER_ERROR, message: 'Method not allowed.' }));
-    if (!req.is('application/json')) return void res.status(415).json(rpcError(null, { code: RPC_ERRORS.SERVER_ERROR, message: 'Send application/json.' }));
+    if (!options.catalogue.catalogue(instance))
+      return void res
+        .status(404)
+        .json(rpcError(null, { code: RPC_ERRORS.SERVER_ERROR, message: 'No such MCP server.' }));
+    if (!hostAllowed(req, hosts))
+      return void res
+        .status(403)
+        .json(rpcError(null, { code: RPC_ERRORS.SERVER_ERROR, message: 'Invalid Host header.' }));
+    if (req.method !== 'POST')
+      return void res
+        .status(405)
+        .setHeader('allow', 'POST')
+        .json(rpcError(null, { code: RPC_ERRORS.SERVER_ERROR, message: 'Method not allowed.' }));
+    if (!req.is('application/json'))
+      return void res
+        .status(415)
+        .json(rpcError(null, { code: RPC_ERRORS.SERVER_ERROR, message: 'Send application/json.' }));
     json(req, res, (error?: unknown) => {
-      if (error) return void res.status(error && (error as { type?: string }).type === 'entity.too.large' ? 413 : 400).json(rpcError(null, { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' }));
+      if (error)
+        return void res
+          .status(error && (error as { type?: string }).type === 'entity.too.large' ? 413 : 400)
+          .json(rpcError(null, { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' }));
       void respond(req, res, instance).catch((failure: unknown) => {
         options.logger.error('MCP request failed', { error: String(failure) });
         if (!res.headersSent) sendFrameworkError(res, null, toFrameworkError(failure));
@@ -106,13 +123,16 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       message = parseMessage(req.body);
       era = admitEra(req.headers, message);
     } catch (error) {
-      const wire = error instanceof McpWireError ? error : new McpWireError(400, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request');
+      const wire =
+        error instanceof McpWireError ? error : new McpWireError(400, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request');
       return void res.status(wire.status).json(rpcError(replyIdOf(req.body), wire));
     }
     if (message.id === undefined) return void res.status(202).end();
     const methods = era.stateless ? STATELESS_METHODS : HANDSHAKE_METHODS;
     if (!methods.has(message.method)) {
-      return void res.status(era.stateless ? 404 : 200).json(rpcError(message.id, { code: RPC_ERRORS.METHOD_NOT_FOUND, message: 'Method not found' }));
+      return void res
+        .status(era.stateless ? 404 : 200)
+        .json(rpcError(message.id, { code: RPC_ERRORS.METHOD_NOT_FOUND, message: 'Method not found' }));
     }
     const send = (result: Record<string, unknown>) => res.json(rpcResult(message.id, finish(era, result)));
     if (PUBLIC_METHODS.has(message.method)) return void send(publicResult(message));
@@ -121,7 +141,10 @@ export function createMcpRouter(options: McpRouterOptions): Router {
     const metadata = `${new URL(options.issuer).origin}/.well-known/oauth-protected-resource${new URL(audience).pathname}`;
     const principal = await authenticate(req, res, message, audience, metadata);
     if (!principal) return;
-    const burst = await options.rateLimits.chargeBurst(burstKeyOf(principal, () => req.ip), options.burst);
+    const burst = await options.rateLimits.chargeBurst(
+      burstKeyOf(principal, () => req.ip),
+      options.burst,
+    );
     if (message.method === 'tools/list') {
       if (burst && !burst.allowed) {
         sendFrameworkError(res, message.id, rateLimited(burst));
@@ -134,10 +157,25 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       res.setHeader('cache-control', 'private, max-age=60');
       return void send({ tools, ...(era.stateless ? CATALOGUE_CACHE : {}) });
     }
-    await callTool(req, res, message, era, instance, principal, metadata, burst && !burst.allowed ? rateLimited(burst) : undefined);
+    await callTool(
+      req,
+      res,
+      message,
+      era,
+      instance,
+      principal,
+      metadata,
+      burst && !burst.allowed ? rateLimited(burst) : undefined,
+    );
   };
 
-  const authenticate = async (req: Request, res: Response, message: JsonRpcMessage, audience: string, metadata: string): Promise<AuthenticatedPrincipal | null> => {
+  const authenticate = async (
+    req: Request,
+    res: Response,
+    message: JsonRpcMessage,
+    audience: string,
+    metadata: string,
+  ): Promise<AuthenticatedPrincipal | null> => {
     try {
       const principal = await options.authenticator.authenticate(req.get('authorization'), audience);
       if (principal) {
@@ -145,7 +183,12 @@ export function createMcpRouter(options: McpRouterOptions): Router {
         return principal;
       }
       res.status(401).setHeader('www-authenticate', `Bearer resource_metadata="${metadata}"`);
-      res.json(rpcFrameworkError(message.id, new FrameworkError('UNAUTHENTICATED', 'Authentication required.', { reason: 'no_credential' })));
+      res.json(
+        rpcFrameworkError(
+          message.id,
+          new FrameworkError('UNAUTHENTICATED', 'Authentication required.', { reason: 'no_credential' }),
+        ),
+      );
     } catch (error) {
       const framework = toFrameworkError(error);
       if (framework.code === 'UNAUTHENTICATED') {
@@ -155,7 +198,8 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       }
       // Not a verdict on the token (e.g. the identity directory is unreachable): an `invalid_token` challenge
       // would make the client discard a good token, so answer with the failure's own status and retry hint.
-      if (framework.code === 'INTERNAL') options.logger.error('MCP authentication failed', { error: String(framework.cause ?? error) });
+      if (framework.code === 'INTERNAL')
+        options.logger.error('MCP authentication failed', { error: String(framework.cause ?? error) });
       sendFrameworkError(res, message.id, framework);
     }
     return null;
@@ -175,7 +219,14 @@ export function createMcpRouter(options: McpRouterOptions): Router {
     const name = params.name;
     const args = params.arguments ?? {};
     if (typeof name !== 'string' || typeof args !== 'object' || args === null || Array.isArray(args)) {
-      return void res.status(era.stateless ? 400 : 200).json(rpcError(message.id, { code: RPC_ERRORS.INVALID_PARAMS, message: 'Invalid params: tools/call needs a name and an object of arguments.' }));
+      return void res
+        .status(era.stateless ? 400 : 200)
+        .json(
+          rpcError(message.id, {
+            code: RPC_ERRORS.INVALID_PARAMS,
+            message: 'Invalid params: tools/call needs a name and an object of arguments.',
+          }),
+        );
     }
     let sse = false;
     const write = (payload: unknown) => res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
@@ -187,7 +238,11 @@ export function createMcpRouter(options: McpRouterOptions): Router {
               sse = true;
               res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
             }
-            write({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}) } });
+            write({
+              jsonrpc: '2.0',
+              method: 'notifications/progress',
+              params: { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}) },
+            });
           }
         : undefined;
     try {
@@ -234,15 +289,26 @@ function publicResult(message: JsonRpcMessage): Record<string, unknown> {
   if (message.method === 'initialize') {
     const asked = message.params?.protocolVersion;
     // A supported revision is echoed; any other gets the newest handshake revision, for the client to check.
-    const version = typeof asked === 'string' && HANDSHAKE_PROTOCOL_VERSIONS.includes(asked) ? asked : HANDSHAKE_PROTOCOL_VERSIONS[0];
+    const version =
+      typeof asked === 'string' && HANDSHAKE_PROTOCOL_VERSIONS.includes(asked) ? asked : HANDSHAKE_PROTOCOL_VERSIONS[0];
     return { protocolVersion: version, capabilities: CAPABILITIES, serverInfo: SERVER_INFO };
   }
-  if (message.method === 'server/discover') return { supportedVersions: [...STATELESS_PROTOCOL_VERSIONS], capabilities: CAPABILITIES, serverInfo: SERVER_INFO, ...CATALOGUE_CACHE };
+  if (message.method === 'server/discover')
+    return {
+      supportedVersions: [...STATELESS_PROTOCOL_VERSIONS],
+      capabilities: CAPABILITIES,
+      serverInfo: SERVER_INFO,
+      ...CATALOGUE_CACHE,
+    };
   return {};
 }
 
 /** Stateless results say they are complete and name the server. */
 function finish(era: McpEra, result: Record<string, unknown>): Record<string, unknown> {
   if (!era.stateless) return result;
-  return { resultType: 'complete', ...result, _meta: { ...(result._meta as Record<string, unknown> | undefined), [META_SERVER_INFO]: SERVER_INFO } };
+  return {
+    resultType: 'complete',
+    ...result,
+    _meta: { ...(result._meta as Record<string, unknown> | undefined), [META_SERVER_INFO]: SERVER_INFO },
+  };
 }

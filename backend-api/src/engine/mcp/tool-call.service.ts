@@ -26,7 +26,10 @@ export interface ToolCall {
 }
 
 const inputInvalid = (path: string, expected: string) =>
-  new FrameworkError('VALIDATION_FAILED', 'The arguments do not satisfy the tool’s input schema.', { reason: 'input_invalid', problems: [{ path, expected }] });
+  new FrameworkError('VALIDATION_FAILED', 'The arguments do not satisfy the tool’s input schema.', {
+    reason: 'input_invalid',
+    problems: [{ path, expected }],
+  });
 
 /**
  * Runs a `tools/call`: finds the tool on the addressed catalogue (unknown names dispatch nothing), maps its
@@ -54,11 +57,18 @@ export class McpToolCallService {
       return await this.callResource(entry, call);
     } catch (error) {
       if (error instanceof McpClientCapabilityRequired) {
-        throw new McpWireError(400, RPC_ERRORS.MISSING_CLIENT_CAPABILITY, error.message, { requiredCapabilities: { [error.capability]: {} } });
+        throw new McpWireError(400, RPC_ERRORS.MISSING_CLIENT_CAPABILITY, error.message, {
+          requiredCapabilities: { [error.capability]: {} },
+        });
       }
       if (error instanceof McpWireError) throw error;
       const framework = toFrameworkError(error);
-      if (framework.code === 'INTERNAL') this.logger.error('MCP tool failed', { tool: call.name, requestId: call.requestId, error: String(framework.cause ?? error) });
+      if (framework.code === 'INTERNAL')
+        this.logger.error('MCP tool failed', {
+          tool: call.name,
+          requestId: call.requestId,
+          error: String(framework.cause ?? error),
+        });
       // Authentication failures stay HTTP authentication signals; everything else becomes a tool result.
       if (framework.code === 'UNAUTHENTICATED') throw framework;
       return errorResult(call.name, framework);
@@ -91,7 +101,9 @@ export class McpToolCallService {
       id = value;
       delete args[binding.idArgument];
     }
-    const organizationId = binding.organizationArgument ? await this.organizationOf(call.principal, args.organizationId) : undefined;
+    const organizationId = binding.organizationArgument
+      ? await this.organizationOf(call.principal, args.organizationId)
+      : undefined;
     delete args.organizationId;
     const withheld: string[] = [];
     const request: DispatchRequest = {
@@ -105,7 +117,8 @@ export class McpToolCallService {
       withheld,
     };
     const result = await this.dispatcher.dispatch(request);
-    const structured = result.nextCursor !== undefined ? { data: result.data, nextCursor: result.nextCursor } : result.data;
+    const structured =
+      result.nextCursor !== undefined ? { data: result.data, nextCursor: result.nextCursor } : result.data;
     return successResult(structured, withheld);
   }
 

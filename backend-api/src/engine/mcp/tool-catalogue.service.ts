@@ -1,4 +1,10 @@
-import { CoreResourceOperation, ResourceOperationEffect, ResourceOperationRiskLevel, ResourcePrimaryScope, ResourceServerKind } from '@wildo/shared-lib';
+import {
+  CoreResourceOperation,
+  ResourceOperationEffect,
+  ResourceOperationRiskLevel,
+  ResourcePrimaryScope,
+  ResourceServerKind,
+} from '@wildo/shared-lib';
 import { z } from 'zod';
 import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
 import type { Logger } from '../logging/index.js';
@@ -72,7 +78,11 @@ export class McpToolCatalogue {
   private readonly catalogues = new Map<string, Map<string, McpToolEntry>>();
   private readonly omitted: McpOmission[] = [];
 
-  constructor(registry: ResourcesRegistry, application: BackendApplicationDefinition, private readonly logger: Logger) {
+  constructor(
+    registry: ResourcesRegistry,
+    application: BackendApplicationDefinition,
+    private readonly logger: Logger,
+  ) {
     this.catalogues.set(DEFAULT_CATALOGUE, new Map());
     for (const instance of application.resourceServerInstances ?? []) {
       if (instance.kind === ResourceServerKind.MCP) this.catalogues.set(instance.ref, new Map());
@@ -80,7 +90,11 @@ export class McpToolCatalogue {
     for (const operation of registry.listOperations()) {
       const ineligible = this.ineligibility(operation);
       if (ineligible) {
-        this.omitted.push({ ...ineligible, tool: toolNameOf(operation.resourceType, operation.operation), servicePath: operation.servicePath });
+        this.omitted.push({
+          ...ineligible,
+          tool: toolNameOf(operation.resourceType, operation.operation),
+          servicePath: operation.servicePath,
+        });
         continue;
       }
       const entry = this.compile(registry.getResource(operation.resourceType), operation);
@@ -88,7 +102,12 @@ export class McpToolCatalogue {
     }
     for (const module of application.modules) {
       for (const tool of module.mcpTools ?? []) {
-        if (!TOOL_NAME.test(tool.descriptor.name)) this.omit({ reason: 'malformed-name', detail: 'the name does not match the tool-name grammar', tool: tool.descriptor.name });
+        if (!TOOL_NAME.test(tool.descriptor.name))
+          this.omit({
+            reason: 'malformed-name',
+            detail: 'the name does not match the tool-name grammar',
+            tool: tool.descriptor.name,
+          });
         else this.place({ descriptor: tool.descriptor, listed: true, custom: tool }, tool.servers);
       }
     }
@@ -115,19 +134,30 @@ export class McpToolCatalogue {
    */
   private ineligibility(operation: CompiledOperation): Pick<McpOmission, 'reason' | 'detail'> | undefined {
     if (operation.mcp?.exposed !== true) return { reason: 'not-opted-in', detail: 'mcp.exposed is not set' };
-    if (!operation.isDefault) return { reason: 'not-default-variant', detail: 'only the default variant of an operation becomes a tool' };
+    if (!operation.isDefault)
+      return { reason: 'not-default-variant', detail: 'only the default variant of an operation becomes a tool' };
     if (operation.unimplemented) return { reason: 'unimplemented', detail: 'declared unimplemented' };
-    if (operation.http === undefined) return { reason: 'not-url-bearing', detail: 'an internal variant has no URL; it is reached from server code only' };
+    if (operation.http === undefined)
+      return {
+        reason: 'not-url-bearing',
+        detail: 'an internal variant has no URL; it is reached from server code only',
+      };
     return undefined;
   }
 
   private place(entry: McpToolEntry, servers: readonly string[] | undefined): void {
     for (const ref of servers && servers.length > 0 ? servers : [DEFAULT_CATALOGUE]) {
       const catalogue = this.catalogues.get(ref);
-      const about = { tool: entry.descriptor.name, ...(entry.resource ? { servicePath: entry.resource.operation.servicePath } : {}), instance: ref };
+      const about = {
+        tool: entry.descriptor.name,
+        ...(entry.resource ? { servicePath: entry.resource.operation.servicePath } : {}),
+        instance: ref,
+      };
       // Not logged (as before): for resource operations, application validation already refuses an unknown instance.
-      if (!catalogue) this.omitted.push({ reason: 'unknown-instance', detail: `no MCP resource server instance "${ref}"`, ...about });
-      else if (catalogue.has(entry.descriptor.name)) this.omit({ reason: 'duplicate-name', detail: `two tools share this name on "${ref || 'default'}"`, ...about });
+      if (!catalogue)
+        this.omitted.push({ reason: 'unknown-instance', detail: `no MCP resource server instance "${ref}"`, ...about });
+      else if (catalogue.has(entry.descriptor.name))
+        this.omit({ reason: 'duplicate-name', detail: `two tools share this name on "${ref || 'default'}"`, ...about });
       else catalogue.set(entry.descriptor.name, entry);
     }
   }
@@ -149,8 +179,19 @@ export class McpToolCatalogue {
     const organizationArgument = operation.scope === ResourcePrimaryScope.ORGANIZATIONS;
     const inputShape = this.argumentShape(operation);
     const addressing: Record<string, z.ZodType> = {};
-    if (idArgument) addressing[idArgument] = z.string().min(1).max(64).describe(`Id of the ${resource.singular.replace(/-/g, ' ')}.`);
-    if (organizationArgument) addressing.organizationId = z.string().min(1).max(64).optional().describe('Organization to act in; defaults to your only organization.');
+    if (idArgument)
+      addressing[idArgument] = z
+        .string()
+        .min(1)
+        .max(64)
+        .describe(`Id of the ${resource.singular.replace(/-/g, ' ')}.`);
+    if (organizationArgument)
+      addressing.organizationId = z
+        .string()
+        .min(1)
+        .max(64)
+        .optional()
+        .describe('Organization to act in; defaults to your only organization.');
     if (Object.keys(addressing).some((key) => key in inputShape)) {
       this.omit({ reason: 'argument-clash', detail: 'a declared field clashes with an addressing argument', ...about });
       return undefined;
@@ -161,24 +202,36 @@ export class McpToolCatalogue {
         name,
         title: `${resource.declaration.displayName}: ${operation.operation}`,
         description: this.description(resource, operation),
-        inputSchema: z.toJSONSchema(z.strictObject({ ...addressing, ...inputShape }), { io: 'input', unrepresentable: 'throw' }) as Record<string, unknown>,
+        inputSchema: z.toJSONSchema(z.strictObject({ ...addressing, ...inputShape }), {
+          io: 'input',
+          unrepresentable: 'throw',
+        }) as Record<string, unknown>,
         ...this.outputSchema(operation),
         annotations: this.annotations(operation),
       };
     } catch (error) {
       {
-      this.omit({ reason: 'schema-not-representable', detail: `its contract has no JSON Schema form (${String(error)})`, ...about });
-      return undefined;
+        this.omit({
+          reason: 'schema-not-representable',
+          detail: `its contract has no JSON Schema form (${String(error)})`,
+          ...about,
+        });
+        return undefined;
+      }
     }
-    }
-    return { descriptor, listed: operation.lifecycle !== 'experimental' && operation.lifecycle !== 'retired', resource: { operation, resource, ...(idArgument ? { idArgument } : {}), organizationArgument } };
+    return {
+      descriptor,
+      listed: operation.lifecycle !== 'experimental' && operation.lifecycle !== 'retired',
+      resource: { operation, resource, ...(idArgument ? { idArgument } : {}), organizationArgument },
+    };
   }
 
   /** The fields a model sends besides the addressing arguments. */
   private argumentShape(operation: CompiledOperation): Record<string, z.ZodType> {
     if (operation.core === CoreResourceOperation.LIST) {
       const shape: Record<string, z.ZodType> = {};
-      for (const filter of operation.filters.values()) shape[filter.name] = (filter.nullable ? filter.schema.nullable() : filter.schema).optional();
+      for (const filter of operation.filters.values())
+        shape[filter.name] = (filter.nullable ? filter.schema.nullable() : filter.schema).optional();
       shape.limit = z.number().int().min(1).max(operation.pageSize.max).optional().describe('Page size.');
       shape.cursor = z.string().max(512).optional().describe('nextCursor of the previous page.');
       return shape;
@@ -197,17 +250,25 @@ export class McpToolCatalogue {
   }
 
   private description(resource: CompiledResource, operation: CompiledOperation): string {
-    const base = operation.mcp?.description ?? operation.description ?? `${operation.operation} ${resource.declaration.displayName.toLowerCase()}.`;
-    return operation.lifecycle === 'deprecated' ? `${base} (Deprecated: this tool is being phased out; prefer its replacement.)` : base;
+    const base =
+      operation.mcp?.description ??
+      operation.description ??
+      `${operation.operation} ${resource.declaration.displayName.toLowerCase()}.`;
+    return operation.lifecycle === 'deprecated'
+      ? `${base} (Deprecated: this tool is being phased out; prefer its replacement.)`
+      : base;
   }
 
   private annotations(operation: CompiledOperation): McpToolAnnotations {
     const read = operation.effect === ResourceOperationEffect.READ;
-    const risky = operation.riskLevel === ResourceOperationRiskLevel.HIGH || operation.riskLevel === ResourceOperationRiskLevel.CRITICAL;
+    const risky =
+      operation.riskLevel === ResourceOperationRiskLevel.HIGH ||
+      operation.riskLevel === ResourceOperationRiskLevel.CRITICAL;
     return {
       readOnlyHint: read,
       destructiveHint: operation.effect === ResourceOperationEffect.DESTRUCTIVE || (!read && risky),
-      idempotentHint: read || operation.core === CoreResourceOperation.UPDATE || operation.core === CoreResourceOperation.DELETE,
+      idempotentHint:
+        read || operation.core === CoreResourceOperation.UPDATE || operation.core === CoreResourceOperation.DELETE,
       openWorldHint: false,
     };
   }

@@ -27,7 +27,8 @@ export function classifyAddress(ip: string): string | undefined {
     address = (address as ipaddr.IPv6).toIPv4Address();
   }
   const range = address.range();
-  if (range === 'unicast' && address.kind() === 'ipv6' && !address.match(IPV6_GLOBAL_UNICAST)) return 'notGlobalUnicast';
+  if (range === 'unicast' && address.kind() === 'ipv6' && !address.match(IPV6_GLOBAL_UNICAST))
+    return 'notGlobalUnicast';
   return range;
 }
 

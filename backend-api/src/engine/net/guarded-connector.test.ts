@@ -19,7 +19,9 @@ function connect(policy: OutboundTargetPolicy, hostname: string, port: number): 
     trustedCertificates: [testCertificate().cert],
   });
   return new Promise((resolve, reject) => {
-    connector({ hostname, protocol: 'https:', port: String(port) }, (error, socket) => (error ? reject(error) : resolve(socket as Socket)));
+    connector({ hostname, protocol: 'https:', port: String(port) }, (error, socket) =>
+      error ? reject(error) : resolve(socket as Socket),
+    );
   });
 }
 
@@ -27,26 +29,35 @@ function connect(policy: OutboundTargetPolicy, hostname: string, port: number): 
 describe('createGuardedConnector', () => {
   it('refuses a loopback literal even when called directly, without a URL check', async () => {
     server = await startHttpsServer((_request, response) => response.end());
-    const error = await connect(new OutboundTargetPolicy({ mode: 'production' }), '127.0.0.1', server.port).catch((caught: unknown) => caught);
+    const error = await connect(new OutboundTargetPolicy({ mode: 'production' }), '127.0.0.1', server.port).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(OutboundTargetRefused);
     expect((error as OutboundTargetRefused).reason).toBe('address_not_public');
   });
 
   it('refuses a bracketed IPv6 loopback literal', async () => {
-    const error = await connect(new OutboundTargetPolicy({ mode: 'production' }), '[::1]', 443).catch((caught: unknown) => caught);
+    const error = await connect(new OutboundTargetPolicy({ mode: 'production' }), '[::1]', 443).catch(
+      (caught: unknown) => caught,
+    );
     expect((error as OutboundTargetRefused).reason).toBe('address_not_public');
   });
 
   it('connects to a listed development target (positive control)', async () => {
     server = await startHttpsServer((_request, response) => response.end());
-    const policy = new OutboundTargetPolicy({ mode: 'development', developmentTargets: [{ host: '127.0.0.1', port: server.port }] });
+    const policy = new OutboundTargetPolicy({
+      mode: 'development',
+      developmentTargets: [{ host: '127.0.0.1', port: server.port }],
+    });
     const socket = await connect(policy, '127.0.0.1', server.port);
     expect(socket.remoteAddress).toBe('127.0.0.1');
     socket.destroy();
   });
 
   it('checks host names through the resolver and refuses a loopback answer in production', async () => {
-    const error = await connect(new OutboundTargetPolicy({ mode: 'production' }), 'rebind.test', 443).catch((caught: unknown) => caught);
+    const error = await connect(new OutboundTargetPolicy({ mode: 'production' }), 'rebind.test', 443).catch(
+      (caught: unknown) => caught,
+    );
     expect((error as OutboundTargetRefused).reason).toBe('address_not_public');
   });
 });

@@ -39,7 +39,9 @@ export interface GuardedConnectorOptions {
  */
 export function createGuardedConnector(options: GuardedConnectorOptions): buildConnector.connector {
   const { policy, resolveHost } = options;
-  const tlsOptions = options.trustedCertificates?.length ? { ca: [...rootCertificates, ...options.trustedCertificates] } : {};
+  const tlsOptions = options.trustedCertificates?.length
+    ? { ca: [...rootCertificates, ...options.trustedCertificates] }
+    : {};
   const strict = buildConnector({
     ...tlsOptions,
     timeout: options.connectTimeoutMs,
@@ -71,11 +73,19 @@ function guardedLookup(resolveHost: HostResolver, admits: (address: string) => b
       (resolved) => {
         if (resolved.length === 0) return fail(new OutboundTargetRefused('unreachable'));
         // All, not just the one picked: a mixed answer is how rebinding attacks hide a private address.
-        if (!resolved.every((entry) => admits(entry.address))) return fail(new OutboundTargetRefused('address_not_public'));
-        const wanted = options.family === 4 || options.family === 6 ? resolved.filter((entry) => entry.family === options.family) : resolved;
+        if (!resolved.every((entry) => admits(entry.address)))
+          return fail(new OutboundTargetRefused('address_not_public'));
+        const wanted =
+          options.family === 4 || options.family === 6
+            ? resolved.filter((entry) => entry.family === options.family)
+            : resolved;
         const first = wanted[0];
         if (first === undefined) return fail(new OutboundTargetRefused('unreachable'));
-        if (options.all) return callback(null, wanted.map((entry): LookupAddress => ({ address: entry.address, family: entry.family })));
+        if (options.all)
+          return callback(
+            null,
+            wanted.map((entry): LookupAddress => ({ address: entry.address, family: entry.family })),
+          );
         return callback(null, first.address, first.family);
       },
       (error: unknown) => fail(new OutboundTargetRefused('unreachable', { cause: error })),

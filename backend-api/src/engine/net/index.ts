@@ -1,5 +1,18 @@
-export { classifyAddress, isIpLiteral, isLoopbackAddress, isPublicAddress, throttleSourceOf, unbracketHost } from './address-classification.js';
-export { createGuardedConnector, systemHostResolver, type GuardedConnectorOptions, type HostResolver, type ResolvedAddress } from './guarded-connector.js';
+export {
+  classifyAddress,
+  isIpLiteral,
+  isLoopbackAddress,
+  isPublicAddress,
+  throttleSourceOf,
+  unbracketHost,
+} from './address-classification.js';
+export {
+  createGuardedConnector,
+  systemHostResolver,
+  type GuardedConnectorOptions,
+  type HostResolver,
+  type ResolvedAddress,
+} from './guarded-connector.js';
 export {
   findOutboundRefusal,
   OUTBOUND_REFUSAL_REASONS,

@@ -26,7 +26,10 @@ function guard(options: OutboundTargetGuardOptions): OutboundTargetGuard {
 }
 
 /** A development guard that may reach exactly `server` on 127.0.0.1 and trusts the test certificate. */
-function developmentGuardFor(server: LocalServer, options: Partial<OutboundTargetGuardOptions> = {}): OutboundTargetGuard {
+function developmentGuardFor(
+  server: LocalServer,
+  options: Partial<OutboundTargetGuardOptions> = {},
+): OutboundTargetGuard {
   return guard({
     mode: 'development',
     developmentTargets: [{ host: '127.0.0.1', port: server.port }],
@@ -73,9 +76,16 @@ describe('OutboundTargetGuard: positive control', () => {
   it('works through the fetch-like function of createOutboundFetch', async () => {
     const server = track(await startHttpsServer(hello));
     const fetchGuarded = track(
-      createOutboundFetch({ mode: 'development', developmentTargets: [{ host: '127.0.0.1', port: server.port }], trustedCertificates: [testCertificate().cert] }),
+      createOutboundFetch({
+        mode: 'development',
+        developmentTargets: [{ host: '127.0.0.1', port: server.port }],
+        trustedCertificates: [testCertificate().cert],
+      }),
     );
-    await expect(fetchGuarded(server.url('/'))).resolves.toMatchObject({ status: 200, text: 'hello from the test server' });
+    await expect(fetchGuarded(server.url('/'))).resolves.toMatchObject({
+      status: 200,
+      text: 'hello from the test server',
+    });
   });
 
   it('sends a method, headers and a body (as push callbacks will)', async () => {
@@ -117,12 +127,17 @@ describe('OutboundTargetGuard: literal addresses', () => {
   });
 
   it('accepts a public literal at the URL check (positive control, no network)', () => {
-    expect(guard({ mode: 'production' }).policy.checkUrl('https://93.184.215.14/doc').href).toBe('https://93.184.215.14/doc');
+    expect(guard({ mode: 'production' }).policy.checkUrl('https://93.184.215.14/doc').href).toBe(
+      'https://93.184.215.14/doc',
+    );
   });
 
   it('refuses a loopback server in production mode that development mode reaches', async () => {
     const server = track(await startHttpsServer(hello));
-    await expectRefused(guard({ mode: 'production', trustedCertificates: [testCertificate().cert] }).fetch(server.url('/')), 'address_not_public');
+    await expectRefused(
+      guard({ mode: 'production', trustedCertificates: [testCertificate().cert] }).fetch(server.url('/')),
+      'address_not_public',
+    );
     expect(server.hits).toBe(0);
     await expect(developmentGuardFor(server).fetch(server.url('/'))).resolves.toMatchObject({ status: 200 });
   });
@@ -135,7 +150,9 @@ describe('OutboundTargetGuard: literal addresses', () => {
   });
 
   it('refuses to be built in production mode with development targets', () => {
-    expect(() => new OutboundTargetGuard({ mode: 'production', developmentTargets: [{ host: '127.0.0.1', port: 8443 }] })).toThrow(TypeError);
+    expect(
+      () => new OutboundTargetGuard({ mode: 'production', developmentTargets: [{ host: '127.0.0.1', port: 8443 }] }),
+    ).toThrow(TypeError);
   });
 });
 
@@ -144,7 +161,10 @@ describe('OutboundTargetGuard: host names are checked on the resolved address', 
     const server = track(await startHttpsServer(hello));
     const resolveHost = resolverFor({ 'evil.test': ['127.0.0.1'] });
     const target = server.url('/', 'evil.test');
-    await expectRefused(guard({ mode: 'production', resolveHost, trustedCertificates: [testCertificate().cert] }).fetch(target), 'address_not_public');
+    await expectRefused(
+      guard({ mode: 'production', resolveHost, trustedCertificates: [testCertificate().cert] }).fetch(target),
+      'address_not_public',
+    );
     expect(server.hits).toBe(0);
   });
 
@@ -157,7 +177,9 @@ describe('OutboundTargetGuard: host names are checked on the resolved address', 
       resolveHost,
       trustedCertificates: [testCertificate().cert],
     });
-    await expect(checked.fetch(server.url('/', 'tool.test'))).resolves.toMatchObject({ text: 'hello from the test server' });
+    await expect(checked.fetch(server.url('/', 'tool.test'))).resolves.toMatchObject({
+      text: 'hello from the test server',
+    });
   });
 
   it('refuses a host name when ANY of its addresses is not public', async () => {
@@ -172,14 +194,20 @@ describe('OutboundTargetGuard: host names are checked on the resolved address', 
   });
 
   it('reports a name that does not resolve as unreachable', async () => {
-    await expectRefused(guard({ mode: 'production', resolveHost: resolverFor({}) }).fetch('https://nowhere.test/'), 'unreachable');
+    await expectRefused(
+      guard({ mode: 'production', resolveHost: resolverFor({}) }).fetch('https://nowhere.test/'),
+      'unreachable',
+    );
   });
 });
 
 describe('OutboundTargetGuard: URL shape', () => {
   it('refuses credentials in the URL', async () => {
     const server = track(await startHttpsServer(hello));
-    await expectRefused(developmentGuardFor(server).fetch(`https://user:pass@127.0.0.1:${server.port}/`), 'credentials_in_url');
+    await expectRefused(
+      developmentGuardFor(server).fetch(`https://user:pass@127.0.0.1:${server.port}/`),
+      'credentials_in_url',
+    );
     expect(server.hits).toBe(0);
   });
 
@@ -199,9 +227,12 @@ describe('OutboundTargetGuard: URL shape', () => {
     expect(result.text).toBe('hello from the test server');
   });
 
-  it.each(['ftp://93.184.215.14/', 'file:///etc/passwd', 'data:text/plain,hi'])('refuses the scheme of %s', async (url) => {
-    await expectRefused(guard({ mode: 'production' }).fetch(url), 'scheme_not_allowed');
-  });
+  it.each(['ftp://93.184.215.14/', 'file:///etc/passwd', 'data:text/plain,hi'])(
+    'refuses the scheme of %s',
+    async (url) => {
+      await expectRefused(guard({ mode: 'production' }).fetch(url), 'scheme_not_allowed');
+    },
+  );
 
   it('refuses a string that is not a URL', async () => {
     await expectRefused(guard({ mode: 'production' }).fetch('/relative/path'), 'invalid_url');
@@ -238,7 +269,9 @@ describe('OutboundTargetGuard: redirects and status', () => {
   });
 
   it('refuses a non-2xx status without putting the body in the error', async () => {
-    const server = track(await startHttpsServer((_request, response) => response.writeHead(500).end('SECRET-INTERNAL-DETAIL')));
+    const server = track(
+      await startHttpsServer((_request, response) => response.writeHead(500).end('SECRET-INTERNAL-DETAIL')),
+    );
     const error = await expectRefused(developmentGuardFor(server).fetch(server.url('/')), 'bad_status');
     expect(error.status).toBe(500);
     expect(JSON.stringify({ message: error.message, stack: error.stack })).not.toContain('SECRET-INTERNAL-DETAIL');
@@ -246,7 +279,9 @@ describe('OutboundTargetGuard: redirects and status', () => {
 
   it('accepts a status the caller declares acceptable (positive control)', async () => {
     const server = track(await startHttpsServer((_request, response) => response.writeHead(404).end('missing')));
-    const result = await developmentGuardFor(server).fetch(server.url('/'), { acceptStatus: (status) => status === 404 });
+    const result = await developmentGuardFor(server).fetch(server.url('/'), {
+      acceptStatus: (status) => status === 404,
+    });
     expect(result).toMatchObject({ status: 404, text: 'missing' });
   });
 });
@@ -268,7 +303,10 @@ describe('OutboundTargetGuard: size bound', () => {
         response.write('SECRET-START');
       }),
     );
-    const error = await expectRefused(developmentGuardFor(server, { maxBytes: limit, totalTimeoutMs: 5_000 }).fetch(server.url('/')), 'too_large');
+    const error = await expectRefused(
+      developmentGuardFor(server, { maxBytes: limit, totalTimeoutMs: 5_000 }).fetch(server.url('/')),
+      'too_large',
+    );
     expect(error.message).not.toContain('SECRET');
   });
 
@@ -291,7 +329,10 @@ describe('OutboundTargetGuard: size bound', () => {
         pump();
       }),
     );
-    await expectRefused(developmentGuardFor(server, { maxBytes: limit, totalTimeoutMs: 5_000 }).fetch(server.url('/')), 'too_large');
+    await expectRefused(
+      developmentGuardFor(server, { maxBytes: limit, totalTimeoutMs: 5_000 }).fetch(server.url('/')),
+      'too_large',
+    );
   });
 
   it('lets a request tighten the limit but never loosen it', async () => {
@@ -300,7 +341,10 @@ describe('OutboundTargetGuard: size bound', () => {
     await expectRefused(checked.fetch(server.url('/'), { maxBytes: 1_000 }), 'too_large');
     await expect(checked.fetch(server.url('/'), { maxBytes: 1_000_000 })).resolves.toMatchObject({ status: 200 });
     const big = track(await startHttpsServer((_request, response) => response.end('e'.repeat(limit * 2))));
-    await expectRefused(developmentGuardFor(big, { maxBytes: limit }).fetch(big.url('/'), { maxBytes: 1_000_000 }), 'too_large');
+    await expectRefused(
+      developmentGuardFor(big, { maxBytes: limit }).fetch(big.url('/'), { maxBytes: 1_000_000 }),
+      'too_large',
+    );
   });
 });
 
@@ -325,13 +369,18 @@ describe('OutboundTargetGuard: time bound', () => {
 
   it('times out a connection whose TLS handshake never completes', async () => {
     const server = track(await startSilentTcpServer());
-    await expectRefused(developmentGuardFor(server, { connectTimeoutMs: 200, totalTimeoutMs: 5_000 }).fetch(server.url('/')), 'timeout');
+    await expectRefused(
+      developmentGuardFor(server, { connectTimeoutMs: 200, totalTimeoutMs: 5_000 }).fetch(server.url('/')),
+      'timeout',
+    );
     expect(server.hits).toBe(1);
   });
 
   it('answers within a per-request timeout when the server is prompt (positive control)', async () => {
     const server = track(await startHttpsServer(hello));
-    await expect(developmentGuardFor(server).fetch(server.url('/'), { timeoutMs: 2_000 })).resolves.toMatchObject({ status: 200 });
+    await expect(developmentGuardFor(server).fetch(server.url('/'), { timeoutMs: 2_000 })).resolves.toMatchObject({
+      status: 200,
+    });
   });
 
   it('rethrows the caller’s own abort instead of reporting a timeout', async () => {

@@ -4,7 +4,11 @@ import { findOutboundRefusal, OutboundTargetRefused } from './outbound-target.er
 import { OutboundTargetPolicy, type OutboundTargetPolicyOptions } from './outbound-target.policy.js';
 
 /** Default bounds of a guard: 1 MiB, 5 s to connect (TCP and TLS), 10 s in total. */
-export const DEFAULT_OUTBOUND_LIMITS = { maxBytes: 1_048_576, connectTimeoutMs: 5_000, totalTimeoutMs: 10_000 } as const;
+export const DEFAULT_OUTBOUND_LIMITS = {
+  maxBytes: 1_048_576,
+  connectTimeoutMs: 5_000,
+  totalTimeoutMs: 10_000,
+} as const;
 
 /** Options of an {@link OutboundTargetGuard}. */
 export interface OutboundTargetGuardOptions extends OutboundTargetPolicyOptions {
@@ -64,7 +68,11 @@ export class OutboundTargetGuard implements OutboundFetcher {
     this.policy = new OutboundTargetPolicy(options);
     this.maxBytes = positive(options.maxBytes, DEFAULT_OUTBOUND_LIMITS.maxBytes, 'maxBytes');
     this.totalTimeoutMs = positive(options.totalTimeoutMs, DEFAULT_OUTBOUND_LIMITS.totalTimeoutMs, 'totalTimeoutMs');
-    const connectTimeoutMs = positive(options.connectTimeoutMs, DEFAULT_OUTBOUND_LIMITS.connectTimeoutMs, 'connectTimeoutMs');
+    const connectTimeoutMs = positive(
+      options.connectTimeoutMs,
+      DEFAULT_OUTBOUND_LIMITS.connectTimeoutMs,
+      'connectTimeoutMs',
+    );
     this.agent = new Agent({
       connect: createGuardedConnector({
         policy: this.policy,
@@ -189,6 +197,7 @@ function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`OutboundTargetGuard: ${name} must be a positive number.`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new TypeError(`OutboundTargetGuard: ${name} must be a positive number.`);
   return value;
 }

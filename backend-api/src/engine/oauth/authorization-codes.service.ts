@@ -52,10 +52,18 @@ export class AuthorizationCodeService {
   async issue(grant: AuthorizationGrant): Promise<string> {
     const { token, hash } = mintOpaqueToken(CODE_PREFIX);
     const now = this.clock.now();
-    await this.db.query('DELETE FROM wildo_oauth_authorization_codes WHERE expires_at < $1', [new Date(now.getTime() - 3_600_000)]);
+    await this.db.query('DELETE FROM wildo_oauth_authorization_codes WHERE expires_at < $1', [
+      new Date(now.getTime() - 3_600_000),
+    ]);
     await this.db.query(
       'INSERT INTO wildo_oauth_authorization_codes (code_hash, client_id, user_id, grant_data, expires_at) VALUES ($1, $2, $3, $4, $5)',
-      [hash, grant.clientId, grant.userId, JSON.stringify(grant), new Date(now.getTime() + this.settings.authorizationCodeLifetimeSeconds * 1000)],
+      [
+        hash,
+        grant.clientId,
+        grant.userId,
+        JSON.stringify(grant),
+        new Date(now.getTime() + this.settings.authorizationCodeLifetimeSeconds * 1000),
+      ],
     );
     return token;
   }
@@ -70,11 +78,18 @@ export class AuthorizationCodeService {
     );
     const row = rows[0];
     if (!row) throw new InvalidGrantError('The authorization code is invalid, expired or already used.');
-    if (new Date(row.expires_at).getTime() <= now.getTime()) throw new InvalidGrantError('The authorization code is invalid, expired or already used.');
+    if (new Date(row.expires_at).getTime() <= now.getTime())
+      throw new InvalidGrantError('The authorization code is invalid, expired or already used.');
     const grant = row.grant_data;
-    if (grant.clientId !== exchange.clientId) throw new InvalidGrantError('The authorization code was issued to another client.');
-    if (exchange.redirectUri !== grant.redirectUri) throw new InvalidGrantError('The redirect_uri does not match the authorization request.');
-    if (!exchange.codeVerifier || !/^[A-Za-z0-9._~-]{43,128}$/.test(exchange.codeVerifier) || s256(exchange.codeVerifier) !== grant.codeChallenge) {
+    if (grant.clientId !== exchange.clientId)
+      throw new InvalidGrantError('The authorization code was issued to another client.');
+    if (exchange.redirectUri !== grant.redirectUri)
+      throw new InvalidGrantError('The redirect_uri does not match the authorization request.');
+    if (
+      !exchange.codeVerifier ||
+      !/^[A-Za-z0-9._~-]{43,128}$/.test(exchange.codeVerifier) ||
+      s256(exchange.codeVerifier) !== grant.codeChallenge
+    ) {
       throw new InvalidGrantError('The PKCE code_verifier does not match the code_challenge.');
     }
     return grant;

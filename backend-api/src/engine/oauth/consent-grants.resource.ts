@@ -23,12 +23,27 @@ export const consentGrantsResource = defineResource({
   primaryScope: ResourcePrimaryScope.USER,
   schema: OAuthConsentGrantSchema,
   operationsConfiguration: {
-    [CoreResourceOperation.READ]: { variants: [{ variantType: ResourceOperationVariantType.API_CALL, isDefault: true, roles: owner }] },
-    [CoreResourceOperation.LIST]: {
-      variants: [{ variantType: ResourceOperationVariantType.API_CALL, isDefault: true, roles: owner, filters: ['clientId', 'resource'] }],
+    [CoreResourceOperation.READ]: {
+      variants: [{ variantType: ResourceOperationVariantType.API_CALL, isDefault: true, roles: owner }],
     },
-    [CoreResourceOperation.DELETE]: { variants: [{ variantType: ResourceOperationVariantType.API_CALL, isDefault: true, roles: owner }] },
-    [CoreResourceOperation.CREATE]: { variants: [{ variantType: ResourceOperationVariantType.INTERNAL, isDefault: true, roles: owner }] },
-    [CoreResourceOperation.UPDATE]: { variants: [{ variantType: ResourceOperationVariantType.INTERNAL, isDefault: true, roles: owner }] },
+    [CoreResourceOperation.LIST]: {
+      variants: [
+        {
+          variantType: ResourceOperationVariantType.API_CALL,
+          isDefault: true,
+          roles: owner,
+          filters: ['clientId', 'resource'],
+        },
+      ],
+    },
+    [CoreResourceOperation.DELETE]: {
+      variants: [{ variantType: ResourceOperationVariantType.API_CALL, isDefault: true, roles: owner }],
+    },
+    [CoreResourceOperation.CREATE]: {
+      variants: [{ variantType: ResourceOperationVariantType.INTERNAL, isDefault: true, roles: owner }],
+    },
+    [CoreResourceOperation.UPDATE]: {
+      variants: [{ variantType: ResourceOperationVariantType.INTERNAL, isDefault: true, roles: owner }],
+    },
   },
 });

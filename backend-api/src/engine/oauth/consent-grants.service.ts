@@ -36,7 +36,12 @@ export class ConsentGrantsService {
   ) {}
 
   /** Whether the person has an unexpired remembered consent covering every requested scope. */
-  async hasCoveringConsentGrant(userId: string, clientId: string, resource: string | undefined, requestedScopes: readonly string[]): Promise<boolean> {
+  async hasCoveringConsentGrant(
+    userId: string,
+    clientId: string,
+    resource: string | undefined,
+    requestedScopes: readonly string[],
+  ): Promise<boolean> {
     try {
       if (!resource) return false;
       const grant = await this.read(userId, clientId, resource);
@@ -52,21 +57,38 @@ export class ConsentGrantsService {
   }
 
   /** Creates or widens the remembered consent after an affirmative approval, renewing its expiry. */
-  async rememberApproval(userId: string, client: { clientId: string; clientName: string }, resource: string, scopes: readonly string[]): Promise<void> {
+  async rememberApproval(
+    userId: string,
+    client: { clientId: string; clientName: string },
+    resource: string,
+    scopes: readonly string[],
+  ): Promise<void> {
     const context = this.systemContextFor(userId);
     const resolve = (type: string) => this.registry.getResource(type);
     const compiled = this.registry.getResource(OAUTH_CONSENT_GRANTS);
-    const expiresAt = new Date(this.clock.now().getTime() + this.settings.consentGrantLifetimeDays * 86_400_000).toISOString();
+    const expiresAt = new Date(
+      this.clock.now().getTime() + this.settings.consentGrantLifetimeDays * 86_400_000,
+    ).toISOString();
     const id = grantIdOf(userId, client.clientId, resource);
     for (let attempt = 0; attempt < 2; attempt++) {
       const existing = await this.store.findById(compiled.storeDefinition, context.tenant, id);
       if (existing) {
         const widened = [...new Set([...((existing.data as unknown as GrantData).scopes ?? []), ...scopes])].sort();
-        await patchRecord(this.store, resolve, compiled, context, id, { scopes: widened, expiresAt, clientName: client.clientName });
+        await patchRecord(this.store, resolve, compiled, context, id, {
+          scopes: widened,
+          expiresAt,
+          clientName: client.clientName,
+        });
         return;
       }
       try {
-        const data: GrantData = { clientId: client.clientId, clientName: client.clientName, resource, scopes: [...new Set(scopes)].sort(), expiresAt };
+        const data: GrantData = {
+          clientId: client.clientId,
+          clientName: client.clientName,
+          resource,
+          scopes: [...new Set(scopes)].sort(),
+          expiresAt,
+        };
         await insertRecord(this.store, resolve, compiled, context, { ...data }, id);
         return;
       } catch (error) {
@@ -78,7 +100,11 @@ export class ConsentGrantsService {
 
   private read(userId: string, clientId: string, resource: string): Promise<StoredRecord | null> {
     const scope: TenantScope = { kind: 'user', userId };
-    return this.store.findById(this.registry.getResource(OAUTH_CONSENT_GRANTS).storeDefinition, scope, grantIdOf(userId, clientId, resource));
+    return this.store.findById(
+      this.registry.getResource(OAUTH_CONSENT_GRANTS).storeDefinition,
+      scope,
+      grantIdOf(userId, clientId, resource),
+    );
   }
 
   /** The consent decision writes on the person's behalf, in their own scope. */

@@ -42,7 +42,10 @@ export class ConsentRequestService {
 
   /** Uses a token once, for the person it was issued to; null when unknown, used, expired or someone else's. */
   async consume(token: string, userId: string): Promise<PendingAuthorization | null> {
-    const consumed = await this.tokens.consume<PendingAuthorization>(token, { tokenType: CoreConsumableTokenTypes.OAUTH_CONSENT_REQUEST, userId });
+    const consumed = await this.tokens.consume<PendingAuthorization>(token, {
+      tokenType: CoreConsumableTokenTypes.OAUTH_CONSENT_REQUEST,
+      userId,
+    });
     return consumed?.metadata ?? null;
   }
 }

@@ -25,7 +25,9 @@ const withRegistration = { oauth: { dynamicClientRegistration: { enabled: true, 
 
 /** A stand-in resource server: answers 200 with the principal for tokens of `audience`, 401 otherwise. */
 function protectedEndpoint(t: TestBackend, audience: string) {
-  const authenticator = t.backend.container.get<ResourceServerAuthenticator>(SAAS_SERVICE_TYPES.ResourceServerAuthenticator);
+  const authenticator = t.backend.container.get<ResourceServerAuthenticator>(
+    SAAS_SERVICE_TYPES.ResourceServerAuthenticator,
+  );
   const app = express();
   app.get('/probe', async (req, res) => {
     try {
@@ -56,12 +58,23 @@ describe('authorization code with PKCE', () => {
     expect(token.status, JSON.stringify(token.body)).toBe(200);
     expect(token.body).toMatchObject({ token_type: 'Bearer', scope: 'openid' });
     expect(token.body.refresh_token).toBeUndefined();
-    expect(decodeJwt(token.body.access_token)).toMatchObject({ aud: MCP_AUDIENCE, sub: person.userId, azp: clientId, av: 1 });
+    expect(decodeJwt(token.body.access_token)).toMatchObject({
+      aud: MCP_AUDIENCE,
+      sub: person.userId,
+      azp: clientId,
+      av: 1,
+    });
     const bearer = `Bearer ${token.body.access_token}`;
     const own = await protectedEndpoint(t, MCP_AUDIENCE).get('/probe').set('Authorization', bearer);
     expect(own.status).toBe(200);
-    expect(own.body.principal).toMatchObject({ kind: 'user', userId: person.userId, credential: { type: 'delegated_token', authorizedParty: clientId } });
-    expect((await protectedEndpoint(t, MCP_SUPPORT_AUDIENCE).get('/probe').set('Authorization', bearer)).status).toBe(401);
+    expect(own.body.principal).toMatchObject({
+      kind: 'user',
+      userId: person.userId,
+      credential: { type: 'delegated_token', authorizedParty: clientId },
+    });
+    expect((await protectedEndpoint(t, MCP_SUPPORT_AUDIENCE).get('/probe').set('Authorization', bearer)).status).toBe(
+      401,
+    );
     expect((await t.api.get('/api/v1/auth/me').set('Authorization', bearer)).status).toBe(401);
   });
 
@@ -75,8 +88,17 @@ describe('authorization code with PKCE', () => {
     expect(`${redirect.origin}${redirect.pathname}`).toBe(REDIRECT_URI);
     expect(redirect.searchParams.get('state')).toBe(request.state);
     expect(redirect.searchParams.get('iss')).toBe('http://localhost:4241');
-    const token = await exchangeCode(t.api, { client_id: clientId, code: redirect.searchParams.get('code') as string, code_verifier: verifier });
-    expect(decodeJwt(token.body.id_token)).toMatchObject({ aud: clientId, sub: person.userId, nonce: 'n-0S6_WzA2Mj', iss: 'http://localhost:4241' });
+    const token = await exchangeCode(t.api, {
+      client_id: clientId,
+      code: redirect.searchParams.get('code') as string,
+      code_verifier: verifier,
+    });
+    expect(decodeJwt(token.body.id_token)).toMatchObject({
+      aud: clientId,
+      sub: person.userId,
+      nonce: 'n-0S6_WzA2Mj',
+      iss: 'http://localhost:4241',
+    });
   });
 
   it('refuses a PKCE verifier that does not match', async () => {
@@ -85,7 +107,11 @@ describe('authorization code with PKCE', () => {
     const clientId = await registerPublicClient(t.api);
     const { challenge } = pkcePair();
     const redirect = await consent(t.api, person, authorizationRequest(clientId, challenge));
-    const res = await exchangeCode(t.api, { client_id: clientId, code: redirect.searchParams.get('code') as string, code_verifier: pkcePair().verifier });
+    const res = await exchangeCode(t.api, {
+      client_id: clientId,
+      code: redirect.searchParams.get('code') as string,
+      code_verifier: pkcePair().verifier,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');
   });
@@ -105,7 +131,12 @@ describe('authorization code with PKCE', () => {
     const clientId = await registerPublicClient(t.api);
     const { verifier, challenge } = pkcePair();
     const redirect = await consent(t.api, person, authorizationRequest(clientId, challenge));
-    const res = await exchangeCode(t.api, { client_id: clientId, code: redirect.searchParams.get('code') as string, code_verifier: verifier, redirect_uri: 'https://tool.example/other' });
+    const res = await exchangeCode(t.api, {
+      client_id: clientId,
+      code: redirect.searchParams.get('code') as string,
+      code_verifier: verifier,
+      redirect_uri: 'https://tool.example/other',
+    });
     expect(res.body.error).toBe('invalid_grant');
   });
 
@@ -113,10 +144,14 @@ describe('authorization code with PKCE', () => {
     await using t = await createTestBackend(database(), withRegistration);
     const person = await signUp(t.api);
     const clientId = await registerPublicClient(t.api);
-    const request = authorizationRequest(clientId, pkcePair().challenge, { redirect_uri: 'https://evil.example/callback' });
+    const request = authorizationRequest(clientId, pkcePair().challenge, {
+      redirect_uri: 'https://evil.example/callback',
+    });
     const res = await t.api.post('/api/v1/oauth/authorize').set(person.auth).send(request);
     expect(res.status).toBe(400);
-    expect(res.body.error.problems).toEqual([{ path: 'redirect_uri', expected: 'a redirect URI registered for this client (exact match)' }]);
+    expect(res.body.error.problems).toEqual([
+      { path: 'redirect_uri', expected: 'a redirect URI registered for this client (exact match)' },
+    ]);
     expect(JSON.stringify(res.body)).not.toContain('evil.example');
   });
 
@@ -126,7 +161,12 @@ describe('authorization code with PKCE', () => {
     const clientId = await registerPublicClient(t.api);
     const { verifier, challenge } = pkcePair();
     const redirect = await consent(t.api, person, authorizationRequest(clientId, challenge));
-    const res = await exchangeCode(t.api, { client_id: clientId, code: redirect.searchParams.get('code') as string, code_verifier: verifier, resource: MCP_SUPPORT_AUDIENCE });
+    const res = await exchangeCode(t.api, {
+      client_id: clientId,
+      code: redirect.searchParams.get('code') as string,
+      code_verifier: verifier,
+      resource: MCP_SUPPORT_AUDIENCE,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_target');
   });
@@ -140,7 +180,11 @@ describe('authorization code with PKCE', () => {
       expect(redirect.searchParams.get('error')).toBe('invalid_target');
       expect(redirect.searchParams.get('code')).toBeNull();
     }
-    const control = await consent(t.api, person, authorizationRequest(clientId, pkcePair().challenge, { resource: MCP_SUPPORT_AUDIENCE }));
+    const control = await consent(
+      t.api,
+      person,
+      authorizationRequest(clientId, pkcePair().challenge, { resource: MCP_SUPPORT_AUDIENCE }),
+    );
     expect(control.searchParams.get('code')).toBeTruthy();
   });
 
@@ -148,9 +192,17 @@ describe('authorization code with PKCE', () => {
     await using t = await createTestBackend(database(), withRegistration);
     const person = await signUp(t.api);
     const clientId = await registerPublicClient(t.api);
-    const plain = await consent(t.api, person, authorizationRequest(clientId, pkcePair().challenge, { code_challenge_method: 'plain' }));
+    const plain = await consent(
+      t.api,
+      person,
+      authorizationRequest(clientId, pkcePair().challenge, { code_challenge_method: 'plain' }),
+    );
     expect(plain.searchParams.get('error')).toBe('invalid_request');
-    const business = await consent(t.api, person, authorizationRequest(clientId, pkcePair().challenge, { scope: 'openid todos:write' }));
+    const business = await consent(
+      t.api,
+      person,
+      authorizationRequest(clientId, pkcePair().challenge, { scope: 'openid todos:write' }),
+    );
     expect(business.searchParams.get('error')).toBe('invalid_scope');
   });
 
@@ -158,7 +210,9 @@ describe('authorization code with PKCE', () => {
     await using t = await createTestBackend(database(), withRegistration);
     const person = await signUp(t.api);
     const clientId = await registerPublicClient(t.api);
-    const redirect = await consent(t.api, person, authorizationRequest(clientId, pkcePair().challenge), { decision: 'deny' });
+    const redirect = await consent(t.api, person, authorizationRequest(clientId, pkcePair().challenge), {
+      decision: 'deny',
+    });
     expect(redirect.searchParams.get('error')).toBe('access_denied');
     expect(redirect.searchParams.get('code')).toBeNull();
   });
@@ -168,11 +222,35 @@ describe('authorization code with PKCE', () => {
     const person = await signUp(t.api);
     const intruder = await signUp(t.api);
     const clientId = await registerPublicClient(t.api);
-    const started = await t.api.post('/api/v1/oauth/authorize').set(person.auth).send(authorizationRequest(clientId, pkcePair().challenge));
+    const started = await t.api
+      .post('/api/v1/oauth/authorize')
+      .set(person.auth)
+      .send(authorizationRequest(clientId, pkcePair().challenge));
     const token = started.body.data.consent_token as string;
-    expect((await t.api.post('/api/v1/oauth/authorize/decision').set(intruder.auth).send({ consent_token: token, decision: 'approve' })).status).toBe(400);
-    expect((await t.api.post('/api/v1/oauth/authorize/decision').set(person.auth).send({ consent_token: token, decision: 'approve' })).status).toBe(200);
-    expect((await t.api.post('/api/v1/oauth/authorize/decision').set(person.auth).send({ consent_token: token, decision: 'approve' })).status).toBe(400);
+    expect(
+      (
+        await t.api
+          .post('/api/v1/oauth/authorize/decision')
+          .set(intruder.auth)
+          .send({ consent_token: token, decision: 'approve' })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await t.api
+          .post('/api/v1/oauth/authorize/decision')
+          .set(person.auth)
+          .send({ consent_token: token, decision: 'approve' })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await t.api
+          .post('/api/v1/oauth/authorize/decision')
+          .set(person.auth)
+          .send({ consent_token: token, decision: 'approve' })
+      ).status,
+    ).toBe(400);
   });
 
   it('refuses a code after the person’s roles changed', async () => {
@@ -184,8 +262,15 @@ describe('authorization code with PKCE', () => {
     const clientId = await registerPublicClient(t.api);
     const { verifier, challenge } = pkcePair();
     const redirect = await consent(t.api, person, authorizationRequest(clientId, challenge));
-    await t.api.put(`/api/v1/organizations/${orgId}/members/${person.userId}`).set(owner.auth).send({ role: 'ORG_MEMBER' });
-    const res = await exchangeCode(t.api, { client_id: clientId, code: redirect.searchParams.get('code') as string, code_verifier: verifier });
+    await t.api
+      .put(`/api/v1/organizations/${orgId}/members/${person.userId}`)
+      .set(owner.auth)
+      .send({ role: 'ORG_MEMBER' });
+    const res = await exchangeCode(t.api, {
+      client_id: clientId,
+      code: redirect.searchParams.get('code') as string,
+      code_verifier: verifier,
+    });
     expect(res.body.error).toBe('invalid_grant');
   });
 });
@@ -195,14 +280,22 @@ describe('remembered consent', () => {
     await using t = await createTestBackend(database(), withRegistration);
     const person = await signUp(t.api);
     const clientId = await registerPublicClient(t.api);
-    const ask = () => t.api.post('/api/v1/oauth/authorize').set(person.auth).send(authorizationRequest(clientId, pkcePair().challenge));
+    const ask = () =>
+      t.api.post('/api/v1/oauth/authorize').set(person.auth).send(authorizationRequest(clientId, pkcePair().challenge));
     await consent(t.api, person, authorizationRequest(clientId, pkcePair().challenge));
     expect((await ask()).body.data.kind).toBe('consent');
-    await consent(t.api, person, authorizationRequest(clientId, pkcePair().challenge), { decision: 'approve', remember: true });
+    await consent(t.api, person, authorizationRequest(clientId, pkcePair().challenge), {
+      decision: 'approve',
+      remember: true,
+    });
     expect((await ask()).body.data.kind).toBe('redirect');
     const grants = await t.api.get('/api/v1/oauth-consent-grants').set(person.auth);
-    expect(grants.body.data).toEqual([expect.objectContaining({ clientId, resource: MCP_AUDIENCE, scopes: ['openid'] })]);
-    expect((await t.api.delete(`/api/v1/oauth-consent-grants/${grants.body.data[0]._id}`).set(person.auth)).status).toBe(200);
+    expect(grants.body.data).toEqual([
+      expect.objectContaining({ clientId, resource: MCP_AUDIENCE, scopes: ['openid'] }),
+    ]);
+    expect(
+      (await t.api.delete(`/api/v1/oauth-consent-grants/${grants.body.data[0]._id}`).set(person.auth)).status,
+    ).toBe(200);
     expect((await ask()).body.data.kind).toBe('consent');
   });
 
@@ -210,8 +303,14 @@ describe('remembered consent', () => {
     await using t = await createTestBackend(database(), withRegistration);
     const person = await signUp(t.api);
     const clientId = await registerPublicClient(t.api);
-    await consent(t.api, person, authorizationRequest(clientId, pkcePair().challenge), { decision: 'approve', remember: true });
-    const wider = await t.api.post('/api/v1/oauth/authorize').set(person.auth).send(authorizationRequest(clientId, pkcePair().challenge, { scope: 'openid profile' }));
+    await consent(t.api, person, authorizationRequest(clientId, pkcePair().challenge), {
+      decision: 'approve',
+      remember: true,
+    });
+    const wider = await t.api
+      .post('/api/v1/oauth/authorize')
+      .set(person.auth)
+      .send(authorizationRequest(clientId, pkcePair().challenge, { scope: 'openid profile' }));
     expect(wider.body.data.kind).toBe('consent');
   });
 
@@ -220,12 +319,17 @@ describe('remembered consent', () => {
     const person = await signUp(t.api);
     const other = await signUp(t.api);
     const clientId = await registerPublicClient(t.api);
-    await consent(t.api, person, authorizationRequest(clientId, pkcePair().challenge), { decision: 'approve', remember: true });
+    await consent(t.api, person, authorizationRequest(clientId, pkcePair().challenge), {
+      decision: 'approve',
+      remember: true,
+    });
     const id = (await t.api.get('/api/v1/oauth-consent-grants').set(person.auth)).body.data[0]._id;
     expect((await t.api.get('/api/v1/oauth-consent-grants').set(other.auth)).body.data).toEqual([]);
     expect((await t.api.delete(`/api/v1/oauth-consent-grants/${id}`).set(other.auth)).status).toBe(404);
     // Creating or widening a grant is internal to the consent decision: no route accepts it.
-    expect((await t.api.post('/api/v1/oauth-consent-grants').set(person.auth).send({ clientId: 'x' })).status).toBe(405);
+    expect((await t.api.post('/api/v1/oauth-consent-grants').set(person.auth).send({ clientId: 'x' })).status).toBe(
+      405,
+    );
   });
 });
 
@@ -236,9 +340,15 @@ describe('trusted organization clients', () => {
     const outsider = await signUp(t.api);
     const orgId = await createOrganization(t.api, admin);
     const clientId = await createTrustedClient(t.api, admin, orgId);
-    const forMember = await t.api.post('/api/v1/oauth/authorize').set(admin.auth).send(authorizationRequest(clientId, pkcePair().challenge));
+    const forMember = await t.api
+      .post('/api/v1/oauth/authorize')
+      .set(admin.auth)
+      .send(authorizationRequest(clientId, pkcePair().challenge));
     expect(forMember.body.data.kind).toBe('redirect');
-    const forOutsider = await t.api.post('/api/v1/oauth/authorize').set(outsider.auth).send(authorizationRequest(clientId, pkcePair().challenge));
+    const forOutsider = await t.api
+      .post('/api/v1/oauth/authorize')
+      .set(outsider.auth)
+      .send(authorizationRequest(clientId, pkcePair().challenge));
     expect(forOutsider.body.data.kind).toBe('consent');
   });
 });

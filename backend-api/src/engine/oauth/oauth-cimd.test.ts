@@ -29,34 +29,71 @@ const development = (): OutboundTargetGuardOptions => ({
 });
 
 function documentFor(clientId: string, overrides: Record<string, unknown> = {}) {
-  return { client_id: clientId, client_name: 'Metadata tool', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', ...overrides };
+  return {
+    client_id: clientId,
+    client_name: 'Metadata tool',
+    redirect_uris: [REDIRECT],
+    token_endpoint_auth_method: 'none',
+    ...overrides,
+  };
 }
 
 describe('Client ID Metadata Document clients', () => {
   it('complete the authorization code flow when their document is allowlisted and consistent', async () => {
     const clientId = url('/client.json');
     documents = { '/client.json': documentFor(clientId) };
-    await using t = await createTestBackend(database(), { oauth: { cimd: { policy: 'ALLOWLIST' as never, allowedClients: [clientId] } }, outbound: development() });
+    await using t = await createTestBackend(database(), {
+      oauth: { cimd: { policy: 'ALLOWLIST' as never, allowedClients: [clientId] } },
+      outbound: development(),
+    });
     const person = await signUp(t.api);
     const { verifier, challenge } = pkcePair();
     const started = await t.api.post('/api/v1/oauth/authorize').set(person.auth).send({
-      response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256', resource: MCP_AUDIENCE,
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      scope: 'openid',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      resource: MCP_AUDIENCE,
     });
-    expect(started.body.data).toMatchObject({ kind: 'consent', client: { client_id: clientId, client_name: 'Metadata tool' } });
+    expect(started.body.data).toMatchObject({
+      kind: 'consent',
+      client: { client_id: clientId, client_name: 'Metadata tool' },
+    });
     const redirect = await consent(t.api, person, {
-      response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256', resource: MCP_AUDIENCE,
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      scope: 'openid',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      resource: MCP_AUDIENCE,
     });
-    const token = await exchangeCode(t.api, { client_id: clientId, code: redirect.searchParams.get('code') as string, code_verifier: verifier, redirect_uri: REDIRECT });
+    const token = await exchangeCode(t.api, {
+      client_id: clientId,
+      code: redirect.searchParams.get('code') as string,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+    });
     expect(token.status, JSON.stringify(token.body)).toBe(200);
   });
 
   it('are refused when the document’s client_id differs from its URL', async () => {
     const clientId = url('/mismatch.json');
     documents = { '/mismatch.json': documentFor(url('/someone-else.json')) };
-    await using t = await createTestBackend(database(), { oauth: { cimd: { policy: 'ALLOWLIST' as never, allowedClients: [clientId] } }, outbound: development() });
+    await using t = await createTestBackend(database(), {
+      oauth: { cimd: { policy: 'ALLOWLIST' as never, allowedClients: [clientId] } },
+      outbound: development(),
+    });
     const person = await signUp(t.api);
     const res = await t.api.post('/api/v1/oauth/authorize').set(person.auth).send({
-      response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkcePair().challenge, code_challenge_method: 'S256', resource: MCP_AUDIENCE,
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: 'S256',
+      resource: MCP_AUDIENCE,
     });
     expect(res.status).toBe(400);
     expect(res.body.error.problems[0].path).toBe('client_id');
@@ -70,7 +107,12 @@ describe('Client ID Metadata Document clients', () => {
     });
     const person = await signUp(t.api);
     const res = await t.api.post('/api/v1/oauth/authorize').set(person.auth).send({
-      response_type: 'code', client_id: clientId, redirect_uri: 'https://tool.example/callback', code_challenge: pkcePair().challenge, code_challenge_method: 'S256', resource: MCP_AUDIENCE,
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: 'https://tool.example/callback',
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: 'S256',
+      resource: MCP_AUDIENCE,
     });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain('fetch_refused');
@@ -82,7 +124,12 @@ describe('Client ID Metadata Document clients', () => {
     await using t = await createTestBackend(database());
     const person = await signUp(t.api);
     const res = await t.api.post('/api/v1/oauth/authorize').set(person.auth).send({
-      response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkcePair().challenge, code_challenge_method: 'S256', resource: MCP_AUDIENCE,
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: 'S256',
+      resource: MCP_AUDIENCE,
     });
     expect(res.status).toBe(400);
     expect(server.hits).toBeGreaterThanOrEqual(0);

@@ -68,7 +68,10 @@ export class OAuthClientDirectory {
   }
 
   private async findRegistered(clientId: string): Promise<OAuthClientView | null> {
-    for (const type of [CREDENTIAL_RESOURCE_TYPES.ORGANIZATION_OAUTH_CLIENTS, CREDENTIAL_RESOURCE_TYPES.APPLICATION_OAUTH_CLIENTS]) {
+    for (const type of [
+      CREDENTIAL_RESOURCE_TYPES.ORGANIZATION_OAUTH_CLIENTS,
+      CREDENTIAL_RESOURCE_TYPES.APPLICATION_OAUTH_CLIENTS,
+    ]) {
       const located = await this.credentials.locate(type, clientId);
       if (!located) continue;
       const data = located.record.data as {
@@ -120,7 +123,8 @@ export class OAuthClientDirectory {
         secrets: [],
       };
     } catch (error) {
-      if (error instanceof CimdResolutionError) throw new InvalidClientError(`The client metadata document was refused (${error.reason}).`);
+      if (error instanceof CimdResolutionError)
+        throw new InvalidClientError(`The client metadata document was refused (${error.reason}).`);
       throw error;
     }
   }

@@ -20,7 +20,11 @@ export interface OAuthSettings {
 }
 
 /** Settings for a backend at `issuer` whose consent page lives at `frontendUrl`. */
-export function oauthSettingsFor(issuer: string, frontendUrl: string, overrides: Partial<OAuthSettings> = {}): OAuthSettings {
+export function oauthSettingsFor(
+  issuer: string,
+  frontendUrl: string,
+  overrides: Partial<OAuthSettings> = {},
+): OAuthSettings {
   const base = issuer.replace(/\/+$/, '');
   return {
     issuer: base,

@@ -18,7 +18,9 @@ import type { TokenEndpointService, TokenRequestParams } from './token-endpoint.
 function person(res: Response): UserPrincipal {
   const principal = requirePrincipal(res);
   if (principal.kind !== 'user' || principal.credential.type !== 'access_token') {
-    throw new FrameworkError('FORBIDDEN', 'Only a signed-in person can authorize an application.', { reason: 'principal_not_allowed' });
+    throw new FrameworkError('FORBIDDEN', 'Only a signed-in person can authorize an application.', {
+      reason: 'principal_not_allowed',
+    });
   }
   return principal;
 }
@@ -34,7 +36,9 @@ export function createAuthorizationRouter(authorization: AuthorizationService): 
   router.post('/oauth/authorize/decision', async (req, res) => {
     const principal = person(res);
     const request = parseContract(OAuthConsentDecisionRequestSchema, req.body ?? {});
-    sendData(res, 200, { redirect_to: await authorization.decide(principal, request.consent_token, request.decision, request.remember) });
+    sendData(res, 200, {
+      redirect_to: await authorization.decide(principal, request.consent_token, request.decision, request.remember),
+    });
   });
   return router;
 }
@@ -45,7 +49,13 @@ function sendOAuthError(error: unknown, res: Response, logger: Logger, basicAuth
   if (!oauth) logger.error('oauth endpoint failed', { error: error instanceof Error ? error.message : String(error) });
   const status = oauth?.status ?? 500;
   if (status === 401 && basicAuth) res.setHeader('www-authenticate', 'Basic realm="wildo"');
-  res.status(status).json(oauth ? oauth.toResponseBody() : { error: 'server_error', error_description: 'The server could not complete the request.' });
+  res
+    .status(status)
+    .json(
+      oauth
+        ? oauth.toResponseBody()
+        : { error: 'server_error', error_description: 'The server could not complete the request.' },
+    );
 }
 
 /**
@@ -90,52 +100,93 @@ export function createTokenAndRegistrationRouter(options: {
     next();
   };
 
-  router.post('/oauth/token', noStore, (req, res, next) => {
-    if (!req.is('application/x-www-form-urlencoded')) return sendOAuthError(new InvalidRequestError('Send the token request as application/x-www-form-urlencoded.'), res, options.logger, false);
-    form(req, res, (error?: unknown) => (error ? sendOAuthError(new InvalidRequestError('The request body could not be read.'), res, options.logger, false) : next()));
-  }, async (req, res) => {
-    const authorization = req.get('authorization');
-    try {
-      sendTokenResponse(res, await options.tokens.handle(singleValued(req.body), authorization));
-    } catch (error) {
-      sendOAuthError(error, res, options.logger, authorization !== undefined && /^basic /i.test(authorization));
-    }
-  });
+  router.post(
+    '/oauth/token',
+    noStore,
+    (req, res, next) => {
+      if (!req.is('application/x-www-form-urlencoded'))
+        return sendOAuthError(
+          new InvalidRequestError('Send the token request as application/x-www-form-urlencoded.'),
+          res,
+          options.logger,
+          false,
+        );
+      form(req, res, (error?: unknown) =>
+        error
+          ? sendOAuthError(new InvalidRequestError('The request body could not be read.'), res, options.logger, false)
+          : next(),
+      );
+    },
+    async (req, res) => {
+      const authorization = req.get('authorization');
+      try {
+        sendTokenResponse(res, await options.tokens.handle(singleValued(req.body), authorization));
+      } catch (error) {
+        sendOAuthError(error, res, options.logger, authorization !== undefined && /^basic /i.test(authorization));
+      }
+    },
+  );
 
   const registrationOn = (_req: Request, _res: Response, next: NextFunction) => {
     // Off by default: the endpoint then does not exist (404) and discovery does not advertise it.
-    if (!options.settings.dynamicClientRegistration.enabled) return next(new FrameworkError('NOT_FOUND', 'No such endpoint.'));
+    if (!options.settings.dynamicClientRegistration.enabled)
+      return next(new FrameworkError('NOT_FOUND', 'No such endpoint.'));
     next();
   };
-  const perIp: CounterPolicy = { points: options.settings.dynamicClientRegistration.maxRegistrationsPerHourPerIp, durationMs: 3_600_000 };
+  const perIp: CounterPolicy = {
+    points: options.settings.dynamicClientRegistration.maxRegistrationsPerHourPerIp,
+    durationMs: 3_600_000,
+  };
 
-  router.post('/oauth/register', registrationOn, noStore, async (req, res, next) => {
-    try {
-      await options.rateLimits.charge(`dcr:${req.ip ?? 'unknown'}`, perIp);
-    } catch (error) {
-      return next(error);
-    }
-    json(req, res, (error?: unknown) => (error ? sendOAuthError(new OAuthError('invalid_client_metadata', 'The registration body is not valid JSON.'), res, options.logger, false) : next()));
-  }, async (req, res) => {
-    // RFC 7591 §3.2.2 names metadata a server refuses `invalid_client_metadata`.
-    const unstorable = unstorableParameter(req.body);
-    if (unstorable) return sendOAuthError(new InvalidClientMetadataError(unstorable), res, options.logger, false);
-    try {
-      res.status(201).json(await options.registration.register(req.body));
-    } catch (failure) {
-      sendOAuthError(failure, res, options.logger, false);
-    }
-  });
+  router.post(
+    '/oauth/register',
+    registrationOn,
+    noStore,
+    async (req, res, next) => {
+      try {
+        await options.rateLimits.charge(`dcr:${req.ip ?? 'unknown'}`, perIp);
+      } catch (error) {
+        return next(error);
+      }
+      json(req, res, (error?: unknown) =>
+        error
+          ? sendOAuthError(
+              new OAuthError('invalid_client_metadata', 'The registration body is not valid JSON.'),
+              res,
+              options.logger,
+              false,
+            )
+          : next(),
+      );
+    },
+    async (req, res) => {
+      // RFC 7591 §3.2.2 names metadata a server refuses `invalid_client_metadata`.
+      const unstorable = unstorableParameter(req.body);
+      if (unstorable) return sendOAuthError(new InvalidClientMetadataError(unstorable), res, options.logger, false);
+      try {
+        res.status(201).json(await options.registration.register(req.body));
+      } catch (failure) {
+        sendOAuthError(failure, res, options.logger, false);
+      }
+    },
+  );
 
   router.get('/oauth/register/:clientId', registrationOn, noStore, async (req, res) => {
     const metadata = await options.registration.read(String(req.params.clientId), bearerOf(req));
-    if (!metadata) return void res.status(401).setHeader('www-authenticate', 'Bearer error="invalid_token"').json({ error: 'invalid_token', error_description: 'The registration access token is not valid.' });
+    if (!metadata)
+      return void res
+        .status(401)
+        .setHeader('www-authenticate', 'Bearer error="invalid_token"')
+        .json({ error: 'invalid_token', error_description: 'The registration access token is not valid.' });
     res.json(metadata);
   });
 
   router.delete('/oauth/register/:clientId', registrationOn, async (req, res) => {
     if (!(await options.registration.remove(String(req.params.clientId), bearerOf(req)))) {
-      return void res.status(401).setHeader('www-authenticate', 'Bearer error="invalid_token"').json({ error: 'invalid_token', error_description: 'The registration access token is not valid.' });
+      return void res
+        .status(401)
+        .setHeader('www-authenticate', 'Bearer error="invalid_token"')
+        .json({ error: 'invalid_token', error_description: 'The registration access token is not valid.' });
     }
     res.status(204).end();
   });

@@ -1,4 +1,8 @@
-import { CoreResourceOperation, ExecutionContext_ExecutionType, OIDC_SUPPORTED_IDENTITY_SCOPES } from '@wildo/shared-lib';
+import {
+  CoreResourceOperation,
+  ExecutionContext_ExecutionType,
+  OIDC_SUPPORTED_IDENTITY_SCOPES,
+} from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
 import { z } from 'zod';
 import type { Clock } from '../container/clock.js';
@@ -56,19 +60,28 @@ export class RegistrationService {
 
   /** Registers a client; throws `invalid_client_metadata` / `invalid_redirect_uri`. */
   async register(body: unknown): Promise<RegistrationResponse> {
-    if (body !== null && typeof body === 'object' && 'roles' in body) throw new InvalidClientMetadataError('roles cannot be requested at dynamic registration.');
+    if (body !== null && typeof body === 'object' && 'roles' in body)
+      throw new InvalidClientMetadataError('roles cannot be requested at dynamic registration.');
     const parsed = RegistrationRequestSchema.safeParse(body);
     if (!parsed.success) throw new InvalidClientMetadataError('The client metadata is malformed.');
     const request = parsed.data;
     const scopes = (request.scope ?? 'openid').split(/\s+/).filter(Boolean);
     const beyondIdentity = scopes.filter((s) => !OIDC_SUPPORTED_IDENTITY_SCOPES.includes(s));
-    if (beyondIdentity.length > 0) throw new InvalidClientMetadataError(`scope(s) not available to a dynamically registered client: ${beyondIdentity.join(', ')}`);
+    if (beyondIdentity.length > 0)
+      throw new InvalidClientMetadataError(
+        `scope(s) not available to a dynamically registered client: ${beyondIdentity.join(', ')}`,
+      );
     if (request.grant_types && request.grant_types.some((g) => g !== 'authorization_code')) {
-      throw new InvalidClientMetadataError('Only the authorization_code grant is available to a dynamically registered client.');
+      throw new InvalidClientMetadataError(
+        'Only the authorization_code grant is available to a dynamically registered client.',
+      );
     }
-    if (request.response_types && request.response_types.some((t) => t !== 'code')) throw new InvalidClientMetadataError('Only response_type code is supported.');
+    if (request.response_types && request.response_types.some((t) => t !== 'code'))
+      throw new InvalidClientMetadataError('Only response_type code is supported.');
     if (request.redirect_uris.some((uri) => !isSafeRedirectUri(uri))) {
-      throw new InvalidRedirectUriError('Redirect URIs must be https (or http on a loopback host), without credentials or fragment.');
+      throw new InvalidRedirectUriError(
+        'Redirect URIs must be https (or http on a loopback host), without credentials or fragment.',
+      );
     }
     const method = request.token_endpoint_auth_method ?? 'client_secret_basic';
     const registrationToken = `wrat_${this.secrets.generate()}`;
@@ -106,10 +119,18 @@ export class RegistrationService {
   }
 
   /** RFC 7592 read: the registration's metadata, for the holder of its registration access token. */
-  async read(clientId: string, registrationToken: string): Promise<Omit<RegistrationResponse, 'registration_access_token' | 'client_secret'> | null> {
+  async read(
+    clientId: string,
+    registrationToken: string,
+  ): Promise<Omit<RegistrationResponse, 'registration_access_token' | 'client_secret'> | null> {
     const located = await this.authorizedRegistration(clientId, registrationToken);
     if (!located) return null;
-    const data = located.record.data as { clientName: string; redirectUris: string[]; tokenEndpointAuthMethod: string; scope: string };
+    const data = located.record.data as {
+      clientName: string;
+      redirectUris: string[];
+      tokenEndpointAuthMethod: string;
+      scope: string;
+    };
     return {
       client_id: clientId,
       client_id_issued_at: Math.floor(new Date(located.record.createdAt).getTime() / 1000),
@@ -130,7 +151,12 @@ export class RegistrationService {
   async remove(clientId: string, registrationToken: string): Promise<boolean> {
     const located = await this.authorizedRegistration(clientId, registrationToken);
     if (!located) return false;
-    await this.services.executeCoreOperation(CREDENTIAL_RESOURCE_TYPES.APPLICATION_OAUTH_CLIENTS, CoreResourceOperation.DELETE, this.systemContext(), clientId);
+    await this.services.executeCoreOperation(
+      CREDENTIAL_RESOURCE_TYPES.APPLICATION_OAUTH_CLIENTS,
+      CoreResourceOperation.DELETE,
+      this.systemContext(),
+      clientId,
+    );
     return true;
   }
 

@@ -5,7 +5,10 @@ import type { IdentitySettings } from '../identity/identity-settings.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
 import type { UsersService } from '../identity/users.service.js';
 import { isStorableText } from '../resources/schema/index.js';
-import { DELEGATED_TOKEN_RESOURCE_SERVERS, type ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
+import {
+  DELEGATED_TOKEN_RESOURCE_SERVERS,
+  type ResourceServerInstancesRegistryBackendService,
+} from '../resource-servers/resource-server-instances.registry.js';
 import type { AuthorizationCodeService } from './authorization-codes.service.js';
 import type { OAuthClientDirectory, OAuthClientView } from './oauth-client-directory.service.js';
 import {
@@ -64,7 +67,8 @@ export class TokenEndpointService {
     @inject(SAAS_SERVICE_TYPES.OAuthClientDirectory) private readonly clients: OAuthClientDirectory,
     @inject(SAAS_SERVICE_TYPES.AuthorizationCodeService) private readonly codes: AuthorizationCodeService,
     @inject(SAAS_SERVICE_TYPES.AccessTokenService) private readonly tokens: AccessTokenService,
-    @inject(SAAS_SERVICE_TYPES.ResourceServerInstancesRegistry) private readonly resourceServers: ResourceServerInstancesRegistryBackendService,
+    @inject(SAAS_SERVICE_TYPES.ResourceServerInstancesRegistry)
+    private readonly resourceServers: ResourceServerInstancesRegistryBackendService,
     @inject(SAAS_SERVICE_TYPES.PrincipalDirectory) private readonly directory: PrincipalDirectory,
     @inject(SAAS_SERVICE_TYPES.UsersService) private readonly users: UsersService,
     @inject(SAAS_SERVICE_TYPES.IdentitySettings) private readonly identity: IdentitySettings,
@@ -74,19 +78,27 @@ export class TokenEndpointService {
   async handle(params: TokenRequestParams, authorization: string | undefined): Promise<TokenResponse> {
     const grantType = params.grant_type;
     if (!grantType) throw new InvalidRequestError('grant_type is required.');
-    if (grantType !== 'client_credentials' && grantType !== 'authorization_code') throw new UnsupportedGrantTypeError('This grant type is not supported.');
+    if (grantType !== 'client_credentials' && grantType !== 'authorization_code')
+      throw new UnsupportedGrantTypeError('This grant type is not supported.');
     const { client, confidential } = await this.authenticateClient(params, authorization);
-    if (!client.grantTypes.includes(grantType)) throw new UnauthorizedClientError('This client may not use this grant type.');
-    return grantType === 'client_credentials' ? this.clientCredentials(client, confidential, params) : this.authorizationCode(client, confidential, params);
+    if (!client.grantTypes.includes(grantType))
+      throw new UnauthorizedClientError('This client may not use this grant type.');
+    return grantType === 'client_credentials'
+      ? this.clientCredentials(client, confidential, params)
+      : this.authorizationCode(client, confidential, params);
   }
 
-  private async authenticateClient(params: TokenRequestParams, authorization: string | undefined): Promise<AuthenticatedClient> {
+  private async authenticateClient(
+    params: TokenRequestParams,
+    authorization: string | undefined,
+  ): Promise<AuthenticatedClient> {
     let clientId = params.client_id;
     let secret = params.client_secret;
     if (authorization && /^basic /i.test(authorization)) {
       if (secret !== undefined) throw new InvalidRequestError('Use one client authentication method.');
       const basic = parseBasic(authorization);
-      if (clientId !== undefined && clientId !== basic.clientId) throw new InvalidClientError('client_id does not match the client credentials.');
+      if (clientId !== undefined && clientId !== basic.clientId)
+        throw new InvalidClientError('client_id does not match the client credentials.');
       clientId = basic.clientId;
       secret = basic.secret;
     }
@@ -97,15 +109,23 @@ export class TokenEndpointService {
       if (secret !== undefined) throw new InvalidClientError('This public client has no secret.');
       return { client, confidential: false };
     }
-    if (secret === undefined || !this.clients.verifySecret(client, secret)) throw new InvalidClientError('Client authentication failed.');
+    if (secret === undefined || !this.clients.verifySecret(client, secret))
+      throw new InvalidClientError('Client authentication failed.');
     return { client, confidential: true };
   }
 
-  private async clientCredentials(client: OAuthClientView, confidential: boolean, params: TokenRequestParams): Promise<TokenResponse> {
+  private async clientCredentials(
+    client: OAuthClientView,
+    confidential: boolean,
+    params: TokenRequestParams,
+  ): Promise<TokenResponse> {
     if (!confidential) throw new UnauthorizedClientError('client_credentials needs a confidential client.');
     const audience = params.resource;
     if (!audience) throw new InvalidTargetError('The resource parameter is required.');
-    const known = [this.identity.apiAudience, ...this.resourceServers.listResourceServerAudiences(DELEGATED_TOKEN_RESOURCE_SERVERS)];
+    const known = [
+      this.identity.apiAudience,
+      ...this.resourceServers.listResourceServerAudiences(DELEGATED_TOKEN_RESOURCE_SERVERS),
+    ];
     if (!known.includes(audience)) throw new InvalidTargetError('The resource is not a known audience.');
     const issued = await this.tokens.issueClientAccessToken({
       clientId: client.clientId,
@@ -117,12 +137,24 @@ export class TokenEndpointService {
     return { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn };
   }
 
-  private async authorizationCode(client: OAuthClientView, confidential: boolean, params: TokenRequestParams): Promise<TokenResponse> {
-    if (client.tokenEndpointAuthMethod !== 'none' && !confidential) throw new InvalidClientError('Client authentication failed.');
+  private async authorizationCode(
+    client: OAuthClientView,
+    confidential: boolean,
+    params: TokenRequestParams,
+  ): Promise<TokenResponse> {
+    if (client.tokenEndpointAuthMethod !== 'none' && !confidential)
+      throw new InvalidClientError('Client authentication failed.');
     if (!params.code) throw new InvalidRequestError('code is required.');
-    const grant = await this.codes.exchangeAuthorizationCode({ code: params.code, clientId: client.clientId, redirectUri: params.redirect_uri, codeVerifier: params.code_verifier });
+    const grant = await this.codes.exchangeAuthorizationCode({
+      code: params.code,
+      clientId: client.clientId,
+      redirectUri: params.redirect_uri,
+      codeVerifier: params.code_verifier,
+    });
     if (params.resource !== undefined && params.resource !== grant.resource) {
-      throw new InvalidTargetError('The token-request resource does not match the resource authorized at the authorization endpoint.');
+      throw new InvalidTargetError(
+        'The token-request resource does not match the resource authorized at the authorization endpoint.',
+      );
     }
     if (!this.resourceServers.listResourceServerAudiences(DELEGATED_TOKEN_RESOURCE_SERVERS).includes(grant.resource)) {
       throw new InvalidTargetError('The resource is not a delegatable agent endpoint (MCP or A2A).');
@@ -141,14 +173,27 @@ export class TokenEndpointService {
       clientId: client.clientId,
       audience: grant.resource,
       scopes: grant.scopes,
-      ...(grant.organizationRestriction !== undefined ? { organizationRestriction: grant.organizationRestriction } : {}),
+      ...(grant.organizationRestriction !== undefined
+        ? { organizationRestriction: grant.organizationRestriction }
+        : {}),
     });
-    const response: TokenResponse = { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn, scope: grant.scopes.join(' ') };
-    if (grant.scopes.includes('openid')) response.id_token = await this.idToken(grant.userId, client.clientId, grant.scopes, grant.nonce);
+    const response: TokenResponse = {
+      access_token: issued.accessToken,
+      token_type: 'Bearer',
+      expires_in: issued.expiresIn,
+      scope: grant.scopes.join(' '),
+    };
+    if (grant.scopes.includes('openid'))
+      response.id_token = await this.idToken(grant.userId, client.clientId, grant.scopes, grant.nonce);
     return response;
   }
 
-  private async idToken(userId: string, clientId: string, scopes: readonly string[], nonce: string | undefined): Promise<string> {
+  private async idToken(
+    userId: string,
+    clientId: string,
+    scopes: readonly string[],
+    nonce: string | undefined,
+  ): Promise<string> {
     const user = await this.users.getById(userId);
     const claims: Record<string, unknown> = {};
     if (user && scopes.includes('email')) Object.assign(claims, { email: user.email, email_verified: false });

@@ -10,7 +10,11 @@ import type { CoordinationBackend } from '../coordination/coordination.js';
 import { CREDENTIAL_CHANGED_CHANNEL } from '../credentials/credentials.resource-types.js';
 import { USER_CHANGED_CHANNEL } from '../identity/sql-principal-directory.service.js';
 import { createPostgresDatabase } from '../persistence/postgres-database.js';
-import { createPostgresTestSchema, postgresTestUrl, type PostgresTestSchema } from '../persistence/postgres-test-schema.js';
+import {
+  createPostgresTestSchema,
+  postgresTestUrl,
+  type PostgresTestSchema,
+} from '../persistence/postgres-test-schema.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import { TOKEN_REVOKED_CHANNEL } from './token-revocations.service.js';
 
@@ -31,11 +35,19 @@ describe.skipIf(!databaseUrl || !redisUrl)('revocation on two replicas (PostgreS
   let b: TestBackend;
   let admin: TestUser;
   let orgId: string;
-  const options = { ...MCP_BACKEND_OPTIONS, redisUrl: redisUrl as string, coordinationKeyPrefix: `test:revocations:${randomUUID()}:` };
+  const options = {
+    ...MCP_BACKEND_OPTIONS,
+    redisUrl: redisUrl as string,
+    coordinationKeyPrefix: `test:revocations:${randomUUID()}:`,
+  };
 
   /** A replica with its own connection pool on the shared schema. */
   async function replica(): Promise<TestBackend> {
-    const database = await createPostgresDatabase({ connectionString: databaseUrl as string, searchPath: schema.schema, maxConnections: 4 });
+    const database = await createPostgresDatabase({
+      connectionString: databaseUrl as string,
+      searchPath: schema.schema,
+      maxConnections: 4,
+    });
     databases.push(database);
     const backend = await createTestBackend(database, options);
     replicas.push(backend);
@@ -68,7 +80,13 @@ describe.skipIf(!databaseUrl || !redisUrl)('revocation on two replicas (PostgreS
     const unsubscribe = await coordination.subscribe(channel, (message) => matches(message) && resolve());
     return async () => {
       let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${channel} announcement reached replica B`)), DELIVERY_DEADLINE_MS)));
+      const deadline = new Promise<never>(
+        (_, reject) =>
+          (timer = setTimeout(
+            () => reject(new Error(`no ${channel} announcement reached replica B`)),
+            DELIVERY_DEADLINE_MS,
+          )),
+      );
       try {
         await Promise.race([received, deadline]);
       } finally {
@@ -80,21 +98,26 @@ describe.skipIf(!databaseUrl || !redisUrl)('revocation on two replicas (PostgreS
 
   const revocationOf = (id: string) => (message: string) => message.includes(id);
   const todos = () => `/api/v1/organizations/${orgId}/todos`;
-  const rest = async (t: TestBackend, authorization: string) => (await t.api.get(todos()).set('Authorization', authorization)).status;
-  const mcp = async (t: TestBackend, authorization: string) => (await handshake(t.api, MCP_PATH, rpc('tools/list'), authorization)).status;
+  const rest = async (t: TestBackend, authorization: string) =>
+    (await t.api.get(todos()).set('Authorization', authorization)).status;
+  const mcp = async (t: TestBackend, authorization: string) =>
+    (await handshake(t.api, MCP_PATH, rpc('tools/list'), authorization)).status;
 
   async function machineClient(): Promise<{ id: string; token: string }> {
     const client = await createMachineClient(a.api, admin, orgId);
     return { id: client.clientId, token: await clientCredentialsToken(a.api, client) };
   }
 
-  const delegate = (person: TestUser, clientId: string, remember = false) => delegateTo(a.api, person, clientId, { remember });
+  const delegate = (person: TestUser, clientId: string, remember = false) =>
+    delegateTo(a.api, person, clientId, { remember });
 
   it('an OAuth client deleted on A: its token, verified on B before, is refused on B; another client’s still works', async () => {
     const [doomed, kept] = [await machineClient(), await machineClient()];
     expect(await rest(b, doomed.token)).toBe(200);
     const delivered = await receivedByB(TOKEN_REVOKED_CHANNEL, revocationOf(doomed.id));
-    expect((await a.api.delete(`/api/v1/organizations/${orgId}/oauth-clients/${doomed.id}`).set(admin.auth)).status).toBe(200);
+    expect(
+      (await a.api.delete(`/api/v1/organizations/${orgId}/oauth-clients/${doomed.id}`).set(admin.auth)).status,
+    ).toBe(200);
     await delivered();
     expect(await rest(b, doomed.token)).toBe(401);
     expect(await rest(b, kept.token)).toBe(200);
@@ -105,7 +128,8 @@ describe.skipIf(!databaseUrl || !redisUrl)('revocation on two replicas (PostgreS
     const [withdrawn, kept] = [await registerPublicClient(a.api), await registerPublicClient(a.api)];
     const [lost, still] = [await delegate(person, withdrawn, true), await delegate(person, kept, true)];
     expect(await mcp(b, lost)).toBe(200);
-    const grant = (await a.api.get('/api/v1/oauth-consent-grants').query({ clientId: withdrawn }).set(person.auth)).body.data[0];
+    const grant = (await a.api.get('/api/v1/oauth-consent-grants').query({ clientId: withdrawn }).set(person.auth)).body
+      .data[0];
     const delivered = await receivedByB(TOKEN_REVOKED_CHANNEL, revocationOf(withdrawn));
     expect((await a.api.delete(`/api/v1/oauth-consent-grants/${grant._id}`).set(person.auth)).status).toBe(200);
     await delivered();
@@ -122,7 +146,9 @@ describe.skipIf(!databaseUrl || !redisUrl)('revocation on two replicas (PostgreS
     expect(await rest(b, leaving.auth.Authorization)).toBe(200);
     expect(await mcp(b, lost)).toBe(200);
     const delivered = await receivedByB(USER_CHANGED_CHANNEL, (userId) => userId === leaving.userId);
-    expect((await a.api.delete(`/api/v1/organizations/${orgId}/members/${leaving.userId}`).set(admin.auth)).status).toBe(200);
+    expect(
+      (await a.api.delete(`/api/v1/organizations/${orgId}/members/${leaving.userId}`).set(admin.auth)).status,
+    ).toBe(200);
     await delivered();
     expect(await rest(b, leaving.auth.Authorization)).toBe(401);
     expect(await mcp(b, lost)).toBe(401);
@@ -131,11 +157,19 @@ describe.skipIf(!databaseUrl || !redisUrl)('revocation on two replicas (PostgreS
   });
 
   it('an API key deleted on A is refused on B; another key still works', async () => {
-    const create = async () => (await a.api.post(`/api/v1/organizations/${orgId}/api-keys`).set(admin.auth).send({ name: 'ci', roles: ['ORG_MEMBER'] })).body.data;
+    const create = async () =>
+      (
+        await a.api
+          .post(`/api/v1/organizations/${orgId}/api-keys`)
+          .set(admin.auth)
+          .send({ name: 'ci', roles: ['ORG_MEMBER'] })
+      ).body.data;
     const [doomed, kept] = [await create(), await create()];
     expect(await rest(b, doomed.plainKey)).toBe(200);
     const delivered = await receivedByB(CREDENTIAL_CHANGED_CHANNEL, (id) => id === doomed._id);
-    expect((await a.api.delete(`/api/v1/organizations/${orgId}/api-keys/${doomed._id}`).set(admin.auth)).status).toBe(200);
+    expect((await a.api.delete(`/api/v1/organizations/${orgId}/api-keys/${doomed._id}`).set(admin.auth)).status).toBe(
+      200,
+    );
     await delivered();
     expect(await rest(b, doomed.plainKey)).toBe(401);
     expect(await rest(b, kept.plainKey)).toBe(200);
@@ -143,7 +177,9 @@ describe.skipIf(!databaseUrl || !redisUrl)('revocation on two replicas (PostgreS
 
   it('a replica started after a revocation loads it: the token is refused there, another client’s works', async () => {
     const [doomed, kept] = [await machineClient(), await machineClient()];
-    expect((await a.api.delete(`/api/v1/organizations/${orgId}/oauth-clients/${doomed.id}`).set(admin.auth)).status).toBe(200);
+    expect(
+      (await a.api.delete(`/api/v1/organizations/${orgId}/oauth-clients/${doomed.id}`).set(admin.auth)).status,
+    ).toBe(200);
     const late = await replica();
     expect(await rest(late, doomed.token)).toBe(401);
     expect(await rest(late, kept.token)).toBe(200);

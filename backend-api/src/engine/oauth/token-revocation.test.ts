@@ -61,15 +61,24 @@ async function delegatedClient(): Promise<string> {
   const created = await t.api
     .post(clients())
     .set(admin.auth)
-    .send({ clientName: 'tool', grantTypes: ['authorization_code'], redirectUris: [REDIRECT_URI], tokenEndpointAuthMethod: 'none' });
+    .send({
+      clientName: 'tool',
+      grantTypes: ['authorization_code'],
+      redirectUris: [REDIRECT_URI],
+      tokenEndpointAuthMethod: 'none',
+    });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return created.body.data._id as string;
 }
 
-const delegate = (person: TestUser, clientId: string, remember = false) => delegateTo(t.api, person, clientId, { remember });
+const delegate = (person: TestUser, clientId: string, remember = false) =>
+  delegateTo(t.api, person, clientId, { remember });
 
 async function apiKey(): Promise<{ id: string; key: string }> {
-  const created = await t.api.post(keys()).set(admin.auth).send({ name: 'integration', roles: ['ORG_MEMBER'] });
+  const created = await t.api
+    .post(keys())
+    .set(admin.auth)
+    .send({ name: 'integration', roles: ['ORG_MEMBER'] });
   expect(created.status).toBe(201);
   return { id: created.body.data._id, key: created.body.data.plainKey };
 }
@@ -100,7 +109,14 @@ describe('deleting an OAuth client', () => {
     const context = adminContext();
     await database().query('ALTER TABLE wildo_token_revocations RENAME TO wildo_token_revocations_aside');
     try {
-      await expect(services.executeCoreOperation(CREDENTIAL_RESOURCE_TYPES.ORGANIZATION_OAUTH_CLIENTS, CoreResourceOperation.DELETE, context, client.id)).rejects.toThrow();
+      await expect(
+        services.executeCoreOperation(
+          CREDENTIAL_RESOURCE_TYPES.ORGANIZATION_OAUTH_CLIENTS,
+          CoreResourceOperation.DELETE,
+          context,
+          client.id,
+        ),
+      ).rejects.toThrow();
     } finally {
       await database().query('ALTER TABLE wildo_token_revocations_aside RENAME TO wildo_token_revocations');
     }
@@ -109,13 +125,17 @@ describe('deleting an OAuth client', () => {
   });
 
   it('through RFC 7592 (a self-registered client) refuses its delegated tokens too', async () => {
-    const registered = await t.api.post('/api/v1/oauth/register').send({ client_name: 'Tool', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
+    const registered = await t.api
+      .post('/api/v1/oauth/register')
+      .send({ client_name: 'Tool', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
     expect(registered.status).toBe(201);
     const other = await registerPublicClient(t.api);
     const [lost, still] = [await delegate(admin, registered.body.client_id), await delegate(admin, other)];
     expect(await mcp(lost)).toBe(200);
     const uri = new URL(registered.body.registration_client_uri);
-    const removed = await t.api.delete(uri.pathname).set('Authorization', `Bearer ${registered.body.registration_access_token}`);
+    const removed = await t.api
+      .delete(uri.pathname)
+      .set('Authorization', `Bearer ${registered.body.registration_access_token}`);
     expect(removed.status).toBe(204);
     expect(await mcp(lost)).toBe(401);
     expect(await mcp(still)).toBe(200);
@@ -130,7 +150,9 @@ describe('withdrawing a remembered consent', () => {
     expect(await mcp(lost)).toBe(200);
     const grants = await t.api.get('/api/v1/oauth-consent-grants').query({ clientId: withdrawn }).set(person.auth);
     expect(grants.body.data).toHaveLength(1);
-    expect((await t.api.delete(`/api/v1/oauth-consent-grants/${grants.body.data[0]._id}`).set(person.auth)).status).toBe(200);
+    expect(
+      (await t.api.delete(`/api/v1/oauth-consent-grants/${grants.body.data[0]._id}`).set(person.auth)).status,
+    ).toBe(200);
     expect(await mcp(lost)).toBe(401);
     expect(await mcp(still)).toBe(200);
   });
@@ -151,7 +173,11 @@ describe('API keys', () => {
     const old = await apiKey();
     expect(await rest(old.key)).toBe(200);
     const proof = await stepUpProof(t.api, admin);
-    const rotated = await t.api.post(`${keys()}/${old.id}/rotate`).set(admin.auth).set('x-reauth-token', proof).send({ oldKeyInvalidationDate: new Date().toISOString() });
+    const rotated = await t.api
+      .post(`${keys()}/${old.id}/rotate`)
+      .set(admin.auth)
+      .set('x-reauth-token', proof)
+      .send({ oldKeyInvalidationDate: new Date().toISOString() });
     expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
     expect(await rest(old.key)).toBe(401);
     expect(await rest(rotated.body.data.plainKey)).toBe(200);
@@ -167,7 +193,9 @@ describe('removing a member', () => {
     const [lost, still] = [await delegate(leaving, tool), await delegate(staying, tool)];
     expect(await rest(leaving.auth.Authorization)).toBe(200);
     expect(await mcp(lost)).toBe(200);
-    expect((await t.api.delete(`/api/v1/organizations/${orgId}/members/${leaving.userId}`).set(admin.auth)).status).toBe(200);
+    expect(
+      (await t.api.delete(`/api/v1/organizations/${orgId}/members/${leaving.userId}`).set(admin.auth)).status,
+    ).toBe(200);
     expect(await rest(leaving.auth.Authorization)).toBe(401);
     expect(await mcp(lost)).toBe(401);
     expect(await rest(staying.auth.Authorization)).toBe(200);

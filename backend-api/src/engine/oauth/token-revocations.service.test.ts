@@ -58,7 +58,12 @@ const delegated = (userId: string, clientId: string, audience = AUDIENCE): Authe
   authorizationVersion: 1,
   credential: { type: 'delegated_token', id: 'jti', audience, authorizedParty: clientId },
 });
-const firstParty: AuthenticatedPrincipal = { kind: 'user', userId: 'u-1', authorizationVersion: 1, credential: { type: 'access_token', id: 'jti' } };
+const firstParty: AuthenticatedPrincipal = {
+  kind: 'user',
+  userId: 'u-1',
+  authorizationVersion: 1,
+  credential: { type: 'access_token', id: 'jti' },
+};
 
 /** The refusal reason of a check, or 'accepted'. */
 function outcome(list: TokenRevocations, principal: AuthenticatedPrincipal, issuedAtMs: number): string {
@@ -105,7 +110,9 @@ describe('TokenRevocations', () => {
     clock.advance((settings.accessTokenLifetimeMinutes + 6) * 60_000);
     const late = await startedList();
     expect(outcome(late, machine('client-f'), before)).toBe('accepted');
-    const { rows } = await db.query('SELECT subject FROM wildo_token_revocations WHERE subject = $1', [clientRevocationSubject('client-f')]);
+    const { rows } = await db.query('SELECT subject FROM wildo_token_revocations WHERE subject = $1', [
+      clientRevocationSubject('client-f'),
+    ]);
     expect(rows).toEqual([]);
   });
 

@@ -30,14 +30,20 @@ export interface TokenRevocation {
   revokedAtMs: number;
 }
 
-const revoked = () => new FrameworkError('UNAUTHENTICATED', 'The access token is invalid or expired.', { reason: 'credential_invalid' });
+const revoked = () =>
+  new FrameworkError('UNAUTHENTICATED', 'The access token is invalid or expired.', { reason: 'credential_invalid' });
 const unevaluable = () =>
-  new FrameworkError('SERVICE_UNAVAILABLE', 'Your credential could not be checked; try again shortly.', { reason: 'identity_not_evaluable', retryAfterSeconds: 1 });
+  new FrameworkError('SERVICE_UNAVAILABLE', 'Your credential could not be checked; try again shortly.', {
+    reason: 'identity_not_evaluable',
+    retryAfterSeconds: 1,
+  });
 
 function parseAnnouncement(message: string): TokenRevocation | null {
   try {
     const value = JSON.parse(message) as Partial<TokenRevocation>;
-    return typeof value.subject === 'string' && typeof value.revokedAtMs === 'number' ? { subject: value.subject, revokedAtMs: value.revokedAtMs } : null;
+    return typeof value.subject === 'string' && typeof value.revokedAtMs === 'number'
+      ? { subject: value.subject, revokedAtMs: value.revokedAtMs }
+      : null;
   } catch {
     return null;
   }
@@ -97,7 +103,11 @@ export class TokenRevocations {
     if (clientId === undefined) return;
     if (!this.fresh) throw unevaluable();
     if (issuedAtMs <= this.index.clientRevokedAt(clientId)) throw revoked();
-    if (principal.kind === 'user' && issuedAtMs <= this.index.grantRevokedAt(principal.userId, clientId, principal.credential.audience ?? '')) throw revoked();
+    if (
+      principal.kind === 'user' &&
+      issuedAtMs <= this.index.grantRevokedAt(principal.userId, clientId, principal.credential.audience ?? '')
+    )
+      throw revoked();
   }
 
   /**
@@ -121,7 +131,8 @@ export class TokenRevocations {
   }
 
   private apply({ subject, revokedAtMs }: TokenRevocation): void {
-    if (!this.index.add(subject, revokedAtMs)) this.logger.warn('ignored a token revocation of an unknown kind', { kind: subject.split(' ')[0] });
+    if (!this.index.add(subject, revokedAtMs))
+      this.logger.warn('ignored a token revocation of an unknown kind', { kind: subject.split(' ')[0] });
   }
 
   /** The periodic read; once none succeeded for a while, a lost announcement could go unnoticed: fail closed. */
@@ -147,8 +158,10 @@ export class TokenRevocations {
     this.syncedAt = startedAt;
     this.fresh = true;
     // Housekeeping only: every replica may do it, and a failure changes nothing a token could notice.
-    await this.db.query('DELETE FROM wildo_token_revocations WHERE revoked_at <= $1', [horizon]).catch((error: unknown) => {
-      this.logger.warn('could not delete expired token revocations', { error: String(error) });
-    });
+    await this.db
+      .query('DELETE FROM wildo_token_revocations WHERE revoked_at <= $1', [horizon])
+      .catch((error: unknown) => {
+        this.logger.warn('could not delete expired token revocations', { error: String(error) });
+      });
   }
 }

@@ -62,12 +62,19 @@ describe('CompositeTraceSink', () => {
     client.failCapture = new Error('PostHog queue exploded');
     client.failFlush = new Error('PostHog unreachable');
     const logLines = recordingLogger();
-    const composite = new CompositeTraceSink([new PostHogTraceSink({ client, logger }), new LoggerTraceSink(logLines)], logger);
+    const composite = new CompositeTraceSink(
+      [new PostHogTraceSink({ client, logger }), new LoggerTraceSink(logLines)],
+      logger,
+    );
     await expect(composite.emit(generationTrace())).resolves.toBeUndefined();
     await expect(composite.flush()).resolves.toBeUndefined();
     await expect(composite.shutdown()).resolves.toBeUndefined();
     expect(logLines.lines.map((l) => l.message)).toEqual(['agent-call-trace']);
-    expect(logger.lines.map((l) => l.fields.error)).toEqual(['Error: PostHog queue exploded', 'Error: PostHog unreachable', 'Error: PostHog unreachable']);
+    expect(logger.lines.map((l) => l.fields.error)).toEqual([
+      'Error: PostHog queue exploded',
+      'Error: PostHog unreachable',
+      'Error: PostHog unreachable',
+    ]);
   });
 
   it('survives a logger that throws while reporting a failing child', async () => {

@@ -25,7 +25,10 @@ export class CompositeTraceSink implements AgentTraceSink {
     for (const child of this.children) {
       try {
         const result = child.emit(trace);
-        if (isPromiseLike(result)) pending.push(Promise.resolve(result).then(noop, (error: unknown) => this.report(child, 'emit', error, trace)));
+        if (isPromiseLike(result))
+          pending.push(
+            Promise.resolve(result).then(noop, (error: unknown) => this.report(child, 'emit', error, trace)),
+          );
       } catch (error) {
         this.report(child, 'emit', error, trace);
       }
@@ -55,7 +58,12 @@ export class CompositeTraceSink implements AgentTraceSink {
     );
   }
 
-  private report(child: AgentTraceSink, step: 'emit' | 'flush' | 'shutdown', error: unknown, trace?: AgentCallTraceEmission): void {
+  private report(
+    child: AgentTraceSink,
+    step: 'emit' | 'flush' | 'shutdown',
+    error: unknown,
+    trace?: AgentCallTraceEmission,
+  ): void {
     try {
       this.logger.warn('a trace sink failed; the model call is not affected', {
         sink: child.name,

@@ -31,7 +31,9 @@ function clientFactory() {
 describe('createTraceSink', () => {
   it('uses the logger only without a generated configuration', async () => {
     const factory = clientFactory();
-    const sink = await createTraceSink({}, { POSTHOG_PROJECT_API_KEY: 'phc_x' }, recordingLogger(), { createPostHogClient: factory.create });
+    const sink = await createTraceSink({}, { POSTHOG_PROJECT_API_KEY: 'phc_x' }, recordingLogger(), {
+      createPostHogClient: factory.create,
+    });
     expect(sink.children.map((c) => c.name)).toEqual(['logger']);
     expect(sink.children[0]).toBeInstanceOf(LoggerTraceSink);
     expect(factory.created).toEqual([]);
@@ -39,9 +41,14 @@ describe('createTraceSink', () => {
 
   it('adds PostHog when LLM_OBSERVABILITY is enabled, posthog selected and its key set', async () => {
     const factory = clientFactory();
-    const sink = await createTraceSink(runtime(), { POSTHOG_PROJECT_API_KEY: 'phc_test', POSTHOG_HOST: 'https://eu.i.posthog.com' }, recordingLogger(), {
-      createPostHogClient: factory.create,
-    });
+    const sink = await createTraceSink(
+      runtime(),
+      { POSTHOG_PROJECT_API_KEY: 'phc_test', POSTHOG_HOST: 'https://eu.i.posthog.com' },
+      recordingLogger(),
+      {
+        createPostHogClient: factory.create,
+      },
+    );
     expect(sink.children.map((c) => c.name)).toEqual(['logger', 'posthog']);
     expect(factory.created[0]?.options).toMatchObject({ apiKey: 'phc_test', host: 'https://eu.i.posthog.com' });
     const posthog = sink.children[1] as PostHogTraceSink;
@@ -53,13 +60,19 @@ describe('createTraceSink', () => {
   it('stays on the logger when the key is missing, naming the variable but no value', async () => {
     const logger = recordingLogger();
     const factory = clientFactory();
-    const sink = await createTraceSink(runtime(), { POSTHOG_PROJECT_API_KEY: '' }, logger, { createPostHogClient: factory.create });
+    const sink = await createTraceSink(runtime(), { POSTHOG_PROJECT_API_KEY: '' }, logger, {
+      createPostHogClient: factory.create,
+    });
     expect(sink.children.map((c) => c.name)).toEqual(['logger']);
     expect(logger.lines).toEqual([
       {
         level: 'warn',
         message: 'LLM observability provider unavailable; traces go to the log only',
-        fields: { scope: 'backend', reason: 'missing_credentials', missingCredentialEnvVars: ['POSTHOG_PROJECT_API_KEY'] },
+        fields: {
+          scope: 'backend',
+          reason: 'missing_credentials',
+          missingCredentialEnvVars: ['POSTHOG_PROJECT_API_KEY'],
+        },
       },
     ]);
   });
@@ -72,8 +85,15 @@ describe('createTraceSink', () => {
       delete f.providers.scopes.backend!.selection.LLM_OBSERVABILITY;
       delete f.providers.scopes.backend!.providers.posthog;
     });
-    expect((await createTraceSink(disabled, env, recordingLogger(), { createPostHogClient: factory.create })).children.map((c) => c.name)).toEqual(['logger']);
-    const otherScope = await createTraceSink(runtime(), env, recordingLogger(), { scope: 'companion', createPostHogClient: factory.create });
+    expect(
+      (await createTraceSink(disabled, env, recordingLogger(), { createPostHogClient: factory.create })).children.map(
+        (c) => c.name,
+      ),
+    ).toEqual(['logger']);
+    const otherScope = await createTraceSink(runtime(), env, recordingLogger(), {
+      scope: 'companion',
+      createPostHogClient: factory.create,
+    });
     expect(otherScope.children.map((c) => c.name)).toEqual(['logger']);
     expect(factory.created).toEqual([]);
   });
@@ -81,7 +101,12 @@ describe('createTraceSink', () => {
   it('refuses a POSTHOG_HOST that is not an http(s) URL', async () => {
     const logger = recordingLogger();
     const factory = clientFactory();
-    const sink = await createTraceSink(runtime(), { POSTHOG_PROJECT_API_KEY: 'phc_test', POSTHOG_HOST: 'file:///etc/passwd' }, logger, { createPostHogClient: factory.create });
+    const sink = await createTraceSink(
+      runtime(),
+      { POSTHOG_PROJECT_API_KEY: 'phc_test', POSTHOG_HOST: 'file:///etc/passwd' },
+      logger,
+      { createPostHogClient: factory.create },
+    );
     expect(sink.children.map((c) => c.name)).toEqual(['logger']);
     expect(logger.lines[0]?.message).toContain('POSTHOG_HOST');
   });
@@ -91,7 +116,9 @@ describe('createTraceSink', () => {
     const configured = runtime((f) => {
       f.observability.llmObservability = { captureContent: true, sampleRate: 0.5 };
     });
-    const fromConfig = await createTraceSink(configured, { POSTHOG_PROJECT_API_KEY: 'k' }, recordingLogger(), { createPostHogClient: factory.create });
+    const fromConfig = await createTraceSink(configured, { POSTHOG_PROJECT_API_KEY: 'k' }, recordingLogger(), {
+      createPostHogClient: factory.create,
+    });
     expect(pick(fromConfig.children[1] as PostHogTraceSink)).toEqual({ sampleRate: 0.5, captureContent: true });
     const overridden = await createTraceSink(
       configured,
@@ -111,7 +138,13 @@ describe('resolveLlmObservabilityPolicy', () => {
   });
 
   it('reads the generated environment', () => {
-    expect(resolveLlmObservabilityPolicy({}, { WILDO_LLM_OBS_SAMPLE_RATE: '0.25', WILDO_LLM_OBS_CAPTURE_CONTENT: 'true' }, recordingLogger())).toEqual({
+    expect(
+      resolveLlmObservabilityPolicy(
+        {},
+        { WILDO_LLM_OBS_SAMPLE_RATE: '0.25', WILDO_LLM_OBS_CAPTURE_CONTENT: 'true' },
+        recordingLogger(),
+      ),
+    ).toEqual({
       captureContent: true,
       sampleRate: 0.25,
     });
@@ -122,7 +155,13 @@ describe('resolveLlmObservabilityPolicy', () => {
     const configured = runtime((f) => {
       f.observability.llmObservability = { captureContent: true, sampleRate: 0.5 };
     });
-    expect(resolveLlmObservabilityPolicy(configured, { WILDO_LLM_OBS_SAMPLE_RATE: '1.5', WILDO_LLM_OBS_CAPTURE_CONTENT: 'maybe' }, logger)).toEqual({
+    expect(
+      resolveLlmObservabilityPolicy(
+        configured,
+        { WILDO_LLM_OBS_SAMPLE_RATE: '1.5', WILDO_LLM_OBS_CAPTURE_CONTENT: 'maybe' },
+        logger,
+      ),
+    ).toEqual({
       captureContent: false,
       sampleRate: 0.5,
     });

@@ -4,7 +4,12 @@ import type { RuntimeConfiguration } from '../config/runtime-configuration.schem
 import type { Logger } from '../logging/index.js';
 import { CompositeTraceSink } from './composite-trace-sink.js';
 import { LoggerTraceSink } from './logger-trace-sink.js';
-import { createPostHogClient, PostHogTraceSink, type PostHogCaptureClient, type PostHogClientOptions } from './posthog-trace-sink.js';
+import {
+  createPostHogClient,
+  PostHogTraceSink,
+  type PostHogCaptureClient,
+  type PostHogClientOptions,
+} from './posthog-trace-sink.js';
 import type { AgentTraceSink } from './trace-sink.js';
 
 /** The environment variable with the PostHog project key (the catalogue's credential variable). */
@@ -17,7 +22,9 @@ export const LLM_OBS_SAMPLE_RATE_ENV = 'WILDO_LLM_OBS_SAMPLE_RATE';
 export const LLM_OBS_CAPTURE_CONTENT_ENV = 'WILDO_LLM_OBS_CAPTURE_CONTENT';
 
 /** The runtime configuration as far as trace sinks read it; `{}` (no generated configuration) means logger only. */
-export type TraceSinkRuntime = Partial<Pick<RuntimeConfiguration, 'engineCapabilities' | 'providers' | 'observability'>>;
+export type TraceSinkRuntime = Partial<
+  Pick<RuntimeConfiguration, 'engineCapabilities' | 'providers' | 'observability'>
+>;
 
 /** The process environment as trace sinks read it. */
 export type TraceSinkEnv = Readonly<Record<string, string | undefined>>;
@@ -33,7 +40,11 @@ export interface LlmObservabilityPolicy {
  * the generated runtime values, which win over the defaults (capture off, sample rate 1). An unreadable
  * sample rate falls back to the generated value; an unreadable capture flag means off. Both are logged.
  */
-export function resolveLlmObservabilityPolicy(runtime: TraceSinkRuntime, env: TraceSinkEnv, logger: Logger): LlmObservabilityPolicy {
+export function resolveLlmObservabilityPolicy(
+  runtime: TraceSinkRuntime,
+  env: TraceSinkEnv,
+  logger: Logger,
+): LlmObservabilityPolicy {
   const generated = runtime.observability?.llmObservability;
   let sampleRate = generated?.sampleRate ?? 1;
   let captureContent = generated?.captureContent ?? false;
@@ -41,7 +52,10 @@ export function resolveLlmObservabilityPolicy(runtime: TraceSinkRuntime, env: Tr
   if (rawRate) {
     const parsed = Number(rawRate);
     if (Number.isFinite(parsed) && parsed >= 0 && parsed <= 1) sampleRate = parsed;
-    else logger.warn(`${LLM_OBS_SAMPLE_RATE_ENV} must be a number from 0 to 1; using the configured sample rate`, { configured: sampleRate });
+    else
+      logger.warn(`${LLM_OBS_SAMPLE_RATE_ENV} must be a number from 0 to 1; using the configured sample rate`, {
+        configured: sampleRate,
+      });
   }
   const rawCapture = env[LLM_OBS_CAPTURE_CONTENT_ENV]?.trim();
   if (rawCapture) {
@@ -97,7 +111,10 @@ async function postHogSinkFor(
   const capability = EngineCapability.LLM_OBSERVABILITY;
   if (!runtime.engineCapabilities?.[capability]?.enabled) return undefined;
   if (!runtime.providers?.scopes?.[scope]?.selection?.[capability]) {
-    logger.warn('LLM observability is enabled but no provider is selected for it in this scope; traces go to the log only', { scope });
+    logger.warn(
+      'LLM observability is enabled but no provider is selected for it in this scope; traces go to the log only',
+      { scope },
+    );
     return undefined;
   }
   const availability = resolveProviderAvailability(runtime as RuntimeConfiguration, scope, capability, env);
@@ -105,12 +122,16 @@ async function postHogSinkFor(
     logger.warn('LLM observability provider unavailable; traces go to the log only', {
       scope,
       reason: availability.reason,
-      ...(availability.reason === 'missing_credentials' ? { missingCredentialEnvVars: availability.missingCredentialEnvVars } : {}),
+      ...(availability.reason === 'missing_credentials'
+        ? { missingCredentialEnvVars: availability.missingCredentialEnvVars }
+        : {}),
     });
     return undefined;
   }
   if (availability.provider !== 'posthog') {
-    logger.warn('no trace sink exists for the selected LLM observability provider; traces go to the log only', { provider: availability.provider });
+    logger.warn('no trace sink exists for the selected LLM observability provider; traces go to the log only', {
+      provider: availability.provider,
+    });
     return undefined;
   }
   const apiKey = env[availability.credentialEnvVar] ?? '';

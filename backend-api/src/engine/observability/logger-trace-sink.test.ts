@@ -30,8 +30,20 @@ describe('LoggerTraceSink', () => {
 
   it('logs the error of a failed call', () => {
     const logger = recordingLogger();
-    new LoggerTraceSink(logger).emit(generationTrace({ outcome: 'error', attempt: 2, error: { name: 'ProviderCallError', message: 'overloaded' }, context: { executionTime: 40 } }));
-    expect(logger.lines[0]?.fields).toMatchObject({ outcome: 'error', attempt: 2, executionTimeMs: 40, error: { name: 'ProviderCallError', message: 'overloaded' } });
+    new LoggerTraceSink(logger).emit(
+      generationTrace({
+        outcome: 'error',
+        attempt: 2,
+        error: { name: 'ProviderCallError', message: 'overloaded' },
+        context: { executionTime: 40 },
+      }),
+    );
+    expect(logger.lines[0]?.fields).toMatchObject({
+      outcome: 'error',
+      attempt: 2,
+      executionTimeMs: 40,
+      error: { name: 'ProviderCallError', message: 'overloaded' },
+    });
     expect(logger.lines[0]?.fields).not.toHaveProperty('usage');
   });
 
@@ -47,11 +59,20 @@ describe('LoggerTraceSink', () => {
   it('summarizes vectors and base64 even at DEBUG_VERBOSE', () => {
     const logger = recordingLogger();
     const vectors = [Array.from({ length: 1_536 }, () => 0.5)];
-    new LoggerTraceSink(logger).emit(embeddingTrace({ traceability: AgentTraceabilityLevel.DEBUG_VERBOSE, output: { vectors } }));
-    new LoggerTraceSink(logger).emit(generationTrace({ traceability: AgentTraceabilityLevel.DEBUG_VERBOSE, output: { images: [{ base64: 'A'.repeat(5_000), mediaType: 'image/png' }] } }));
+    new LoggerTraceSink(logger).emit(
+      embeddingTrace({ traceability: AgentTraceabilityLevel.DEBUG_VERBOSE, output: { vectors } }),
+    );
+    new LoggerTraceSink(logger).emit(
+      generationTrace({
+        traceability: AgentTraceabilityLevel.DEBUG_VERBOSE,
+        output: { images: [{ base64: 'A'.repeat(5_000), mediaType: 'image/png' }] },
+      }),
+    );
     expect(logger.lines[0]?.fields.output).toEqual({ vectors: ['[vector omitted: 1536 numbers]'] });
     expect(logger.lines[0]?.fields).toMatchObject({ embeddingCount: 2, embeddingDims: 8 });
-    expect(logger.lines[1]?.fields.output).toEqual({ images: [{ base64: '[base64 omitted: 5000 chars]', mediaType: 'image/png' }] });
+    expect(logger.lines[1]?.fields.output).toEqual({
+      images: [{ base64: '[base64 omitted: 5000 chars]', mediaType: 'image/png' }],
+    });
   });
 
   it('writes one JSON line through the engine logger, content-free at METADATA', () => {
@@ -59,7 +80,12 @@ describe('LoggerTraceSink', () => {
     const destination = new Writable({ write: (chunk, _enc, done) => (chunks.push(String(chunk)), done()) });
     new LoggerTraceSink(createLogger({ destination })).emit(generationTrace());
     const line = JSON.parse(chunks.join('')) as Record<string, unknown>;
-    expect(line).toMatchObject({ msg: AGENT_CALL_TRACE_LOG_MESSAGE, agentRef: 'ticket-triage', outcome: 'success', executionTimeMs: 1_500 });
+    expect(line).toMatchObject({
+      msg: AGENT_CALL_TRACE_LOG_MESSAGE,
+      agentRef: 'ticket-triage',
+      outcome: 'success',
+      executionTimeMs: 1_500,
+    });
     expect(line).not.toHaveProperty('input');
     expect(line).not.toHaveProperty('output');
   });

@@ -12,10 +12,19 @@ export interface RecordedLine {
 
 /** A logger that keeps its lines in memory. */
 export function recordingLogger(lines: RecordedLine[] = []): Logger & { lines: RecordedLine[] } {
-  const record = (level: RecordedLine['level']) => (message: string, fields: Record<string, unknown> = {}) => {
-    lines.push({ level, message, fields });
+  const record =
+    (level: RecordedLine['level']) =>
+    (message: string, fields: Record<string, unknown> = {}) => {
+      lines.push({ level, message, fields });
+    };
+  return {
+    lines,
+    debug: record('debug'),
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    child: () => recordingLogger(lines),
   };
-  return { lines, debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error'), child: () => recordingLogger(lines) };
 }
 
 /** A chat generation with usage, content and a trace context; override what a test needs. */
@@ -27,7 +36,11 @@ export function generationTrace(overrides: Partial<AgentCallTraceEmission> = {})
     operationKey: 'CHAT_COMPLETION',
     outcome: 'success',
     attempt: 1,
-    context: { usage: { inputTokens: 120, outputTokens: 30, totalTokens: 150 }, executionTime: 1_500, finishReason: 'stop' },
+    context: {
+      usage: { inputTokens: 120, outputTokens: 30, totalTokens: 150 },
+      executionTime: 1_500,
+      finishReason: 'stop',
+    },
     input: [{ role: 'user', content: 'SECRET-PROMPT: my card number is 4111' }],
     output: 'SECRET-COMPLETION: noted',
     traceability: AgentTraceabilityLevel.METADATA,
@@ -50,7 +63,12 @@ export function embeddingTrace(overrides: Partial<AgentCallTraceEmission> = {}):
     providerRef: 'openai',
     model: 'text-embedding-3-small',
     operationKey: 'EMBEDDINGS',
-    context: { usage: { inputTokens: 12, outputTokens: 0, totalTokens: 12 }, executionTime: 80, embeddingCount: 2, embeddingDims: 8 },
+    context: {
+      usage: { inputTokens: 12, outputTokens: 0, totalTokens: 12 },
+      executionTime: 80,
+      embeddingCount: 2,
+      embeddingDims: 8,
+    },
     input: ['first passage', 'second passage'],
     output: { vectors: EMBEDDING_VECTORS, dims: 8 },
     ...overrides,

@@ -27,7 +27,9 @@ async function startStandIn(status = 200): Promise<{ url: string; requests: Rece
     void readBody(req).then((raw) => {
       const text = (req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
       requests.push({ method: req.method ?? '', path: req.url ?? '', body: text ? JSON.parse(text) : undefined });
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(status === 200 ? { status: 1 } : { error: 'down' }));
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify(status === 200 ? { status: 1 } : { error: 'down' }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -59,7 +61,11 @@ describe('PostHogTraceSink with posthog-node against a local stand-in', () => {
     const standIn = await startStandIn();
     servers.push(standIn.server);
     const logger = recordingLogger();
-    const sink = await createTraceSink(runtime(), { POSTHOG_PROJECT_API_KEY: 'phc_local_test', POSTHOG_HOST: standIn.url }, logger);
+    const sink = await createTraceSink(
+      runtime(),
+      { POSTHOG_PROJECT_API_KEY: 'phc_local_test', POSTHOG_HOST: standIn.url },
+      logger,
+    );
     expect(sink.children.map((c) => c.name)).toEqual(['logger', 'posthog']);
 
     await sink.emit(generationTrace());
@@ -88,7 +94,11 @@ describe('PostHogTraceSink with posthog-node against a local stand-in', () => {
     });
     expect(generation?.properties).not.toHaveProperty('$ai_input');
     expect(generation?.properties).not.toHaveProperty('$ai_output_choices');
-    expect(embedding?.properties).toMatchObject({ wildo_embedding_count: 2, wildo_embedding_dims: 8, $ai_input_tokens: 12 });
+    expect(embedding?.properties).toMatchObject({
+      wildo_embedding_count: 2,
+      wildo_embedding_dims: 8,
+      $ai_input_tokens: 12,
+    });
     const wire = JSON.stringify(body);
     expect(wire).not.toContain('SECRET');
     for (const vector of EMBEDDING_VECTORS) for (const value of vector) expect(wire).not.toContain(String(value));
@@ -99,9 +109,14 @@ describe('PostHogTraceSink with posthog-node against a local stand-in', () => {
     const standIn = await startStandIn(503);
     servers.push(standIn.server);
     const logger = recordingLogger();
-    const sink = await createTraceSink(runtime(), { POSTHOG_PROJECT_API_KEY: 'phc_local_test', POSTHOG_HOST: standIn.url }, logger, {
-      createPostHogClient: (options) => createPostHogClient({ ...options, fetchRetryCount: 0, fetchRetryDelayMs: 1 }),
-    });
+    const sink = await createTraceSink(
+      runtime(),
+      { POSTHOG_PROJECT_API_KEY: 'phc_local_test', POSTHOG_HOST: standIn.url },
+      logger,
+      {
+        createPostHogClient: (options) => createPostHogClient({ ...options, fetchRetryCount: 0, fetchRetryDelayMs: 1 }),
+      },
+    );
     await expect(sink.emit(generationTrace())).resolves.toBeUndefined();
     await expect(sink.flush()).resolves.toBeUndefined();
     await expect(sink.shutdown()).resolves.toBeUndefined();

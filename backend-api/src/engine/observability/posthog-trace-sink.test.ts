@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { EMBEDDING_VECTORS, embeddingTrace, FakePostHogClient, generationTrace, recordingLogger } from './observability.fixtures.js';
+import {
+  EMBEDDING_VECTORS,
+  embeddingTrace,
+  FakePostHogClient,
+  generationTrace,
+  recordingLogger,
+} from './observability.fixtures.js';
 import { POSTHOG_ANONYMOUS_DISTINCT_ID, PostHogTraceSink, type PostHogTraceSinkOptions } from './posthog-trace-sink.js';
 
 function sinkWith(options: Partial<PostHogTraceSinkOptions> = {}) {
@@ -53,7 +59,12 @@ describe('PostHogTraceSink: generations', () => {
 
   it('summarizes generated image bytes even with captureContent', () => {
     const { client, sink } = sinkWith({ captureContent: true });
-    sink.emit(generationTrace({ operationKey: 'GENERATE_IMAGE', output: { images: [{ base64: 'iVBOR'.repeat(2_000), mediaType: 'image/png' }] } }));
+    sink.emit(
+      generationTrace({
+        operationKey: 'GENERATE_IMAGE',
+        output: { images: [{ base64: 'iVBOR'.repeat(2_000), mediaType: 'image/png' }] },
+      }),
+    );
     expect(client.events[0]?.properties.$ai_output_choices).toEqual([
       { role: 'assistant', content: { images: [{ base64: '[base64 omitted: 10000 chars]', mediaType: 'image/png' }] } },
     ]);
@@ -61,8 +72,21 @@ describe('PostHogTraceSink: generations', () => {
 
   it('reports a failed call as an error with its message', () => {
     const { client, sink } = sinkWith();
-    sink.emit(generationTrace({ outcome: 'error', attempt: 2, context: { executionTime: 250 }, error: { name: 'ProviderCallError', message: 'rate limited' } }));
-    expect(client.events[0]?.properties).toMatchObject({ $ai_is_error: true, $ai_error: 'ProviderCallError: rate limited', wildo_outcome: 'error', wildo_attempt: 2, $ai_latency: 0.25 });
+    sink.emit(
+      generationTrace({
+        outcome: 'error',
+        attempt: 2,
+        context: { executionTime: 250 },
+        error: { name: 'ProviderCallError', message: 'rate limited' },
+      }),
+    );
+    expect(client.events[0]?.properties).toMatchObject({
+      $ai_is_error: true,
+      $ai_error: 'ProviderCallError: rate limited',
+      wildo_outcome: 'error',
+      wildo_attempt: 2,
+      $ai_latency: 0.25,
+    });
     expect(client.events[0]?.properties).not.toHaveProperty('$ai_input_tokens');
   });
 
@@ -79,8 +103,19 @@ describe('PostHogTraceSink: generations', () => {
 
   it('does not let trace attributes set PostHog properties', () => {
     const { client, sink } = sinkWith();
-    sink.emit(generationTrace({ traceContext: { traceId: 't', attributes: { $ai_model: 'forged', $set: 'x', wildo_outcome: 'forged', plan: 'team' } } }));
-    expect(client.events[0]?.properties).toMatchObject({ $ai_model: 'claude-sonnet-5', wildo_outcome: 'success', plan: 'team' });
+    sink.emit(
+      generationTrace({
+        traceContext: {
+          traceId: 't',
+          attributes: { $ai_model: 'forged', $set: 'x', wildo_outcome: 'forged', plan: 'team' },
+        },
+      }),
+    );
+    expect(client.events[0]?.properties).toMatchObject({
+      $ai_model: 'claude-sonnet-5',
+      wildo_outcome: 'success',
+      plan: 'team',
+    });
     expect(client.events[0]?.properties).not.toHaveProperty('$set');
   });
 });
@@ -91,7 +126,14 @@ describe('PostHogTraceSink: embeddings', () => {
     sink.emit(embeddingTrace());
     const event = client.events[0]!;
     expect(event.event).toBe('$ai_embedding');
-    expect(event.properties).toMatchObject({ $ai_model: 'text-embedding-3-small', $ai_provider: 'openai', $ai_input_tokens: 12, $ai_latency: 0.08, wildo_embedding_count: 2, wildo_embedding_dims: 8 });
+    expect(event.properties).toMatchObject({
+      $ai_model: 'text-embedding-3-small',
+      $ai_provider: 'openai',
+      $ai_input_tokens: 12,
+      $ai_latency: 0.08,
+      wildo_embedding_count: 2,
+      wildo_embedding_dims: 8,
+    });
     expect(event.properties).not.toHaveProperty('$ai_output_choices');
     expect(event.properties).not.toHaveProperty('$ai_output_tokens');
     expect(event.properties).not.toHaveProperty('$ai_input');
@@ -140,7 +182,8 @@ describe('PostHogTraceSink: sampling', () => {
     for (let t = 0; t < 1_000; t++) {
       for (let call = 0; call < 3; call++) sink.emit(generationTrace({ traceContext: { traceId: `trace-${t}` } }));
     }
-    for (const event of client.events) kept.set(String(event.properties.$ai_trace_id), (kept.get(String(event.properties.$ai_trace_id)) ?? 0) + 1);
+    for (const event of client.events)
+      kept.set(String(event.properties.$ai_trace_id), (kept.get(String(event.properties.$ai_trace_id)) ?? 0) + 1);
     expect([...kept.values()].every((count) => count === 3)).toBe(true);
     expect(kept.size).toBeGreaterThan(240);
     expect(kept.size).toBeLessThan(360);
@@ -159,7 +202,11 @@ describe('PostHogTraceSink: failures and lifecycle', () => {
     client.failCapture = new Error('queue full');
     expect(() => sink.emit(generationTrace())).not.toThrow();
     expect(logger.lines).toEqual([
-      { level: 'warn', message: 'the PostHog trace sink could not record a model call', fields: { agentRef: 'ticket-triage', error: 'Error: queue full' } },
+      {
+        level: 'warn',
+        message: 'the PostHog trace sink could not record a model call',
+        fields: { agentRef: 'ticket-triage', error: 'Error: queue full' },
+      },
     ]);
   });
 

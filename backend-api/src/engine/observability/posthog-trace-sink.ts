@@ -46,7 +46,9 @@ export interface PostHogTraceSinkOptions {
 
 /** Whether a trace reports an embeddings call (its own PostHog event, without vectors). */
 export function isEmbeddingTrace(trace: AgentCallTraceEmission): boolean {
-  return trace.context?.embeddingDims != null || trace.context?.embeddingCount != null || /EMBED/i.test(trace.operationKey);
+  return (
+    trace.context?.embeddingDims != null || trace.context?.embeddingCount != null || /EMBED/i.test(trace.operationKey)
+  );
 }
 
 /**
@@ -86,7 +88,10 @@ export class PostHogTraceSink implements AgentTraceSink {
       if (!this.isSampled(trace)) return;
       this.client.capture(this.buildEvent(trace));
     } catch (error) {
-      this.logger.warn('the PostHog trace sink could not record a model call', { agentRef: trace.agentRef, error: describeError(error) });
+      this.logger.warn('the PostHog trace sink could not record a model call', {
+        agentRef: trace.agentRef,
+        error: describeError(error),
+      });
     }
   }
 
@@ -143,7 +148,8 @@ export class PostHogTraceSink implements AgentTraceSink {
       if (context?.finishReason) properties.wildo_finish_reason = context.finishReason;
       if (this.captureContent) {
         if (trace.input !== undefined) properties.$ai_input = boundedTraceContent(asMessages(trace.input, 'user'));
-        if (trace.output !== undefined) properties.$ai_output_choices = boundedTraceContent(asMessages(trace.output, 'assistant'));
+        if (trace.output !== undefined)
+          properties.$ai_output_choices = boundedTraceContent(asMessages(trace.output, 'assistant'));
       }
     }
     const timestamp = new Date(trace.timestamp);
@@ -159,7 +165,8 @@ export class PostHogTraceSink implements AgentTraceSink {
     const attributes = trace.traceContext?.attributes;
     for (const key of POSTHOG_DISTINCT_ID_ATTRIBUTES) {
       const value = attributes?.[key];
-      if ((typeof value === 'string' && value !== '') || typeof value === 'number') return { distinctId: String(value), anonymous: false };
+      if ((typeof value === 'string' && value !== '') || typeof value === 'number')
+        return { distinctId: String(value), anonymous: false };
     }
     return { distinctId: this.anonymousDistinctId, anonymous: true };
   }
@@ -245,6 +252,8 @@ export async function createPostHogClient(options: PostHogClientOptions): Promis
     ...(options.fetchRetryDelayMs !== undefined ? { fetchRetryDelay: options.fetchRetryDelayMs } : {}),
     disableGeoip: true,
   });
-  client.on('error', (error: unknown) => options.logger.warn('PostHog delivery failed', { error: describeError(error) }));
+  client.on('error', (error: unknown) =>
+    options.logger.warn('PostHog delivery failed', { error: describeError(error) }),
+  );
   return client;
 }

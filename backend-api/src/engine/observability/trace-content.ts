@@ -31,7 +31,10 @@ const DATA_URL = /^data:[^;,]{1,100};base64,/i;
  * boundedTraceContent({ images: [{ base64: 'iVBOR...', mediaType: 'image/png' }] });
  * // { images: [{ base64: '[base64 omitted: 1234 chars]', mediaType: 'image/png' }] }
  */
-export function boundedTraceContent(value: unknown, limits: TraceContentLimits = DEFAULT_TRACE_CONTENT_LIMITS): unknown {
+export function boundedTraceContent(
+  value: unknown,
+  limits: TraceContentLimits = DEFAULT_TRACE_CONTENT_LIMITS,
+): unknown {
   return bound(value, limits, 0, new WeakSet());
 }
 
@@ -52,7 +55,8 @@ function bound(value: unknown, limits: TraceContentLimits, depth: number, seen: 
         return `[vector omitted: ${value.length} numbers]`;
       }
       const items = value.slice(0, limits.maxArrayItems).map((item) => bound(item, limits, depth + 1, seen) ?? null);
-      if (value.length > limits.maxArrayItems) items.push(`[${value.length - limits.maxArrayItems} more items omitted]`);
+      if (value.length > limits.maxArrayItems)
+        items.push(`[${value.length - limits.maxArrayItems} more items omitted]`);
       return items;
     }
     const out: Record<string, unknown> = {};

@@ -27,7 +27,12 @@ export function describeLockHolder(holder: DataDirectoryLockRecord): string {
   return printable(parts.join(', '));
 }
 
-function refusalMessage(reason: DataDirectoryLockRefusal, directory: string, lockFile: string, holder?: DataDirectoryLockRecord): string {
+function refusalMessage(
+  reason: DataDirectoryLockRefusal,
+  directory: string,
+  lockFile: string,
+  holder?: DataDirectoryLockRecord,
+): string {
   const who = holder === undefined ? '' : ` (${describeLockHolder(holder)})`;
   switch (reason) {
     case 'in_use':

@@ -6,7 +6,12 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { acquireDataDirectoryLock, DATA_DIRECTORY_LOCK_FILE, removeStaleLockFile, type DataDirectoryLock } from './data-directory-lock.js';
+import {
+  acquireDataDirectoryLock,
+  DATA_DIRECTORY_LOCK_FILE,
+  removeStaleLockFile,
+  type DataDirectoryLock,
+} from './data-directory-lock.js';
 import { DataDirectoryLockedError } from './data-directory-lock.errors.js';
 import type { DataDirectoryLockRecord } from './data-directory-lock.schema.js';
 import { currentProcessIdentity, parseStartTicks } from './process-identity.js';
@@ -78,7 +83,11 @@ describe('acquireDataDirectoryLock', () => {
     const lock = await acquire();
     const written = JSON.parse(await readFile(lockFile, 'utf8')) as DataDirectoryLockRecord;
     expect(written).toEqual(lock.holder);
-    expect(written).toMatchObject({ pid: process.pid, host: hostname(), ...(onLinux ? { startTicks: expect.stringMatching(/^\d+$/) } : {}) });
+    expect(written).toMatchObject({
+      pid: process.pid,
+      host: hostname(),
+      ...(onLinux ? { startTicks: expect.stringMatching(/^\d+$/) } : {}),
+    });
     await lock.release();
     expect(existsSync(lockFile)).toBe(false);
     await expect(lock.release()).resolves.toBeUndefined();
@@ -110,18 +119,28 @@ describe('acquireDataDirectoryLock', () => {
     expect(await lockNonce()).toBe(lock.holder.nonce);
   });
 
-  it.skipIf(!onLinux)('takes over a lock whose pid runs but is another process (start time differs); refuses the same process', async () => {
-    const parent = { pid: process.ppid, startTicks: parseStartTicks(await readFile(`/proc/${process.ppid}/stat`, 'utf8')) };
-    await writeLock(lockFile, record({ ...parent, startTicks: `${parent.startTicks}1` }));
-    const lock = await acquire();
-    expect(await lockNonce()).toBe(lock.holder.nonce);
-    await lock.release();
+  it.skipIf(!onLinux)(
+    'takes over a lock whose pid runs but is another process (start time differs); refuses the same process',
+    async () => {
+      const parent = {
+        pid: process.ppid,
+        startTicks: parseStartTicks(await readFile(`/proc/${process.ppid}/stat`, 'utf8')),
+      };
+      await writeLock(lockFile, record({ ...parent, startTicks: `${parent.startTicks}1` }));
+      const lock = await acquire();
+      expect(await lockNonce()).toBe(lock.holder.nonce);
+      await lock.release();
 
-    await writeLock(lockFile, record(parent));
-    const error = await refusal();
-    expect(error.reason).toBe('in_use');
-    expect(error.message).toMatch(new RegExp(`is in use by another process \\(pid ${process.ppid}, host .*: stop it, or set WILDO_DATA_DIR to another directory\\.$`));
-  });
+      await writeLock(lockFile, record(parent));
+      const error = await refusal();
+      expect(error.reason).toBe('in_use');
+      expect(error.message).toMatch(
+        new RegExp(
+          `is in use by another process \\(pid ${process.ppid}, host .*: stop it, or set WILDO_DATA_DIR to another directory\\.$`,
+        ),
+      );
+    },
+  );
 
   it.skipIf(!onLinux)('takes over a lock written before the last boot, even if its pid runs now', async () => {
     await writeLock(lockFile, record({ ...(await currentProcessIdentity()), bootId: 'an-earlier-boot' }));
@@ -134,7 +153,9 @@ describe('acquireDataDirectoryLock', () => {
     await writeLock(lockFile, other);
     const error = await refusal();
     expect(error.reason).toBe('in_use_elsewhere');
-    expect(error.message).toMatch(/in use by a process on another host \(pid \d+, host build-box, .*\): stop it, or set WILDO_DATA_DIR to another directory; if it no longer runs, delete .*wildo\.lock\.$/);
+    expect(error.message).toMatch(
+      /in use by a process on another host \(pid \d+, host build-box, .*\): stop it, or set WILDO_DATA_DIR to another directory; if it no longer runs, delete .*wildo\.lock\.$/,
+    );
     expect(await lockNonce()).toBe(other.nonce);
   });
 
@@ -149,7 +170,8 @@ describe('acquireDataDirectoryLock', () => {
     const outcomes = await Promise.allSettled(Array.from({ length: 12 }, () => acquire()));
     const winners = outcomes.filter((o) => o.status === 'fulfilled');
     expect(winners).toHaveLength(1);
-    for (const o of outcomes) if (o.status === 'rejected') expect((o.reason as DataDirectoryLockedError).reason).toBe('in_use');
+    for (const o of outcomes)
+      if (o.status === 'rejected') expect((o.reason as DataDirectoryLockedError).reason).toBe('in_use');
     expect(await lockNonce()).toBe((winners[0] as PromiseFulfilledResult<DataDirectoryLock>).value.holder.nonce);
   });
 
@@ -190,7 +212,9 @@ describe('release on exit', () => {
   it('leaves no lock behind when the process exits normally without releasing', async () => {
     const module = path.resolve(import.meta.dirname, 'data-directory-lock.ts');
     const script = `const { acquireDataDirectoryLock } = await import(${JSON.stringify(module)}); await acquireDataDirectoryLock(${JSON.stringify(directory)}); console.log('held'); process.exit(0);`;
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      timeout: 30_000,
+    });
     expect(stdout.trim()).toBe('held');
     expect(await readdir(directory)).toEqual([]);
   }, 30_000);

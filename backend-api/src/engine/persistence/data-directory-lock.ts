@@ -28,7 +28,9 @@ const MAX_ATTEMPTS = 20;
 /** Nested claims only exist when processes die inside the takeover step itself; a few levels are plenty. */
 const MAX_CLAIM_DEPTH = 4;
 const CLAIM_NAME = new RegExp(`^${DATA_DIRECTORY_LOCK_FILE.replace('.', '\\.')}\\.claim-[0-9a-f]+$`);
-const TEMP_NAME = new RegExp(`^${DATA_DIRECTORY_LOCK_FILE.replace('.', '\\.')}\\.(?:claim-[0-9a-f]+\\.)?(\\d+)\\.[0-9a-f]+\\.tmp$`);
+const TEMP_NAME = new RegExp(
+  `^${DATA_DIRECTORY_LOCK_FILE.replace('.', '\\.')}\\.(?:claim-[0-9a-f]+\\.)?(\\d+)\\.[0-9a-f]+\\.tmp$`,
+);
 
 type ReadOutcome = DataDirectoryLockRecord | 'absent' | 'unreadable';
 
@@ -87,7 +89,12 @@ function claimFileFor(directory: string, stale: DataDirectoryLockRecord): string
  *
  * Resolves `true` when the caller should look again at once, `false` when a live process is taking over.
  */
-export async function removeStaleLockFile(directory: string, target: string, stale: DataDirectoryLockRecord, depth = 0): Promise<boolean> {
+export async function removeStaleLockFile(
+  directory: string,
+  target: string,
+  stale: DataDirectoryLockRecord,
+  depth = 0,
+): Promise<boolean> {
   const claim = claimFileFor(directory, stale);
   if (!(await createFileExclusively(claim, JSON.stringify(await newRecord())))) {
     const claimant = await readLockRecord(claim);
@@ -115,7 +122,8 @@ async function sweepLeftovers(directory: string): Promise<void> {
       if ((await processState({ pid: Number(temp[1]), host: hostname() })) === 'gone') await rm(file, { force: true });
     } else if (CLAIM_NAME.test(name)) {
       const claimant = await readLockRecord(file);
-      if (typeof claimant === 'object' && (await processState(claimant)) === 'gone') await removeStaleLockFile(directory, file, claimant);
+      if (typeof claimant === 'object' && (await processState(claimant)) === 'gone')
+        await removeStaleLockFile(directory, file, claimant);
     }
   }
 }
@@ -154,9 +162,12 @@ class HeldLock implements DataDirectoryLock {
     this.record = { ...this.record, urls: [...(this.record.urls ?? []), url].slice(-16) };
     const record = this.record;
     // Rewrites go one after the other, and only over this lock's own file.
-    this.writing = this.writing.catch(() => undefined).then(async () => {
-      if (this.released === undefined && (await this.isStillOurs())) await replaceFile(this.file, JSON.stringify(record));
-    });
+    this.writing = this.writing
+      .catch(() => undefined)
+      .then(async () => {
+        if (this.released === undefined && (await this.isStillOurs()))
+          await replaceFile(this.file, JSON.stringify(record));
+      });
     return this.writing;
   }
 

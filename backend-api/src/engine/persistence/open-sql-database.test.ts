@@ -11,7 +11,9 @@ describe('redactDatabaseUrl', () => {
   });
 
   it('leaves a URL without a password readable', () => {
-    expect(redactDatabaseUrl('postgres://postgres@127.0.0.1:5432/test')).toBe('postgres://postgres@127.0.0.1:5432/test');
+    expect(redactDatabaseUrl('postgres://postgres@127.0.0.1:5432/test')).toBe(
+      'postgres://postgres@127.0.0.1:5432/test',
+    );
   });
 
   it('does not echo a URL it cannot parse', () => {
@@ -20,16 +22,20 @@ describe('redactDatabaseUrl', () => {
 });
 
 describe('openSqlDatabase', () => {
-  it('opens PGlite in memory without a URL, and warns that nothing persists', async () => {
-    const logger = createRecordingLogger();
-    const database = await openSqlDatabase({ logger });
-    try {
-      expect(database.info.dialect).toBe('pglite');
-      expect(logger.lines.some((line) => line.level === 'warn' && /in memory/.test(line.message))).toBe(true);
-    } finally {
-      await database.close();
-    }
-  }, HARNESS_TIMEOUT_MS);
+  it(
+    'opens PGlite in memory without a URL, and warns that nothing persists',
+    async () => {
+      const logger = createRecordingLogger();
+      const database = await openSqlDatabase({ logger });
+      try {
+        expect(database.info.dialect).toBe('pglite');
+        expect(logger.lines.some((line) => line.level === 'warn' && /in memory/.test(line.message))).toBe(true);
+      } finally {
+        await database.close();
+      }
+    },
+    HARNESS_TIMEOUT_MS,
+  );
 
   const url = postgresTestUrl();
   it.skipIf(url === undefined)('opens PostgreSQL when a URL is given, logging it without the password', async () => {

@@ -36,28 +36,34 @@ describe('createPgliteDatabase', () => {
     expect(rows[0]?.distance).toBeCloseTo(1);
   });
 
-  it('keeps data on disk across reopening, creating the directory; holds its lock until closed; closes idempotently', async () => {
-    const parent = await mkdtemp(join(tmpdir(), 'wildo-pglite-'));
-    const dataDir = join(parent, 'nested', 'data');
-    try {
-      const first = await createPgliteDatabase({ dataDir });
-      await first.exec("CREATE TABLE kept (v text); INSERT INTO kept VALUES ('still here');");
-      // A second open of the same directory, here in the same process, is refused before PGlite touches it.
-      const second = await createPgliteDatabase({ dataDir }).catch((error: unknown) => error);
-      expect(second).toBeInstanceOf(DataDirectoryLockedError);
-      expect((second as DataDirectoryLockedError).message).toMatch(/is already open in this process \(pid \d+, .*\): close it first/);
-      expect((await first.query('SELECT v FROM kept')).rows).toEqual([{ v: 'still here' }]);
-      await first.close();
-      expect(existsSync(join(dataDir, DATA_DIRECTORY_LOCK_FILE))).toBe(false);
-      await expect(first.close()).resolves.toBeUndefined();
-      const reopened = await createPgliteDatabase({ dataDir });
+  it(
+    'keeps data on disk across reopening, creating the directory; holds its lock until closed; closes idempotently',
+    async () => {
+      const parent = await mkdtemp(join(tmpdir(), 'wildo-pglite-'));
+      const dataDir = join(parent, 'nested', 'data');
       try {
-        expect((await reopened.query('SELECT v FROM kept')).rows).toEqual([{ v: 'still here' }]);
+        const first = await createPgliteDatabase({ dataDir });
+        await first.exec("CREATE TABLE kept (v text); INSERT INTO kept VALUES ('still here');");
+        // A second open of the same directory, here in the same process, is refused before PGlite touches it.
+        const second = await createPgliteDatabase({ dataDir }).catch((error: unknown) => error);
+        expect(second).toBeInstanceOf(DataDirectoryLockedError);
+        expect((second as DataDirectoryLockedError).message).toMatch(
+          /is already open in this process \(pid \d+, .*\): close it first/,
+        );
+        expect((await first.query('SELECT v FROM kept')).rows).toEqual([{ v: 'still here' }]);
+        await first.close();
+        expect(existsSync(join(dataDir, DATA_DIRECTORY_LOCK_FILE))).toBe(false);
+        await expect(first.close()).resolves.toBeUndefined();
+        const reopened = await createPgliteDatabase({ dataDir });
+        try {
+          expect((await reopened.query('SELECT v FROM kept')).rows).toEqual([{ v: 'still here' }]);
+        } finally {
+          await reopened.close();
+        }
       } finally {
-        await reopened.close();
+        await rm(parent, { recursive: true, force: true });
       }
-    } finally {
-      await rm(parent, { recursive: true, force: true });
-    }
-  }, HARNESS_TIMEOUT_MS);
+    },
+    HARNESS_TIMEOUT_MS,
+  );
 });

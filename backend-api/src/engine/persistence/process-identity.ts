@@ -22,7 +22,10 @@ export function parseStartTicks(stat: string): string | undefined {
   const close = stat.lastIndexOf(')');
   if (close < 0) return undefined;
   // After ")" come field 3 (state) onwards: field 22 is the 20th of them.
-  const value = stat.slice(close + 1).trim().split(/\s+/)[19];
+  const value = stat
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/)[19];
   return value !== undefined && /^\d+$/.test(value) ? value : undefined;
 }
 

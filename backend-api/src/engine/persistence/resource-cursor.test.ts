@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { FrameworkError } from '../errors/index.js';
-import { decodeListCursor, decodeSearchCursor, encodeListCursor, encodeSearchCursor, MAX_SEARCH_OFFSET } from './resource-cursor.js';
+import {
+  decodeListCursor,
+  decodeSearchCursor,
+  encodeListCursor,
+  encodeSearchCursor,
+  MAX_SEARCH_OFFSET,
+} from './resource-cursor.js';
 
 const refusal = (fn: () => unknown): FrameworkError => {
   try {

@@ -28,7 +28,8 @@ function encode(kind: 'l' | 's', resourceType: string, value: string): string {
 
 /** The value of a cursor of this kind and type, or a refusal. */
 function decode(kind: 'l' | 's', resourceType: string, cursor: unknown): string {
-  if (typeof cursor !== 'string' || cursor.length > MAX_CURSOR_LENGTH || !BASE64URL.test(cursor)) throw invalidCursorError();
+  if (typeof cursor !== 'string' || cursor.length > MAX_CURSOR_LENGTH || !BASE64URL.test(cursor))
+    throw invalidCursorError();
   const bytes = Buffer.from(cursor, 'base64url');
   // Non-canonical spellings decode to the same bytes; refusing them keeps "issued by us" exact.
   if (bytes.toString('base64url') !== cursor) throw invalidCursorError();

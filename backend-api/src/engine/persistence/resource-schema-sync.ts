@@ -56,10 +56,13 @@ function planTables(definitions: readonly ResourceStoreDefinition[]): TablePlan[
     };
     const previous = byType.get(plan.resourceType);
     if (previous !== undefined && previous.hash !== plan.hash) {
-      throw new Error(`Resource type "${plan.resourceType}" is defined twice with different search fields. Keep one definition.`);
+      throw new Error(
+        `Resource type "${plan.resourceType}" is defined twice with different search fields. Keep one definition.`,
+      );
     }
     const owner = byTable.get(plan.names.table);
-    if (owner !== undefined && owner !== plan.resourceType) throw sharedTableError(owner, plan.resourceType, plan.names.table);
+    if (owner !== undefined && owner !== plan.resourceType)
+      throw sharedTableError(owner, plan.resourceType, plan.names.table);
     byType.set(plan.resourceType, plan);
     byTable.set(plan.names.table, plan.resourceType);
   }
@@ -67,7 +70,12 @@ function planTables(definitions: readonly ResourceStoreDefinition[]): TablePlan[
 }
 
 /** Creates the table (if missing) and rebuilds its search column, then records the hash. */
-async function applyPlan(tx: SqlExecutor, plan: TablePlan, known: RegistryRow | undefined, logger: Logger): Promise<void> {
+async function applyPlan(
+  tx: SqlExecutor,
+  plan: TablePlan,
+  known: RegistryRow | undefined,
+  logger: Logger,
+): Promise<void> {
   await tx.exec(`${createTableSql(plan.names)}\n${rebuildSearchSql(plan.names, plan.searchFields)}`);
   await tx.query(UPSERT_REGISTRY, [plan.resourceType, plan.names.table, plan.hash]);
   const event = known === undefined ? 'resource table ready' : 'resource table search column rebuilt';
@@ -79,17 +87,24 @@ async function applyPlan(tx: SqlExecutor, plan: TablePlan, known: RegistryRow | 
  * replicas starting together do the work once. A change of `searchFields` rebuilds the generated
  * search column; a change of filter fields needs no DDL (filters use the GIN index on `data`).
  */
-export async function syncResourceTables(tx: SqlExecutor, definitions: readonly ResourceStoreDefinition[], logger: Logger): Promise<void> {
+export async function syncResourceTables(
+  tx: SqlExecutor,
+  definitions: readonly ResourceStoreDefinition[],
+  logger: Logger,
+): Promise<void> {
   const plans = planTables(definitions);
   if (plans.length === 0) return;
   await lockForTransaction(tx, 'resourceSchema');
   await tx.query(CREATE_REGISTRY);
-  const { rows } = await tx.query<RegistryRow>(`SELECT resource_type, table_name, definition_hash FROM ${RESOURCE_TABLES_REGISTRY}`);
+  const { rows } = await tx.query<RegistryRow>(
+    `SELECT resource_type, table_name, definition_hash FROM ${RESOURCE_TABLES_REGISTRY}`,
+  );
   const byType = new Map(rows.map((row) => [row.resource_type, row]));
   const byTable = new Map(rows.map((row) => [row.table_name, row.resource_type]));
   for (const plan of plans) {
     const owner = byTable.get(plan.names.table);
-    if (owner !== undefined && owner !== plan.resourceType) throw sharedTableError(owner, plan.resourceType, plan.names.table);
+    if (owner !== undefined && owner !== plan.resourceType)
+      throw sharedTableError(owner, plan.resourceType, plan.names.table);
     const known = byType.get(plan.resourceType);
     if (known?.definition_hash === plan.hash) continue;
     await applyPlan(tx, plan, known, logger);

@@ -30,7 +30,9 @@ function everyStatement(statements: ResourceStatements) {
 describe('resource statements', () => {
   it('confine every statement that reads or writes existing rows to the tenant', () => {
     for (const statement of everyStatement(new ResourceStatements(todos))) {
-      expect(statement.text).toMatch(/organization_id IS NULL AND user_id IS NULL|organization_id = \$\d|user_id = \$\d/);
+      expect(statement.text).toMatch(
+        /organization_id IS NULL AND user_id IS NULL|organization_id = \$\d|user_id = \$\d/,
+      );
     }
   });
 

@@ -137,7 +137,8 @@ export class ResourceStatements {
   insert(kind: TenantScope['kind']): Statement {
     return this.cached(`insert:${kind}`, (p) => {
       const id = p('id'); // numbered first, so $1 is the id in every variant
-      const tenant = kind === 'organization' ? `${p('scopeId')}, NULL` : kind === 'user' ? `NULL, ${p('scopeId')}` : 'NULL, NULL';
+      const tenant =
+        kind === 'organization' ? `${p('scopeId')}, NULL` : kind === 'user' ? `NULL, ${p('scopeId')}` : 'NULL, NULL';
       const creator = `${p('creatorUserId')}, ${p('creatorType')}, ${p('creatorId')}`;
       const times = `${p('now')}::timestamptz, ${p('now')}::timestamptz`;
       return `INSERT INTO ${this.table} (${INSERT_COLUMNS})

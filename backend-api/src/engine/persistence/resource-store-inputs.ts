@@ -15,7 +15,10 @@ export const MAX_SEARCH_TEXT_LENGTH = 1000;
 export const MAX_RECORD_ID_LENGTH = 200;
 
 function invalidInput(problem: InputProblem): FrameworkError {
-  return new FrameworkError('VALIDATION_FAILED', 'The request is not valid.', { reason: 'input_invalid', problems: [problem] });
+  return new FrameworkError('VALIDATION_FAILED', 'The request is not valid.', {
+    reason: 'input_invalid',
+    problems: [problem],
+  });
 }
 
 /** The id a scope names (undefined for the application scope); refuses an empty or missing one. */
@@ -86,7 +89,8 @@ export function filterDocument(definition: ResourceStoreDefinition, filters: Sto
   if (entries.length === 0) return undefined;
   for (const [name, value] of entries) {
     const field = declaredFilterField(definition, name, 'filters');
-    if (!matchesKind(field, value)) throw invalidInput({ path: `filters.${field.name}`, expected: `a ${field.kind} or null` });
+    if (!matchesKind(field, value))
+      throw invalidInput({ path: `filters.${field.name}`, expected: `a ${field.kind} or null` });
   }
   return JSON.stringify(Object.fromEntries(entries));
 }

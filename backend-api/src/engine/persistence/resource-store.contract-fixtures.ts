@@ -84,7 +84,8 @@ export async function expectValidationFailed(promise: Promise<unknown>, path: st
   expect(framework.code).toBe('VALIDATION_FAILED');
   expect(framework.reason).toBe('input_invalid');
   expect(framework.problems?.map((problem) => problem.path)).toEqual([path]);
-  if (secret !== undefined) expect(JSON.stringify({ message: framework.message, problems: framework.problems })).not.toContain(secret);
+  if (secret !== undefined)
+    expect(JSON.stringify({ message: framework.message, problems: framework.problems })).not.toContain(secret);
 }
 
 /** Ids of records, in order. */
@@ -101,8 +102,17 @@ export interface LogLine {
 
 /** A logger that keeps its lines, for tests that assert what was logged. */
 export function createRecordingLogger(lines: LogLine[] = []): Logger & { lines: LogLine[] } {
-  const record = (level: LogLine['level']) => (message: string, fields: Record<string, unknown> = {}) => {
-    lines.push({ level, message, fields });
+  const record =
+    (level: LogLine['level']) =>
+    (message: string, fields: Record<string, unknown> = {}) => {
+      lines.push({ level, message, fields });
+    };
+  return {
+    lines,
+    debug: record('debug'),
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    child: () => createRecordingLogger(lines),
   };
-  return { lines, debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error'), child: () => createRecordingLogger(lines) };
 }

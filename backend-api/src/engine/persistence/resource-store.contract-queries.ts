@@ -3,14 +3,22 @@ import { byUser, expectValidationFailed, ids, orgA, type ContractContext } from 
 import type { ResourceStore, ResourceStoreDefinition, StoredRecord } from './resource-store.js';
 
 /** Inserts `count` records in order (oldest first) and returns them. */
-async function seed(store: ResourceStore, todos: ResourceStoreDefinition, count: number, data: (i: number) => Record<string, unknown>): Promise<StoredRecord[]> {
+async function seed(
+  store: ResourceStore,
+  todos: ResourceStoreDefinition,
+  count: number,
+  data: (i: number) => Record<string, unknown>,
+): Promise<StoredRecord[]> {
   const records: StoredRecord[] = [];
-  for (let i = 0; i < count; i += 1) records.push(await store.insert(todos, orgA, { data: data(i), creator: byUser('user_u') }));
+  for (let i = 0; i < count; i += 1)
+    records.push(await store.insert(todos, orgA, { data: data(i), creator: byUser('user_u') }));
   return records;
 }
 
 /** Follows `nextCursor` to the end, collecting every page. */
-async function allPages(fetch: (cursor: string | undefined) => Promise<{ records: StoredRecord[]; nextCursor: string | null }>): Promise<StoredRecord[][]> {
+async function allPages(
+  fetch: (cursor: string | undefined) => Promise<{ records: StoredRecord[]; nextCursor: string | null }>,
+): Promise<StoredRecord[][]> {
   const pages: StoredRecord[][] = [];
   let cursor: string | undefined;
   do {
@@ -56,7 +64,10 @@ function describeFilters(context: ContractContext): void {
 
     it('several filters combine with AND', async () => {
       const todos = await context.freshDefinition();
-      const records = await seed(context.store(), todos, 4, (i) => ({ status: i < 2 ? 'open' : 'done', done: i % 2 === 0 }));
+      const records = await seed(context.store(), todos, 4, (i) => ({
+        status: i < 2 ? 'open' : 'done',
+        done: i % 2 === 0,
+      }));
       expect(await listIds(todos, { status: 'open', done: true })).toEqual([records[0]?.id]);
     });
 
@@ -70,13 +81,22 @@ function describeFilters(context: ContractContext): void {
     it('a filter on an undeclared field is refused; a declared one works', async () => {
       const todos = await context.freshDefinition();
       await seed(context.store(), todos, 1, () => ({ status: 'open', secret: 'x' }));
-      await expectValidationFailed(context.store().list(todos, orgA, { filters: { secret: 'x' }, limit: 10 }), 'filters');
-      expect((await context.store().list(todos, orgA, { filters: { status: 'open' }, limit: 10 })).records).toHaveLength(1);
+      await expectValidationFailed(
+        context.store().list(todos, orgA, { filters: { secret: 'x' }, limit: 10 }),
+        'filters',
+      );
+      expect(
+        (await context.store().list(todos, orgA, { filters: { status: 'open' }, limit: 10 })).records,
+      ).toHaveLength(1);
     });
 
     it('a filter value of the wrong kind is refused without echoing it', async () => {
       const todos = await context.freshDefinition();
-      await expectValidationFailed(context.store().list(todos, orgA, { filters: { priority: 'high-secret' }, limit: 10 }), 'filters.priority', 'high-secret');
+      await expectValidationFailed(
+        context.store().list(todos, orgA, { filters: { priority: 'high-secret' }, limit: 10 }),
+        'filters.priority',
+        'high-secret',
+      );
     });
   });
 }
@@ -86,7 +106,9 @@ function describePagination(context: ContractContext): void {
     it('traverses every record exactly once, newest first, in bounded pages', async () => {
       const todos = await context.freshDefinition();
       const records = await seed(context.store(), todos, 23, (i) => ({ title: `t${i}` }));
-      const pages = await allPages((cursor) => context.store().list(todos, orgA, { filters: {}, limit: 5, ...(cursor ? { cursor } : {}) }));
+      const pages = await allPages((cursor) =>
+        context.store().list(todos, orgA, { filters: {}, limit: 5, ...(cursor ? { cursor } : {}) }),
+      );
       expect(pages.map((page) => page.length)).toEqual([5, 5, 5, 5, 3]);
       expect(pages.flat().map((record) => record.id)).toEqual(ids(records).reverse());
     });
@@ -94,14 +116,18 @@ function describePagination(context: ContractContext): void {
     it('ends with a null cursor when the last page is exactly full', async () => {
       const todos = await context.freshDefinition();
       await seed(context.store(), todos, 10, () => ({}));
-      const pages = await allPages((cursor) => context.store().list(todos, orgA, { filters: {}, limit: 5, ...(cursor ? { cursor } : {}) }));
+      const pages = await allPages((cursor) =>
+        context.store().list(todos, orgA, { filters: {}, limit: 5, ...(cursor ? { cursor } : {}) }),
+      );
       expect(pages.map((page) => page.length)).toEqual([5, 5]);
     });
 
     it('keeps filtering across pages', async () => {
       const todos = await context.freshDefinition();
       await seed(context.store(), todos, 12, (i) => ({ status: i % 3 === 0 ? 'done' : 'open' }));
-      const pages = await allPages((cursor) => context.store().list(todos, orgA, { filters: { status: 'done' }, limit: 3, ...(cursor ? { cursor } : {}) }));
+      const pages = await allPages((cursor) =>
+        context.store().list(todos, orgA, { filters: { status: 'done' }, limit: 3, ...(cursor ? { cursor } : {}) }),
+      );
       expect(pages.flat().every((record) => record.data.status === 'done')).toBe(true);
       expect(pages.flat()).toHaveLength(4);
     });
@@ -130,11 +156,19 @@ function describeCursors(context: ContractContext): void {
 
     it('accepts the cursors it issued (positive control)', async () => {
       const { todos, listCursor, searchCursor } = await setup();
-      expect((await context.store().list(todos, orgA, { filters: {}, limit: 1, cursor: listCursor })).records).toHaveLength(1);
-      expect((await context.store().search(todos, orgA, { text: 'alpha', filters: {}, limit: 1, cursor: searchCursor })).records).toHaveLength(1);
+      expect(
+        (await context.store().list(todos, orgA, { filters: {}, limit: 1, cursor: listCursor })).records,
+      ).toHaveLength(1);
+      expect(
+        (await context.store().search(todos, orgA, { text: 'alpha', filters: {}, limit: 1, cursor: searchCursor }))
+          .records,
+      ).toHaveLength(1);
     });
 
-    const listCases: [string, (todos: ResourceStoreDefinition, issued: { listCursor: string; searchCursor: string }) => string][] = [
+    const listCases: [
+      string,
+      (todos: ResourceStoreDefinition, issued: { listCursor: string; searchCursor: string }) => string,
+    ][] = [
       ['garbage text', () => 'not a cursor!!'],
       ['an empty string', () => ''],
       ['random base64url', () => b64('{"seq":5}')],
@@ -150,19 +184,31 @@ function describeCursors(context: ContractContext): void {
       it(`list refuses ${name} as VALIDATION_FAILED without echoing it`, async () => {
         const issued = await setup();
         const cursor = make(issued.todos, issued);
-        await expectValidationFailed(context.store().list(issued.todos, orgA, { filters: {}, limit: 1, cursor }), 'cursor', cursor || undefined);
+        await expectValidationFailed(
+          context.store().list(issued.todos, orgA, { filters: {}, limit: 1, cursor }),
+          'cursor',
+          cursor || undefined,
+        );
       });
     }
 
     it('search refuses a list cursor', async () => {
       const { todos, listCursor } = await setup();
-      await expectValidationFailed(context.store().search(todos, orgA, { text: 'alpha', filters: {}, limit: 1, cursor: listCursor }), 'cursor', listCursor);
+      await expectValidationFailed(
+        context.store().search(todos, orgA, { text: 'alpha', filters: {}, limit: 1, cursor: listCursor }),
+        'cursor',
+        listCursor,
+      );
     });
 
     it('search refuses an offset beyond its cap', async () => {
       const { todos } = await setup();
       const cursor = b64(`s:${todos.resourceType}:10001`);
-      await expectValidationFailed(context.store().search(todos, orgA, { text: 'alpha', filters: {}, limit: 1, cursor }), 'cursor', cursor);
+      await expectValidationFailed(
+        context.store().search(todos, orgA, { text: 'alpha', filters: {}, limit: 1, cursor }),
+        'cursor',
+        cursor,
+      );
     });
   });
 }
@@ -180,21 +226,37 @@ function describeSearch(context: ContractContext): void {
 
     it('matches only records containing the words (web search syntax)', async () => {
       const todos = await context.freshDefinition();
-      const [, both] = await seed(context.store(), todos, 3, (i) => ({ title: ['red apple', 'red green apple', 'green pear'][i] }));
-      expect(ids((await context.store().search(todos, orgA, { text: 'apple -red', filters: {}, limit: 10 })).records)).toEqual([]);
-      expect(ids((await context.store().search(todos, orgA, { text: 'green apple', filters: {}, limit: 10 })).records)).toEqual([both?.id]);
+      const [, both] = await seed(context.store(), todos, 3, (i) => ({
+        title: ['red apple', 'red green apple', 'green pear'][i],
+      }));
+      expect(
+        ids((await context.store().search(todos, orgA, { text: 'apple -red', filters: {}, limit: 10 })).records),
+      ).toEqual([]);
+      expect(
+        ids((await context.store().search(todos, orgA, { text: 'green apple', filters: {}, limit: 10 })).records),
+      ).toEqual([both?.id]);
     });
 
     it('combines the text with filters', async () => {
       const todos = await context.freshDefinition();
-      const [, open] = await seed(context.store(), todos, 2, (i) => ({ title: 'budget review', status: i === 0 ? 'done' : 'open' }));
-      expect(ids((await context.store().search(todos, orgA, { text: 'budget', filters: { status: 'open' }, limit: 10 })).records)).toEqual([open?.id]);
+      const [, open] = await seed(context.store(), todos, 2, (i) => ({
+        title: 'budget review',
+        status: i === 0 ? 'done' : 'open',
+      }));
+      expect(
+        ids(
+          (await context.store().search(todos, orgA, { text: 'budget', filters: { status: 'open' }, limit: 10 }))
+            .records,
+        ),
+      ).toEqual([open?.id]);
     });
 
     it('pages through every match exactly once', async () => {
       const todos = await context.freshDefinition();
       const records = await seed(context.store(), todos, 7, (i) => ({ title: `match ${i}` }));
-      const pages = await allPages((cursor) => context.store().search(todos, orgA, { text: 'match', filters: {}, limit: 3, ...(cursor ? { cursor } : {}) }));
+      const pages = await allPages((cursor) =>
+        context.store().search(todos, orgA, { text: 'match', filters: {}, limit: 3, ...(cursor ? { cursor } : {}) }),
+      );
       expect(pages.map((page) => page.length)).toEqual([3, 3, 1]);
       expect(new Set(pages.flat().map((record) => record.id))).toEqual(new Set(ids(records)));
     });
@@ -202,13 +264,17 @@ function describeSearch(context: ContractContext): void {
     it('answers from filters only, newest first, when the type has no search fields', async () => {
       const todos = await context.freshDefinition({ searchFields: [] });
       const [older, newer] = await seed(context.store(), todos, 2, () => ({ title: 'anything' }));
-      expect(ids((await context.store().search(todos, orgA, { text: 'unrelated', filters: {}, limit: 10 })).records)).toEqual([newer?.id, older?.id]);
+      expect(
+        ids((await context.store().search(todos, orgA, { text: 'unrelated', filters: {}, limit: 10 })).records),
+      ).toEqual([newer?.id, older?.id]);
     });
 
     it('finds nothing for text without words, without failing', async () => {
       const todos = await context.freshDefinition();
       await seed(context.store(), todos, 1, () => ({ title: 'hello' }));
-      expect((await context.store().search(todos, orgA, { text: '!!! &&', filters: {}, limit: 10 })).records).toEqual([]);
+      expect((await context.store().search(todos, orgA, { text: '!!! &&', filters: {}, limit: 10 })).records).toEqual(
+        [],
+      );
     });
   });
 }
@@ -217,7 +283,9 @@ function describeCountBy(context: ContractContext): void {
   describe('countBy', () => {
     it('counts records per value, missing fields under null', async () => {
       const todos = await context.freshDefinition();
-      await seed(context.store(), todos, 6, (i) => (i === 5 ? {} : { status: i < 3 ? 'open' : i === 3 ? 'done' : null }));
+      await seed(context.store(), todos, 6, (i) =>
+        i === 5 ? {} : { status: i < 3 ? 'open' : i === 3 ? 'done' : null },
+      );
       const counts = await context.store().countBy(todos, orgA, 'status', {});
       expect(Object.fromEntries(counts)).toEqual({ open: 3, done: 1, null: 2 });
       expect(counts.get(null)).toBe(2);
@@ -226,7 +294,10 @@ function describeCountBy(context: ContractContext): void {
     it('applies filters before counting', async () => {
       const todos = await context.freshDefinition();
       await seed(context.store(), todos, 4, (i) => ({ status: i < 2 ? 'open' : 'done', priority: i % 2 }));
-      expect(Object.fromEntries(await context.store().countBy(todos, orgA, 'status', { priority: 1 }))).toEqual({ open: 1, done: 1 });
+      expect(Object.fromEntries(await context.store().countBy(todos, orgA, 'status', { priority: 1 }))).toEqual({
+        open: 1,
+        done: 1,
+      });
     });
 
     it('refuses an undeclared field; a declared one counts', async () => {

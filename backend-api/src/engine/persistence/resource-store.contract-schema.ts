@@ -36,7 +36,12 @@ export function describeSchemaContract(context: ContractContext): void {
 
     it('rebuilds the search column when searchFields change, keeping the records', async () => {
       const titleOnly = await context.freshDefinition({ searchFields: ['title'] });
-      const record = await context.store().insert(titleOnly, orgA, { data: { title: 'weekly sync', body: 'quarterly numbers' }, creator: byUser('user_u') });
+      const record = await context
+        .store()
+        .insert(titleOnly, orgA, {
+          data: { title: 'weekly sync', body: 'quarterly numbers' },
+          creator: byUser('user_u'),
+        });
       const query = { text: 'quarterly', filters: {}, limit: 10 };
       expect((await context.store().search(titleOnly, orgA, query)).records).toEqual([]);
       const withBody: ResourceStoreDefinition = { ...titleOnly, searchFields: ['title', 'body'] };
@@ -50,9 +55,13 @@ export function describeSchemaContract(context: ContractContext): void {
       const record = await context.store().insert(plain, orgA, { data: { title: 'alpha' }, creator: byUser('user_u') });
       const searchable = { ...plain, searchFields: ['title'] };
       await context.store().ensureSchema([searchable]);
-      expect(ids((await context.store().search(searchable, orgA, { text: 'alpha', filters: {}, limit: 10 })).records)).toEqual([record.id]);
+      expect(
+        ids((await context.store().search(searchable, orgA, { text: 'alpha', filters: {}, limit: 10 })).records),
+      ).toEqual([record.id]);
       await context.store().ensureSchema([plain]);
-      expect(ids((await context.store().search(plain, orgA, { text: 'zzz', filters: {}, limit: 10 })).records)).toEqual([record.id]);
+      expect(ids((await context.store().search(plain, orgA, { text: 'zzz', filters: {}, limit: 10 })).records)).toEqual(
+        [record.id],
+      );
     });
 
     it('needs nothing for a new filter field: existing records are filterable at once', async () => {
@@ -60,19 +69,31 @@ export function describeSchemaContract(context: ContractContext): void {
       const record = await context.store().insert(todos, orgA, { data: { owner: 'ana' }, creator: byUser('user_u') });
       const withOwner = { ...todos, filterFields: [...todos.filterFields, { name: 'owner', kind: 'string' as const }] };
       await context.store().ensureSchema([withOwner]);
-      expect(ids((await context.store().list(withOwner, orgA, { filters: { owner: 'ana' }, limit: 10 })).records)).toEqual([record.id]);
+      expect(
+        ids((await context.store().list(withOwner, orgA, { filters: { owner: 'ana' }, limit: 10 })).records),
+      ).toEqual([record.id]);
     });
 
     it('refuses a type that is not a lowercase identifier; a valid one is accepted', async () => {
-      await expect(context.store().ensureSchema([todoDefinition({ resourceType: 'Todos' })])).rejects.toThrow(/Resource type "Todos"/);
-      await expect(context.store().ensureSchema([todoDefinition({ resourceType: 'todos"; DROP TABLE x; --' })])).rejects.toThrow(/must match/);
-      await expect(context.store().ensureSchema([todoDefinition({ resourceType: uniqueType('todos') })])).resolves.toBeUndefined();
+      await expect(context.store().ensureSchema([todoDefinition({ resourceType: 'Todos' })])).rejects.toThrow(
+        /Resource type "Todos"/,
+      );
+      await expect(
+        context.store().ensureSchema([todoDefinition({ resourceType: 'todos"; DROP TABLE x; --' })]),
+      ).rejects.toThrow(/must match/);
+      await expect(
+        context.store().ensureSchema([todoDefinition({ resourceType: uniqueType('todos') })]),
+      ).resolves.toBeUndefined();
     });
 
     it("refuses a type whose names exceed PostgreSQL's identifier limit, naming the limit", async () => {
       const tooLong = `a${'b'.repeat(60)}`;
-      await expect(context.store().ensureSchema([todoDefinition({ resourceType: tooLong })])).rejects.toThrow(/63-byte identifier limit/);
-      await expect(context.store().ensureSchema([todoDefinition({ resourceType: `a${'b'.repeat(40)}` })])).resolves.toBeUndefined();
+      await expect(context.store().ensureSchema([todoDefinition({ resourceType: tooLong })])).rejects.toThrow(
+        /63-byte identifier limit/,
+      );
+      await expect(
+        context.store().ensureSchema([todoDefinition({ resourceType: `a${'b'.repeat(40)}` })]),
+      ).resolves.toBeUndefined();
     });
 
     it('refuses two types that would share one table', async () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { application, byUser, ids, orgA, orgB, userU, userV, type ContractContext } from './resource-store.contract-fixtures.js';
+import {
+  application,
+  byUser,
+  ids,
+  orgA,
+  orgB,
+  userU,
+  userV,
+  type ContractContext,
+} from './resource-store.contract-fixtures.js';
 import type { ResourceStoreDefinition, StoredRecord, TenantScope } from './resource-store.js';
 
 /** Tenant isolation for every method, each refusal beside the owner's positive control. */
@@ -36,11 +45,15 @@ export function describeTenancyContract(context: ContractContext): void {
     it('search: another organization finds nothing, the owner finds the record', async () => {
       const todos = await context.freshDefinition();
       const record = await insertIn(todos, orgA, 'secret plan');
-      expect((await context.store().search(todos, orgB, { text: 'secret', filters: {}, limit: 10 })).records).toEqual([]);
-      expect(ids((await context.store().search(todos, orgA, { text: 'secret', filters: {}, limit: 10 })).records)).toEqual([record.id]);
+      expect((await context.store().search(todos, orgB, { text: 'secret', filters: {}, limit: 10 })).records).toEqual(
+        [],
+      );
+      expect(
+        ids((await context.store().search(todos, orgA, { text: 'secret', filters: {}, limit: 10 })).records),
+      ).toEqual([record.id]);
     });
 
-    it("countBy: another organization counts nothing, the owner counts its record", async () => {
+    it('countBy: another organization counts nothing, the owner counts its record', async () => {
       const todos = await context.freshDefinition();
       await insertIn(todos, orgA, 'secret plan');
       expect([...(await context.store().countBy(todos, orgB, 'status', {})).entries()]).toEqual([]);
@@ -50,10 +63,14 @@ export function describeTenancyContract(context: ContractContext): void {
     it('update: another organization gets not_found and changes nothing, the owner updates', async () => {
       const todos = await context.freshDefinition();
       const record = await insertIn(todos, orgA, 'secret plan');
-      const foreign = await context.store().update(todos, orgB, record.id, { data: { title: 'defaced' }, expectedVersion: 1 });
+      const foreign = await context
+        .store()
+        .update(todos, orgB, record.id, { data: { title: 'defaced' }, expectedVersion: 1 });
       expect(foreign).toEqual({ ok: false, reason: 'not_found' });
       expect((await context.store().findById(todos, orgA, record.id))?.data).toEqual(record.data);
-      const own = await context.store().update(todos, orgA, record.id, { data: { title: 'revised' }, expectedVersion: 1 });
+      const own = await context
+        .store()
+        .update(todos, orgA, record.id, { data: { title: 'revised' }, expectedVersion: 1 });
       expect(own.ok).toBe(true);
     });
 
@@ -71,9 +88,15 @@ export function describeTenancyContract(context: ContractContext): void {
       const record = await insertIn(notes, userU, 'diary');
       expect(await context.store().findById(notes, userV, record.id)).toBeNull();
       expect((await context.store().list(notes, userV, { filters: {}, limit: 10 })).records).toEqual([]);
-      expect(await context.store().update(notes, userV, record.id, { data: {}, expectedVersion: 1 })).toEqual({ ok: false, reason: 'not_found' });
+      expect(await context.store().update(notes, userV, record.id, { data: {}, expectedVersion: 1 })).toEqual({
+        ok: false,
+        reason: 'not_found',
+      });
       expect(await context.store().delete(notes, userV, record.id)).toEqual({ ok: false, reason: 'not_found' });
-      expect(await context.store().findById(notes, userU, record.id)).toMatchObject({ userId: 'user_u', organizationId: null });
+      expect(await context.store().findById(notes, userU, record.id)).toMatchObject({
+        userId: 'user_u',
+        organizationId: null,
+      });
     });
 
     it('application scope sees application records only, not organization or user records', async () => {
@@ -81,7 +104,9 @@ export function describeTenancyContract(context: ContractContext): void {
       const shared = await insertIn(todos, application, 'shared');
       const orgRecord = await insertIn(todos, orgA, 'org');
       const userRecord = await insertIn(todos, userU, 'user');
-      expect(ids((await context.store().list(todos, application, { filters: {}, limit: 10 })).records)).toEqual([shared.id]);
+      expect(ids((await context.store().list(todos, application, { filters: {}, limit: 10 })).records)).toEqual([
+        shared.id,
+      ]);
       expect(await context.store().findById(todos, application, orgRecord.id)).toBeNull();
       expect(await context.store().findById(todos, application, userRecord.id)).toBeNull();
       expect([...(await context.store().countBy(todos, application, 'status', {})).entries()]).toEqual([['open', 1]]);
@@ -116,18 +141,35 @@ export function describeTenancyContract(context: ContractContext): void {
       const mine = await context.store().insert(todos, orgA, { data: { title: 'report' }, creator: byUser('user_u') });
       await context.store().insert(todos, orgA, { data: { title: 'report' }, creator: byUser('user_v') });
       const constraint = { createdByUserId: 'user_u' };
-      expect(ids((await context.store().list(todos, orgA, { filters: {}, limit: 10, constraint })).records)).toEqual([mine.id]);
-      expect(ids((await context.store().search(todos, orgA, { text: 'report', filters: {}, limit: 10, constraint })).records)).toEqual([mine.id]);
+      expect(ids((await context.store().list(todos, orgA, { filters: {}, limit: 10, constraint })).records)).toEqual([
+        mine.id,
+      ]);
+      expect(
+        ids(
+          (await context.store().search(todos, orgA, { text: 'report', filters: {}, limit: 10, constraint })).records,
+        ),
+      ).toEqual([mine.id]);
     });
 
     it("update and delete: another user's record answers not_found (not a conflict), the creator's works", async () => {
       const todos = await context.freshDefinition();
       const record = await context.store().insert(todos, orgA, { data: { title: 'mine' }, creator: byUser('user_u') });
       const other = { createdByUserId: 'user_v' };
-      expect(await context.store().update(todos, orgA, record.id, { data: {}, expectedVersion: 1, constraint: other })).toEqual({ ok: false, reason: 'not_found' });
-      expect(await context.store().delete(todos, orgA, record.id, { constraint: other })).toEqual({ ok: false, reason: 'not_found' });
+      expect(
+        await context.store().update(todos, orgA, record.id, { data: {}, expectedVersion: 1, constraint: other }),
+      ).toEqual({ ok: false, reason: 'not_found' });
+      expect(await context.store().delete(todos, orgA, record.id, { constraint: other })).toEqual({
+        ok: false,
+        reason: 'not_found',
+      });
       const own = { createdByUserId: 'user_u' };
-      expect((await context.store().update(todos, orgA, record.id, { data: { title: 'edited' }, expectedVersion: 1, constraint: own })).ok).toBe(true);
+      expect(
+        (
+          await context
+            .store()
+            .update(todos, orgA, record.id, { data: { title: 'edited' }, expectedVersion: 1, constraint: own })
+        ).ok,
+      ).toBe(true);
       expect((await context.store().delete(todos, orgA, record.id, { constraint: own })).ok).toBe(true);
     });
   });

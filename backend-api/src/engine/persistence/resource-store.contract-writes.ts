@@ -6,9 +6,13 @@ function describeUpdates(context: ContractContext): void {
     it('replaces data, bumps the version and updatedAt, keeps createdAt', async () => {
       const todos = await context.freshDefinition();
       context.clock.set('2030-03-01T10:00:00.000Z');
-      const record = await context.store().insert(todos, orgA, { data: { title: 'draft', status: 'open' }, creator: byUser('user_u') });
+      const record = await context
+        .store()
+        .insert(todos, orgA, { data: { title: 'draft', status: 'open' }, creator: byUser('user_u') });
       context.clock.set('2030-03-01T11:30:00.000Z');
-      const outcome = await context.store().update(todos, orgA, record.id, { data: { title: 'final' }, expectedVersion: 1 });
+      const outcome = await context
+        .store()
+        .update(todos, orgA, record.id, { data: { title: 'final' }, expectedVersion: 1 });
       expect(outcome).toEqual({
         ok: true,
         value: { ...record, data: { title: 'final' }, version: 2, updatedAt: '2030-03-01T11:30:00.000Z' },
@@ -19,21 +23,34 @@ function describeUpdates(context: ContractContext): void {
     it('refuses a stale expectedVersion as version_conflict and leaves the record unchanged', async () => {
       const todos = await context.freshDefinition();
       const record = await context.store().insert(todos, orgA, { data: { title: 'v1' }, creator: byUser('user_u') });
-      expect((await context.store().update(todos, orgA, record.id, { data: { title: 'v2' }, expectedVersion: 1 })).ok).toBe(true);
-      const stale = await context.store().update(todos, orgA, record.id, { data: { title: 'lost update' }, expectedVersion: 1 });
+      expect(
+        (await context.store().update(todos, orgA, record.id, { data: { title: 'v2' }, expectedVersion: 1 })).ok,
+      ).toBe(true);
+      const stale = await context
+        .store()
+        .update(todos, orgA, record.id, { data: { title: 'lost update' }, expectedVersion: 1 });
       expect(stale).toEqual({ ok: false, reason: 'version_conflict' });
-      expect(await context.store().findById(todos, orgA, record.id)).toMatchObject({ version: 2, data: { title: 'v2' } });
+      expect(await context.store().findById(todos, orgA, record.id)).toMatchObject({
+        version: 2,
+        data: { title: 'v2' },
+      });
     });
 
     it('answers not_found for an unknown id', async () => {
       const todos = await context.freshDefinition();
-      expect(await context.store().update(todos, orgA, 'missing', { data: {}, expectedVersion: 1 })).toEqual({ ok: false, reason: 'not_found' });
+      expect(await context.store().update(todos, orgA, 'missing', { data: {}, expectedVersion: 1 })).toEqual({
+        ok: false,
+        reason: 'not_found',
+      });
     });
 
     it('refuses an expectedVersion no record can have', async () => {
       const todos = await context.freshDefinition();
       const record = await context.store().insert(todos, orgA, { data: {}, creator: byUser('user_u') });
-      await expectValidationFailed(context.store().update(todos, orgA, record.id, { data: {}, expectedVersion: 0 }), 'expectedVersion');
+      await expectValidationFailed(
+        context.store().update(todos, orgA, record.id, { data: {}, expectedVersion: 0 }),
+        'expectedVersion',
+      );
       expect((await context.store().update(todos, orgA, record.id, { data: {}, expectedVersion: 1 })).ok).toBe(true);
     });
 
@@ -70,7 +87,10 @@ function describeDeletes(context: ContractContext): void {
       const todos = await context.freshDefinition();
       const record = await context.store().insert(todos, orgA, { data: {}, creator: byUser('user_u') });
       await context.store().update(todos, orgA, record.id, { data: { edited: true }, expectedVersion: 1 });
-      expect(await context.store().delete(todos, orgA, record.id, { expectedVersion: 1 })).toEqual({ ok: false, reason: 'version_conflict' });
+      expect(await context.store().delete(todos, orgA, record.id, { expectedVersion: 1 })).toEqual({
+        ok: false,
+        reason: 'version_conflict',
+      });
       expect(await context.store().findById(todos, orgA, record.id)).not.toBeNull();
       expect((await context.store().delete(todos, orgA, record.id, { expectedVersion: 2 })).ok).toBe(true);
     });
@@ -81,10 +101,12 @@ function describeTransactions(context: ContractContext): void {
   describe('transaction', () => {
     it('commits every write when the callback resolves', async () => {
       const todos = await context.freshDefinition();
-      const written = await context.store().transaction(async (store) => [
-        await store.insert(todos, orgA, { data: { n: 1 }, creator: byUser('user_u') }),
-        await store.insert(todos, orgA, { data: { n: 2 }, creator: byUser('user_u') }),
-      ]);
+      const written = await context
+        .store()
+        .transaction(async (store) => [
+          await store.insert(todos, orgA, { data: { n: 1 }, creator: byUser('user_u') }),
+          await store.insert(todos, orgA, { data: { n: 2 }, creator: byUser('user_u') }),
+        ]);
       const listed = await context.store().list(todos, orgA, { filters: {}, limit: 10 });
       expect(listed.records.map((record) => record.id).sort()).toEqual(written.map((record) => record.id).sort());
     });
@@ -104,7 +126,9 @@ function describeTransactions(context: ContractContext): void {
 
     it('rolls back an update made before a failing insert', async () => {
       const todos = await context.freshDefinition();
-      const record = await context.store().insert(todos, orgA, { id: 'taken', data: { title: 'original' }, creator: byUser('user_u') });
+      const record = await context
+        .store()
+        .insert(todos, orgA, { id: 'taken', data: { title: 'original' }, creator: byUser('user_u') });
       const attempt = context.store().transaction(async (store) => {
         await store.update(todos, orgA, record.id, { data: { title: 'changed' }, expectedVersion: 1 });
         await store.insert(todos, orgA, { id: 'taken', data: {}, creator: byUser('user_u') });
@@ -116,7 +140,9 @@ function describeTransactions(context: ContractContext): void {
     it('runs a nested transaction inside the outer one', async () => {
       const todos = await context.freshDefinition();
       const attempt = context.store().transaction(async (outer) => {
-        await outer.transaction(async (inner) => inner.insert(todos, orgA, { id: 'nested', data: {}, creator: byUser('user_u') }));
+        await outer.transaction(async (inner) =>
+          inner.insert(todos, orgA, { id: 'nested', data: {}, creator: byUser('user_u') }),
+        );
         throw new Error('outer fails');
       });
       await expect(attempt).rejects.toThrow('outer fails');

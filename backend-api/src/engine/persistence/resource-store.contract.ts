@@ -26,7 +26,9 @@ function describeRoundTrip(context: ContractContext): void {
     it('returns the inserted record with its system fields', async () => {
       const todos = await context.freshDefinition();
       context.clock.set('2030-02-03T04:05:06.789Z');
-      const inserted = await context.store().insert(todos, orgA, { data: { title: 'Ship it', priority: 2 }, creator: byUser('user_u') });
+      const inserted = await context
+        .store()
+        .insert(todos, orgA, { data: { title: 'Ship it', priority: 2 }, creator: byUser('user_u') });
       expect(inserted).toMatchObject({
         organizationId: 'org_a',
         userId: null,
@@ -51,7 +53,9 @@ function describeRoundTrip(context: ContractContext): void {
     it('generates a UUID when no id is given, and keeps a given one', async () => {
       const todos = await context.freshDefinition();
       const generated = await context.store().insert(todos, orgA, { data: {}, creator: byUser('user_u') });
-      const given = await context.store().insert(todos, orgA, { id: 'todo_given', data: {}, creator: byUser('user_u') });
+      const given = await context
+        .store()
+        .insert(todos, orgA, { id: 'todo_given', data: {}, creator: byUser('user_u') });
       expect(generated.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       expect(given.id).toBe('todo_given');
     });
@@ -59,7 +63,9 @@ function describeRoundTrip(context: ContractContext): void {
     it('refuses a second record with an existing id as CONFLICT', async () => {
       const todos = await context.freshDefinition();
       await context.store().insert(todos, orgA, { id: 'dup', data: { title: 'first' }, creator: byUser('user_u') });
-      const second = context.store().insert(todos, orgA, { id: 'dup', data: { title: 'second' }, creator: byUser('user_u') });
+      const second = context
+        .store()
+        .insert(todos, orgA, { id: 'dup', data: { title: 'second' }, creator: byUser('user_u') });
       await expect(second).rejects.toSatisfy((error) => error instanceof FrameworkError && error.code === 'CONFLICT');
       expect((await context.store().findById(todos, orgA, 'dup'))?.data).toEqual({ title: 'first' });
     });

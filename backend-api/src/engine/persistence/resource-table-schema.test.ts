@@ -31,7 +31,8 @@ describe('resource table layout', () => {
   });
 
   it('refuses types outside ^[a-z][a-z0-9_-]{0,62}$', () => {
-    for (const bad of ['', 'Todos', '1todos', 'to dos', 'todos;', 'tödos']) expect(() => resourceTableName(bad)).toThrow(/must match/);
+    for (const bad of ['', 'Todos', '1todos', 'to dos', 'todos;', 'tödos'])
+      expect(() => resourceTableName(bad)).toThrow(/must match/);
   });
 
   it('changes the schema hash with searchFields (and their order), not with filterFields or scope', () => {
@@ -56,7 +57,9 @@ describe('resource table layout', () => {
     const names = resourceTableNames('todo-items');
     expect(createTableSql(names)).toMatch(/^CREATE TABLE IF NOT EXISTS "r_todo_items"/);
     expect(createTableSql(names).match(/CREATE INDEX IF NOT EXISTS/g)).toHaveLength(4);
-    expect(rebuildSearchSql(names, ['title'])).toMatch(/DROP COLUMN IF EXISTS search;\nALTER TABLE "r_todo_items" ADD COLUMN search tsvector GENERATED ALWAYS/);
+    expect(rebuildSearchSql(names, ['title'])).toMatch(
+      /DROP COLUMN IF EXISTS search;\nALTER TABLE "r_todo_items" ADD COLUMN search tsvector GENERATED ALWAYS/,
+    );
     expect(rebuildSearchSql(names, [])).toBe('ALTER TABLE "r_todo_items" DROP COLUMN IF EXISTS search;');
   });
 });

@@ -77,7 +77,10 @@ export function validateDefinitionFields(definition: ResourceStoreDefinition): v
   const fields = [...definition.searchFields, ...definition.filterFields.map((field) => field.name)];
   const invalid = fields.find((field) => !FIELD_NAME.test(field));
   if (invalid !== undefined) {
-    throw definitionError(definition.resourceType, `field name "${invalid}" must match ${FIELD_NAME.source} to be filtered or searched.`);
+    throw definitionError(
+      definition.resourceType,
+      `field name "${invalid}" must match ${FIELD_NAME.source} to be filtered or searched.`,
+    );
   }
 }
 

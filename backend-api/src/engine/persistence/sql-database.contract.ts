@@ -73,7 +73,9 @@ function describeValues(db: () => SqlDatabase): void {
   });
 
   it('parses jsonb to objects and accepts JSON text as a parameter', async () => {
-    const { rows } = await db().query<{ doc: unknown }>('SELECT $1::jsonb AS doc', [JSON.stringify({ a: [1, null, { b: 'c' }] })]);
+    const { rows } = await db().query<{ doc: unknown }>('SELECT $1::jsonb AS doc', [
+      JSON.stringify({ a: [1, null, { b: 'c' }] }),
+    ]);
     expect(rows[0]?.doc).toEqual({ a: [1, null, { b: 'c' }] });
   });
 
@@ -88,7 +90,9 @@ function describeValues(db: () => SqlDatabase): void {
 
   it('runs several statements through exec', async () => {
     const table = freshTable();
-    await db().exec(`CREATE TABLE ${table} (id int); INSERT INTO ${table} VALUES (1); INSERT INTO ${table} VALUES (2);`);
+    await db().exec(
+      `CREATE TABLE ${table} (id int); INSERT INTO ${table} VALUES (1); INSERT INTO ${table} VALUES (2);`,
+    );
     expect((await db().query(`SELECT count(*) AS n FROM ${table}`)).rows).toEqual([{ n: '2' }]);
   });
 }
@@ -120,15 +124,19 @@ function describeTransactions(db: () => SqlDatabase): void {
 
   it('rolls back DDL too', async () => {
     const table = freshTable();
-    await expect(db().transaction(async (tx) => {
-      await tx.exec(`CREATE TABLE ${table} (id int)`);
-      throw new Error('undo');
-    })).rejects.toThrow('undo');
+    await expect(
+      db().transaction(async (tx) => {
+        await tx.exec(`CREATE TABLE ${table} (id int)`);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
     expect((await db().query('SELECT to_regclass($1) AS oid', [table])).rows).toEqual([{ oid: null }]);
   });
 
   it('stays usable after a statement fails inside a transaction', async () => {
-    await expect(db().transaction((tx) => tx.query('SELECT * FROM no_such_table_anywhere'))).rejects.toThrow(/no_such_table_anywhere/);
+    await expect(db().transaction((tx) => tx.query('SELECT * FROM no_such_table_anywhere'))).rejects.toThrow(
+      /no_such_table_anywhere/,
+    );
     expect((await db().query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 

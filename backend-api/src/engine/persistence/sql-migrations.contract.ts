@@ -19,7 +19,9 @@ async function tableExists(db: SqlDatabase, table: string): Promise<boolean> {
 }
 
 async function appliedIds(db: SqlDatabase, prefix: string): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(`SELECT id FROM ${MIGRATIONS_TABLE} WHERE id LIKE $1 ORDER BY id`, [`${prefix.replace(/_/g, '\\_')}%`]);
+  const { rows } = await db.query<{ id: string }>(`SELECT id FROM ${MIGRATIONS_TABLE} WHERE id LIKE $1 ORDER BY id`, [
+    `${prefix.replace(/_/g, '\\_')}%`,
+  ]);
   return rows.map((row) => row.id);
 }
 
@@ -27,7 +29,10 @@ async function appliedIds(db: SqlDatabase, prefix: string): Promise<string[]> {
 function dependentPair(names: ReturnType<typeof fresh>): SqlMigration[] {
   const parent = names.table('parent');
   return [
-    { id: names.id(2), sql: `CREATE TABLE ${names.table('child')} (id int PRIMARY KEY, parent_id int REFERENCES ${parent}(id));` },
+    {
+      id: names.id(2),
+      sql: `CREATE TABLE ${names.table('child')} (id int PRIMARY KEY, parent_id int REFERENCES ${parent}(id));`,
+    },
     { id: names.id(1), sql: `CREATE TABLE ${parent} (id int PRIMARY KEY); INSERT INTO ${parent} VALUES (1);` },
   ];
 }
@@ -67,7 +72,9 @@ export function describeMigrationsContract(label: string, open: OpenSqlDatabaseH
       const original = { id: names.id(1), sql: `CREATE TABLE ${names.table('a')} (id int);` };
       await runMigrations(db(), [original], logger);
       const edited = { ...original, sql: `CREATE TABLE ${names.table('a')} (id bigint);` };
-      await expect(runMigrations(db(), [edited], logger)).rejects.toThrow(new RegExp(`${names.id(1)}.*changed.*new migration`));
+      await expect(runMigrations(db(), [edited], logger)).rejects.toThrow(
+        new RegExp(`${names.id(1)}.*changed.*new migration`),
+      );
       await expect(runMigrations(db(), [original], logger)).resolves.toMatchObject({ applied: [] });
     });
 
@@ -75,7 +82,9 @@ export function describeMigrationsContract(label: string, open: OpenSqlDatabaseH
       const names = fresh();
       const original = { id: names.id(1), sql: `CREATE TABLE ${names.table('a')} (\n  id int\n);` };
       await runMigrations(db(), [original], logger);
-      await expect(runMigrations(db(), [{ ...original, sql: original.sql.replace(/\n/g, '\r\n') }], logger)).resolves.toMatchObject({ applied: [] });
+      await expect(
+        runMigrations(db(), [{ ...original, sql: original.sql.replace(/\n/g, '\r\n') }], logger),
+      ).resolves.toMatchObject({ applied: [] });
     });
 
     it('refuses duplicated ids before applying anything', async () => {
@@ -92,7 +101,10 @@ export function describeMigrationsContract(label: string, open: OpenSqlDatabaseH
       const names = fresh();
       const migrations = [
         { id: names.id(1), sql: `CREATE TABLE ${names.table('ok')} (id int);` },
-        { id: names.id(2), sql: `CREATE TABLE ${names.table('partial')} (id int); SELECT * FROM ${names.table('missing')};` },
+        {
+          id: names.id(2),
+          sql: `CREATE TABLE ${names.table('partial')} (id int); SELECT * FROM ${names.table('missing')};`,
+        },
       ];
       await expect(runMigrations(db(), migrations, logger)).rejects.toThrow(new RegExp(`${names.id(2)}.*failed`));
       expect(await tableExists(db(), names.table('ok'))).toBe(true);
@@ -109,7 +121,9 @@ export function describeMigrationsContract(label: string, open: OpenSqlDatabaseH
         { id: names.id(3), sql: `INSERT INTO ${counter} VALUES (1);` },
       ];
       const replica = await harness().openReplica();
-      const results = await Promise.all([db(), replica, db(), replica].map((target) => runMigrations(target, migrations, logger)));
+      const results = await Promise.all(
+        [db(), replica, db(), replica].map((target) => runMigrations(target, migrations, logger)),
+      );
       expect(results.flatMap((result) => result.applied).sort()).toEqual([names.id(1), names.id(2), names.id(3)]);
       expect((await db().query(`SELECT count(*) AS n FROM ${counter}`)).rows).toEqual([{ n: '2' }]);
     });

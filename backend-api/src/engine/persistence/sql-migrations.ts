@@ -33,7 +33,8 @@ export function migrationChecksum(sql: string): string {
 function prepareMigrations(migrations: readonly SqlMigration[]): PreparedMigration[] {
   const seen = new Set<string>();
   for (const { id } of migrations) {
-    if (id.trim() === '') throw new Error('A migration has an empty id. Give every migration a unique, sortable id such as 0001_identity.');
+    if (id.trim() === '')
+      throw new Error('A migration has an empty id. Give every migration a unique, sortable id such as 0001_identity.');
     if (seen.has(id)) throw new Error(`Migration id "${id}" is used twice. Rename one of them to a new, unique id.`);
     seen.add(id);
   }
@@ -67,7 +68,9 @@ async function readApplied(db: SqlDatabase, known: readonly PreparedMigration[])
 /** Applies one migration under the lock, unless another replica did it meanwhile. True when applied here. */
 async function applyOne(tx: SqlExecutor, migration: PreparedMigration): Promise<boolean> {
   await lockForTransaction(tx, 'migrations');
-  const { rows } = await tx.query<{ checksum: string }>(`SELECT checksum FROM ${MIGRATIONS_TABLE} WHERE id = $1`, [migration.id]);
+  const { rows } = await tx.query<{ checksum: string }>(`SELECT checksum FROM ${MIGRATIONS_TABLE} WHERE id = $1`, [
+    migration.id,
+  ]);
   const existing = rows[0];
   if (existing !== undefined) {
     if (existing.checksum !== migration.checksum) throw checksumMismatch(migration.id);
@@ -77,9 +80,14 @@ async function applyOne(tx: SqlExecutor, migration: PreparedMigration): Promise<
     await tx.exec(migration.sql);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`Migration "${migration.id}" failed and was rolled back: ${reason}. Fix its SQL and start again.`, { cause: error });
+    throw new Error(`Migration "${migration.id}" failed and was rolled back: ${reason}. Fix its SQL and start again.`, {
+      cause: error,
+    });
   }
-  await tx.query(`INSERT INTO ${MIGRATIONS_TABLE} (id, checksum, applied_at) VALUES ($1, $2, now())`, [migration.id, migration.checksum]);
+  await tx.query(`INSERT INTO ${MIGRATIONS_TABLE} (id, checksum, applied_at) VALUES ($1, $2, now())`, [
+    migration.id,
+    migration.checksum,
+  ]);
   return true;
 }
 
@@ -91,7 +99,11 @@ async function applyOne(tx: SqlExecutor, migration: PreparedMigration): Promise<
  * @example
  * await runMigrations(db, [{ id: '0001_identity', sql: 'CREATE TABLE users (id text PRIMARY KEY);' }], logger);
  */
-export async function runMigrations(db: SqlDatabase, migrations: readonly SqlMigration[], logger: Logger): Promise<MigrationRunResult> {
+export async function runMigrations(
+  db: SqlDatabase,
+  migrations: readonly SqlMigration[],
+  logger: Logger,
+): Promise<MigrationRunResult> {
   const prepared = prepareMigrations(migrations);
   const applied = await readApplied(db, prepared);
   const unknown = [...applied.keys()].filter((id) => !prepared.some((migration) => migration.id === id));

@@ -1,9 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { FrameworkError } from '../errors/index.js';
 import { createSilentLogger, type Logger } from '../logging/index.js';
-import { decodeListCursor, decodeSearchCursor, encodeListCursor, encodeSearchCursor, MAX_SEARCH_OFFSET } from './resource-cursor.js';
+import {
+  decodeListCursor,
+  decodeSearchCursor,
+  encodeListCursor,
+  encodeSearchCursor,
+  MAX_SEARCH_OFFSET,
+} from './resource-cursor.js';
 import { syncResourceTables } from './resource-schema-sync.js';
-import { statementsFor, toStoredRecord, type ParamValues, type ResourceRow, type Statement } from './resource-statements.js';
+import {
+  statementsFor,
+  toStoredRecord,
+  type ParamValues,
+  type ResourceRow,
+  type Statement,
+} from './resource-statements.js';
 import type {
   RecordConstraint,
   RecordCreator,
@@ -49,7 +61,8 @@ type CountKey = string | number | boolean | null;
 
 /** A JSON value as a count key; structured values (not expected for filter fields) count by their JSON text. */
 function countKey(value: unknown): CountKey {
-  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return value;
   return JSON.stringify(value);
 }
 
@@ -87,7 +100,8 @@ export class SqlResourceStore implements ResourceStore {
   }
 
   async ensureSchema(definitions: readonly ResourceStoreDefinition[]): Promise<void> {
-    if (this.transactionExecutor !== undefined) return syncResourceTables(this.transactionExecutor, definitions, this.logger);
+    if (this.transactionExecutor !== undefined)
+      return syncResourceTables(this.transactionExecutor, definitions, this.logger);
     await this.options.database.transaction((tx) => syncResourceTables(tx, definitions, this.logger));
   }
 
@@ -113,7 +127,8 @@ export class SqlResourceStore implements ResourceStore {
       if (row === undefined) throw new Error('INSERT ... RETURNING returned no row.');
       return toStoredRecord(row);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new FrameworkError('CONFLICT', 'A record with this id already exists.', { cause: error });
+      if (isUniqueViolation(error))
+        throw new FrameworkError('CONFLICT', 'A record with this id already exists.', { cause: error });
       throw error;
     }
   }
@@ -153,12 +168,26 @@ export class SqlResourceStore implements ResourceStore {
     const afterSeq = query.cursor === undefined ? undefined : decodeListCursor(definition.resourceType, query.cursor);
     const filter = filterDocument(definition, query.filters);
     const ownerId = query.constraint?.createdByUserId;
-    const statement = statementsFor(definition).list(scope.kind, ownerId !== undefined, filter !== undefined, afterSeq !== undefined);
-    const rows = await this.run(statement, { scopeId: scopeIdOf(scope), ownerId, filter, afterSeq, limit: query.limit + 1 });
+    const statement = statementsFor(definition).list(
+      scope.kind,
+      ownerId !== undefined,
+      filter !== undefined,
+      afterSeq !== undefined,
+    );
+    const rows = await this.run(statement, {
+      scopeId: scopeIdOf(scope),
+      ownerId,
+      filter,
+      afterSeq,
+      limit: query.limit + 1,
+    });
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
     const more = rows.length > query.limit && last !== undefined;
-    return { records: page.map(toStoredRecord), nextCursor: more ? encodeListCursor(definition.resourceType, last.seq) : null };
+    return {
+      records: page.map(toStoredRecord),
+      nextCursor: more ? encodeListCursor(definition.resourceType, last.seq) : null,
+    };
   }
 
   async search(
@@ -192,7 +221,11 @@ export class SqlResourceStore implements ResourceStore {
     declaredFilterField(definition, field, 'field');
     const filter = filterDocument(definition, filters);
     const statement = statementsFor(definition).countBy(scope.kind, filter !== undefined);
-    const rows = await this.run<{ value: unknown; count: string }>(statement, { scopeId: scopeIdOf(scope), field, filter });
+    const rows = await this.run<{ value: unknown; count: string }>(statement, {
+      scopeId: scopeIdOf(scope),
+      field,
+      filter,
+    });
     const counts = new Map<CountKey, number>();
     for (const row of rows) {
       const key = countKey(row.value);
@@ -234,7 +267,10 @@ export class SqlResourceStore implements ResourceStore {
     const ownerId = condition?.constraint?.createdByUserId;
     const statements = statementsFor(definition);
     const values: ParamValues = { id, scopeId: scopeIdOf(scope), ownerId, expectedVersion };
-    const [row] = await this.run(statements.delete(scope.kind, ownerId !== undefined, expectedVersion !== undefined), values);
+    const [row] = await this.run(
+      statements.delete(scope.kind, ownerId !== undefined, expectedVersion !== undefined),
+      values,
+    );
     if (row !== undefined) return { ok: true, value: toStoredRecord(row) };
     return this.refusal(statements.probe(scope.kind, ownerId !== undefined), values);
   }

@@ -1,12 +1,18 @@
 import { OIDC_SUPPORTED_IDENTITY_SCOPES } from '@wildo/shared-lib';
 import { Router } from 'express';
-import { DELEGATED_TOKEN_RESOURCE_SERVERS, type ResourceServerInstancesRegistryBackendService } from './resource-server-instances.registry.js';
+import {
+  DELEGATED_TOKEN_RESOURCE_SERVERS,
+  type ResourceServerInstancesRegistryBackendService,
+} from './resource-server-instances.registry.js';
 
 /**
  * RFC 9728 protected resource metadata for every MCP/A2A endpoint, at
  * `/.well-known/oauth-protected-resource<endpoint path>`: which authorization server issues its tokens.
  */
-export function createProtectedResourceMetadataRouter(resourceServers: ResourceServerInstancesRegistryBackendService, issuer: string): Router {
+export function createProtectedResourceMetadataRouter(
+  resourceServers: ResourceServerInstancesRegistryBackendService,
+  issuer: string,
+): Router {
   const router = Router();
   for (const audience of resourceServers.listResourceServerAudiences(DELEGATED_TOKEN_RESOURCE_SERVERS)) {
     const metadata = {

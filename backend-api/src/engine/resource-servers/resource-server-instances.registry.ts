@@ -1,7 +1,10 @@
 import { ResourceServerKind, type ResourceServerInstance } from '@wildo/shared-lib';
 
 /** Resource servers whose audiences a person may delegate to a client (authorization code grant). */
-export const DELEGATED_TOKEN_RESOURCE_SERVERS: readonly ResourceServerKind[] = [ResourceServerKind.MCP, ResourceServerKind.A2A];
+export const DELEGATED_TOKEN_RESOURCE_SERVERS: readonly ResourceServerKind[] = [
+  ResourceServerKind.MCP,
+  ResourceServerKind.A2A,
+];
 
 const PATHS: Record<ResourceServerKind, string> = { [ResourceServerKind.MCP]: 'mcp', [ResourceServerKind.A2A]: 'a2a' };
 

@@ -24,9 +24,11 @@ export class ResourceServerAuthenticator {
   async authenticate(authorization: string | undefined, audience: string): Promise<AuthenticatedPrincipal | null> {
     if (!authorization || authorization.trim() === '') return null;
     if (looksLikeApiKey(authorization)) return this.credentials.authenticateApiKey(authorization);
-    if (!/^bearer /i.test(authorization)) throw new FrameworkError('UNAUTHENTICATED', 'The credential is not valid.', { reason: 'credential_invalid' });
+    if (!/^bearer /i.test(authorization))
+      throw new FrameworkError('UNAUTHENTICATED', 'The credential is not valid.', { reason: 'credential_invalid' });
     const principal = await this.tokens.verifyAccessToken(authorization.slice(7).trim(), audience);
-    if (principal.kind === 'user') assertUserUsable(await readUserSnapshot(this.directory, principal.userId), principal);
+    if (principal.kind === 'user')
+      assertUserUsable(await readUserSnapshot(this.directory, principal.userId), principal);
     return principal;
   }
 }

@@ -19,10 +19,19 @@ export function validateApplication(
   const problems: DeclarationProblem[] = [];
   const moduleNames = new Set<string>();
   for (const module of application.modules) {
-    if (moduleNames.has(module.name)) problems.push({ declaration: `module "${module.name}"`, path: 'name', message: 'two modules share this name; rename one' });
+    if (moduleNames.has(module.name))
+      problems.push({
+        declaration: `module "${module.name}"`,
+        path: 'name',
+        message: 'two modules share this name; rename one',
+      });
     moduleNames.add(module.name);
   }
-  problems.push(...validateSegments(resources), ...validateRelationships(resources, refusedTypes), ...validateServiceCode(application, resources, refusedTypes));
+  problems.push(
+    ...validateSegments(resources),
+    ...validateRelationships(resources, refusedTypes),
+    ...validateServiceCode(application, resources, refusedTypes),
+  );
   problems.push(...validateServerInstances(application, resources));
   return problems;
 }
@@ -35,29 +44,45 @@ function validateSegments(resources: ReadonlyMap<string, CompiledResource>): Dec
     const org = resource.scope === ResourcePrimaryScope.ORGANIZATIONS;
     const reserved = org ? RESERVED_ORG_SEGMENTS : RESERVED_TOP_SEGMENTS;
     if (reserved.has(resource.urlSegment)) {
-      problems.push({ declaration: label, path: 'urlSegment', message: `"${resource.urlSegment}" is served by the engine; set another urlSegment` });
+      problems.push({
+        declaration: label,
+        path: 'urlSegment',
+        message: `"${resource.urlSegment}" is served by the engine; set another urlSegment`,
+      });
     }
     const key = `${org ? 'org' : 'top'}:${resource.urlSegment}`;
     const other = seen.get(key);
-    if (other) problems.push({ declaration: label, path: 'urlSegment', message: `resource "${other}" already uses "${resource.urlSegment}"; set another urlSegment` });
+    if (other)
+      problems.push({
+        declaration: label,
+        path: 'urlSegment',
+        message: `resource "${other}" already uses "${resource.urlSegment}"; set another urlSegment`,
+      });
     seen.set(key, resource.type);
   }
   return problems;
 }
 
-function validateRelationships(resources: ReadonlyMap<string, CompiledResource>, refusedTypes: ReadonlySet<string>): DeclarationProblem[] {
+function validateRelationships(
+  resources: ReadonlyMap<string, CompiledResource>,
+  refusedTypes: ReadonlySet<string>,
+): DeclarationProblem[] {
   const problems: DeclarationProblem[] = [];
   for (const resource of resources.values()) {
     const shape = shapeOf(resource.schema);
     resource.declaration.relationships?.forEach((rel, i) => {
-      const report = (message: string) => problems.push({ declaration: `resource "${resource.type}"`, path: `relationships[${i}]`, message });
+      const report = (message: string) =>
+        problems.push({ declaration: `resource "${resource.type}"`, path: `relationships[${i}]`, message });
       const field = shape[rel.field];
-      if (!field || scalarKindOf(field) !== 'string') report(`"${rel.field}" must be a text field of the schema holding the related id`);
+      if (!field || scalarKindOf(field) !== 'string')
+        report(`"${rel.field}" must be a text field of the schema holding the related id`);
       const target = resources.get(rel.resourceType);
       if (!target && refusedTypes.has(rel.resourceType)) return;
       if (!target) report(`no resource "${rel.resourceType}" is registered; register its module or fix the type`);
       else if (target.scope !== resource.scope && target.scope !== ResourcePrimaryScope.APPLICATION) {
-        report(`"${rel.resourceType}" is ${target.scope}-scoped and cannot be referenced from a ${resource.scope}-scoped resource`);
+        report(
+          `"${rel.resourceType}" is ${target.scope}-scoped and cannot be referenced from a ${resource.scope}-scoped resource`,
+        );
       }
     });
   }
@@ -78,24 +103,37 @@ function validateServiceCode(
       const resource = resources.get(impl.resourceType);
       if (!resource) {
         if (!refusedTypes.has(impl.resourceType)) {
-          problems.push({ declaration: label, path, message: `no resource "${impl.resourceType}" is registered; add the module that declares it to the application, or fix the type` });
+          problems.push({
+            declaration: label,
+            path,
+            message: `no resource "${impl.resourceType}" is registered; add the module that declares it to the application, or fix the type`,
+          });
         }
         return;
       }
       if (implemented.has(impl.resourceType)) {
-        problems.push({ declaration: label, path, message: `"${impl.resourceType}" already has a custom service implementation; merge them` });
+        problems.push({
+          declaration: label,
+          path,
+          message: `"${impl.resourceType}" already has a custom service implementation; merge them`,
+        });
       }
       const handled = new Set(Object.keys(impl.customOperations ?? {}));
       implemented.set(impl.resourceType, handled);
       for (const key of handled) {
         if (!resource.declaration.customOperations?.[key]) {
-          problems.push({ declaration: label, path: `${path}.customOperations.${key}`, message: `"${impl.resourceType}" declares no custom operation "${key}"` });
+          problems.push({
+            declaration: label,
+            path: `${path}.customOperations.${key}`,
+            message: `"${impl.resourceType}" declares no custom operation "${key}"`,
+          });
         }
       }
       for (const hooks of [impl.prefixCoreOperations, impl.postfixCoreOperations]) {
         if (hooks && typeof hooks === 'object') {
           for (const key of Object.keys(hooks)) {
-            if (!CORE_OPERATIONS.has(key)) problems.push({ declaration: label, path, message: `"${key}" is not a core operation` });
+            if (!CORE_OPERATIONS.has(key))
+              problems.push({ declaration: label, path, message: `"${key}" is not a core operation` });
           }
         }
       }
@@ -108,7 +146,8 @@ function validateServiceCode(
         problems.push({
           declaration: `resource "${resource.type}"`,
           path: `customOperations.${key}`,
-          message: 'has no handler; add it with createResourceCustomServiceImplementation or mark its variants unimplemented',
+          message:
+            'has no handler; add it with createResourceCustomServiceImplementation or mark its variants unimplemented',
         });
       }
     }
@@ -116,13 +155,21 @@ function validateServiceCode(
   return problems;
 }
 
-function validateServerInstances(application: BackendApplicationDefinition, resources: ReadonlyMap<string, CompiledResource>): DeclarationProblem[] {
+function validateServerInstances(
+  application: BackendApplicationDefinition,
+  resources: ReadonlyMap<string, CompiledResource>,
+): DeclarationProblem[] {
   const problems: DeclarationProblem[] = [];
   const instances = application.resourceServerInstances ?? [];
   const mcp = new Set(instances.filter((i) => i.kind === ResourceServerKind.MCP).map((i) => i.ref));
   const refs = new Set<string>();
   instances.forEach((instance, i) => {
-    if (refs.has(instance.ref)) problems.push({ declaration: 'application', path: `resourceServerInstances[${i}]`, message: `duplicate ref "${instance.ref}"` });
+    if (refs.has(instance.ref))
+      problems.push({
+        declaration: 'application',
+        path: `resourceServerInstances[${i}]`,
+        message: `duplicate ref "${instance.ref}"`,
+      });
     refs.add(instance.ref);
   });
   for (const resource of resources.values()) {

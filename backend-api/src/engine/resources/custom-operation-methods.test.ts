@@ -1,4 +1,10 @@
-import { CORE_ORG_ROLES, ResourceOperationEffect, ResourceOperationVariantType, ResourcePrimaryScope, type AnyResourceDeclaration } from '@wildo/shared-lib';
+import {
+  CORE_ORG_ROLES,
+  ResourceOperationEffect,
+  ResourceOperationVariantType,
+  ResourcePrimaryScope,
+  type AnyResourceDeclaration,
+} from '@wildo/shared-lib';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createResourceCustomServiceImplementation } from './custom-service.js';
@@ -12,19 +18,38 @@ function registryWith(httpMethods?: readonly ('POST' | 'PUT')[]) {
     primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
     schema: z.object({ title: z.string() }),
     customOperations: {
-      archive: { target: 'instance', ...(httpMethods ? { httpMethods } : {}), requestSchema: z.object({}), responseSchema: z.object({}), effect: ResourceOperationEffect.WRITE },
+      archive: {
+        target: 'instance',
+        ...(httpMethods ? { httpMethods } : {}),
+        requestSchema: z.object({}),
+        responseSchema: z.object({}),
+        effect: ResourceOperationEffect.WRITE,
+      },
     },
     operationsConfiguration: {
-      archive: { variants: [{ variantType: ResourceOperationVariantType.API_CALL, isDefault: true, roles: [CORE_ORG_ROLES.ORG_MEMBER] }] },
+      archive: {
+        variants: [
+          { variantType: ResourceOperationVariantType.API_CALL, isDefault: true, roles: [CORE_ORG_ROLES.ORG_MEMBER] },
+        ],
+      },
     },
   };
-  const implementation = createResourceCustomServiceImplementation('notes', { customOperations: { archive: async () => ({}) } });
-  return () => ResourcesRegistry.fromApplication({ name: 'test', modules: [{ name: 'm', resources: [declaration], customServiceImplementations: [implementation] }] });
+  const implementation = createResourceCustomServiceImplementation('notes', {
+    customOperations: { archive: async () => ({}) },
+  });
+  return () =>
+    ResourcesRegistry.fromApplication({
+      name: 'test',
+      modules: [{ name: 'm', resources: [declaration], customServiceImplementations: [implementation] }],
+    });
 }
 
 describe('the methods of a custom operation’s route', () => {
   it('is POST by default', () => {
-    expect(registryWith()().getOperationFromPath('notes.archive').http).toEqual({ method: 'POST', path: '/organizations/:organizationId/notes/:id/archive' });
+    expect(registryWith()().getOperationFromPath('notes.archive').http).toEqual({
+      method: 'POST',
+      path: '/organizations/:organizationId/notes/:id/archive',
+    });
   });
 
   it('documents the first declared method and accepts the others on the same route', () => {
@@ -35,7 +60,10 @@ describe('the methods of a custom operation’s route', () => {
     });
   });
 
-  it.each([{ methods: ['PUT', 'PUT'] as const }, { methods: [] as const }])('refuses $methods at start, naming the field', ({ methods }) => {
-    expect(registryWith(methods)).toThrow(/customOperations\.archive\.httpMethods/);
-  });
+  it.each([{ methods: ['PUT', 'PUT'] as const }, { methods: [] as const }])(
+    'refuses $methods at start, naming the field',
+    ({ methods }) => {
+      expect(registryWith(methods)).toThrow(/customOperations\.archive\.httpMethods/);
+    },
+  );
 });

@@ -33,14 +33,22 @@ export const errorBuilder: ErrorBuilder = {
 /** Records of one resource type inside the caller's tenant (the scope comes from the execution context). */
 export interface ScopedRecords {
   get(id: string): Promise<ResourceRecord | null>;
-  list(query?: { filters?: StoreFilters; limit?: number; cursor?: string }): Promise<{ data: ResourceRecord[]; nextCursor: string | null }>;
+  list(query?: {
+    filters?: StoreFilters;
+    limit?: number;
+    cursor?: string;
+  }): Promise<{ data: ResourceRecord[]; nextCursor: string | null }>;
   /** Creates a record (validated against the full schema, relationships checked), written by the caller's principal. */
   create(data: Record<string, unknown>, options?: { id?: string }): Promise<ResourceRecord>;
   /**
    * Applies a validated patch with optimistic concurrency: retried on conflict, or refused (412) when
    * `expectedVersion` pins the version the patch was computed from.
    */
-  update(id: string, patch: Record<string, unknown>, options?: { expectedVersion?: number }): Promise<ResourceRecord | null>;
+  update(
+    id: string,
+    patch: Record<string, unknown>,
+    options?: { expectedVersion?: number },
+  ): Promise<ResourceRecord | null>;
   countBy(field: string, filters?: StoreFilters): Promise<Map<string | number | boolean | null, number>>;
 }
 
@@ -87,7 +95,9 @@ export interface CustomOperationArgs<TInput> {
 }
 
 /** Implements one custom operation; its result is projected through the declared response schema. */
-export type CustomOperationHandler<TInput = never, TOutput = unknown> = (args: CustomOperationArgs<TInput>) => Promise<TOutput>;
+export type CustomOperationHandler<TInput = never, TOutput = unknown> = (
+  args: CustomOperationArgs<TInput>,
+) => Promise<TOutput>;
 
 /**
  * A custom operation handler as the engine stores it, whatever its declared types: hand-annotated handlers

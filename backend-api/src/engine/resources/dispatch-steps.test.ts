@@ -12,7 +12,13 @@ import { z } from 'zod';
 import type { Logger } from '../logging/index.js';
 import type { UserPrincipal } from '../identity/principal.types.js';
 import type { CompiledOperation } from './compiled-resource.types.js';
-import { DISPATCH_STEP_NAMES, DispatchCall, dispatchSteps, type DispatchStepDependencies, type DispatchStepName } from './dispatch-steps.js';
+import {
+  DISPATCH_STEP_NAMES,
+  DispatchCall,
+  dispatchSteps,
+  type DispatchStepDependencies,
+  type DispatchStepName,
+} from './dispatch-steps.js';
 import type { DispatchRequest } from './dispatch.types.js';
 import type { ExecutionContext } from './execution-context.js';
 import { OperationAdmission } from './operation-admission.service.js';
@@ -32,16 +38,32 @@ const notes = defineResource({
   operationsConfiguration: {
     [CoreResourceOperation.CREATE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member }] },
     [CoreResourceOperation.READ]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member }] },
-    [CoreResourceOperation.UPDATE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: manager, requiresReauthentication: true }] },
-    [CoreResourceOperation.DELETE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: manager, lifecycle: 'retired' }] },
-    [CoreResourceOperation.LIST]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member, rateLimit: { points: 5, durationSeconds: 60 } }] },
+    [CoreResourceOperation.UPDATE]: {
+      variants: [{ variantType: API_CALL, isDefault: true, roles: manager, requiresReauthentication: true }],
+    },
+    [CoreResourceOperation.DELETE]: {
+      variants: [{ variantType: API_CALL, isDefault: true, roles: manager, lifecycle: 'retired' }],
+    },
+    [CoreResourceOperation.LIST]: {
+      variants: [
+        { variantType: API_CALL, isDefault: true, roles: member, rateLimit: { points: 5, durationSeconds: 60 } },
+      ],
+    },
   },
 });
 
-const registry = ResourcesRegistry.fromApplication({ name: 'dispatch-steps', modules: [{ name: 'notes', resources: [notes] }] });
+const registry = ResourcesRegistry.fromApplication({
+  name: 'dispatch-steps',
+  modules: [{ name: 'notes', resources: [notes] }],
+});
 const operation = (core: CoreResourceOperation): CompiledOperation => registry.getOperationFromPath(`notes.${core}`);
 
-const principal: UserPrincipal = { kind: 'user', userId: 'u-1', authorizationVersion: 1, credential: { type: 'access_token', id: 't-1' } };
+const principal: UserPrincipal = {
+  kind: 'user',
+  userId: 'u-1',
+  authorizationVersion: 1,
+  credential: { type: 'access_token', id: 't-1' },
+};
 
 function contextWith(roles: readonly string[]): ExecutionContext {
   return {
@@ -57,7 +79,14 @@ function contextWith(roles: readonly string[]): ExecutionContext {
 }
 
 function requestFor(core: CoreResourceOperation, extra: Partial<DispatchRequest> = {}): DispatchRequest {
-  return { operation: operation(core), principal, surface: 'rest', requestId: 'r-1', contextIds: { organizationId: 'o-1' }, ...extra };
+  return {
+    operation: operation(core),
+    principal,
+    surface: 'rest',
+    requestId: 'r-1',
+    contextIds: { organizationId: 'o-1' },
+    ...extra,
+  };
 }
 
 /** Steps over fakes: a member's context, a store answering one note (with a field the contract does not name). */
@@ -67,10 +96,19 @@ function fakes(roles: readonly string[] = member) {
     admission: new OperationAdmission(new RoleHierarchyResolver()),
     rateLimits: { chargeOperation: vi.fn(async () => undefined) },
     services: {
-      executeCoreOperation: vi.fn(async (_type: string, _op: CoreResourceOperation, _ctx: ExecutionContext, id?: string, _input?: unknown, options?: { gate?: () => Promise<void> }) => {
-        await options?.gate?.();
-        return { _id: id ?? 'n-new', title: 'Hello', internalNote: 'not in the contract', version: 3 };
-      }),
+      executeCoreOperation: vi.fn(
+        async (
+          _type: string,
+          _op: CoreResourceOperation,
+          _ctx: ExecutionContext,
+          id?: string,
+          _input?: unknown,
+          options?: { gate?: () => Promise<void> },
+        ) => {
+          await options?.gate?.();
+          return { _id: id ?? 'n-new', title: 'Hello', internalNote: 'not in the contract', version: 3 };
+        },
+      ),
       executeCustomOperation: vi.fn(async () => ({})),
     },
     stepUp: { consume: vi.fn(async () => false) },
@@ -99,29 +137,50 @@ describe('the dispatch path as named steps', () => {
 
   it('lifecycle: refuses a retired operation and lets a stable one through', async () => {
     const { run } = fakes();
-    expect(() => run('lifecycle', new DispatchCall(requestFor(CoreResourceOperation.DELETE)))).toThrow(expect.objectContaining({ code: 'OPERATION_RETIRED', reason: 'lifecycle_blocked' }));
+    expect(() => run('lifecycle', new DispatchCall(requestFor(CoreResourceOperation.DELETE)))).toThrow(
+      expect.objectContaining({ code: 'OPERATION_RETIRED', reason: 'lifecycle_blocked' }),
+    );
     expect(run('lifecycle', new DispatchCall(requestFor(CoreResourceOperation.READ)))).toBeUndefined();
   });
 
   it('credential: refuses a request without a principal and establishes the one it carries', async () => {
     const { run } = fakes();
-    expect(() => run('credential', new DispatchCall(requestFor(CoreResourceOperation.READ, { principal: null })))).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED', reason: 'no_credential' }));
+    expect(() =>
+      run('credential', new DispatchCall(requestFor(CoreResourceOperation.READ, { principal: null }))),
+    ).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED', reason: 'no_credential' }));
     const call = new DispatchCall(requestFor(CoreResourceOperation.READ));
     await run('credential', call);
     expect(call.principal).toBe(principal);
   });
 
   it('context: builds the execution context from the principal, the addressed ids, the surface and the request id', async () => {
-    const { call, run, deps } = await callBefore('context', requestFor(CoreResourceOperation.READ, { surface: 'tool', requestId: 'r-9' }));
+    const { call, run, deps } = await callBefore(
+      'context',
+      requestFor(CoreResourceOperation.READ, { surface: 'tool', requestId: 'r-9' }),
+    );
     await run('context', call);
-    expect(deps.contexts.buildContext).toHaveBeenCalledWith(principal, call.operation, { organizationId: 'o-1' }, { surface: 'tool', requestId: 'r-9' });
+    expect(deps.contexts.buildContext).toHaveBeenCalledWith(
+      principal,
+      call.operation,
+      { organizationId: 'o-1' },
+      { surface: 'tool', requestId: 'r-9' },
+    );
     expect(call.context.tenant).toEqual({ kind: 'organization', organizationId: 'o-1' });
   });
 
   it('authorize: refuses a member an operation for managers, and lets a manager through', async () => {
-    const asMember = await callBefore('authorize', requestFor(CoreResourceOperation.UPDATE, { id: 'n-1', body: { title: 'x' } }));
-    expect(() => asMember.run('authorize', asMember.call)).toThrow(expect.objectContaining({ code: 'FORBIDDEN', reason: 'role_refused' }));
-    const asManager = await callBefore('authorize', requestFor(CoreResourceOperation.UPDATE, { id: 'n-1', body: { title: 'x' } }), manager);
+    const asMember = await callBefore(
+      'authorize',
+      requestFor(CoreResourceOperation.UPDATE, { id: 'n-1', body: { title: 'x' } }),
+    );
+    expect(() => asMember.run('authorize', asMember.call)).toThrow(
+      expect.objectContaining({ code: 'FORBIDDEN', reason: 'role_refused' }),
+    );
+    const asManager = await callBefore(
+      'authorize',
+      requestFor(CoreResourceOperation.UPDATE, { id: 'n-1', body: { title: 'x' } }),
+      manager,
+    );
     expect(asManager.run('authorize', asManager.call)).toBeUndefined();
   });
 
@@ -136,8 +195,12 @@ describe('the dispatch path as named steps', () => {
 
   it('input: refuses a field the contract does not declare and an id that cannot name a record; accepts a valid body', async () => {
     const { run } = fakes();
-    const undeclared = new DispatchCall(requestFor(CoreResourceOperation.CREATE, { body: { title: 'a', owner: 'someone' } }));
-    expect(() => run('input', undeclared)).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', reason: 'input_invalid' }));
+    const undeclared = new DispatchCall(
+      requestFor(CoreResourceOperation.CREATE, { body: { title: 'a', owner: 'someone' } }),
+    );
+    expect(() => run('input', undeclared)).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', reason: 'input_invalid' }),
+    );
     const badId = new DispatchCall(requestFor(CoreResourceOperation.READ, { id: '../etc' }));
     expect(() => run('input', badId)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
     const valid = new DispatchCall(requestFor(CoreResourceOperation.CREATE, { body: { title: 'a' } }));
@@ -146,7 +209,11 @@ describe('the dispatch path as named steps', () => {
   });
 
   it('service: hands the pipeline a step-up gate that refuses a call without a proof', async () => {
-    const { call, run } = await callBefore('service', requestFor(CoreResourceOperation.UPDATE, { id: 'n-1', body: { title: 'x' } }), manager);
+    const { call, run } = await callBefore(
+      'service',
+      requestFor(CoreResourceOperation.UPDATE, { id: 'n-1', body: { title: 'x' } }),
+      manager,
+    );
     await expect(run('service', call)).rejects.toMatchObject({ code: 'FORBIDDEN', reason: 'step_up_required' });
     const read = await callBefore('service', requestFor(CoreResourceOperation.READ, { id: 'n-1' }));
     await read.run('service', read.call);
@@ -172,22 +239,44 @@ describe('OperationDispatcher', () => {
     const lines: { message: string; fields: Record<string, unknown> | undefined }[] = [];
     const record = (message: string, fields?: Record<string, unknown>) => void lines.push({ message, fields });
     const logger: Logger = { debug: record, info: record, warn: record, error: record, child: () => logger };
-    const dispatcher = new OperationDispatcher(deps.contexts, deps.admission, deps.rateLimits, deps.services, deps.stepUp, logger);
+    const dispatcher = new OperationDispatcher(
+      deps.contexts,
+      deps.admission,
+      deps.rateLimits,
+      deps.services,
+      deps.stepUp,
+      logger,
+    );
     return { dispatcher, deps, lines };
   }
 
   it('logs a refusal once, naming the step that refused, and runs no step after it', async () => {
     const { dispatcher, deps, lines } = dispatcherWith(member);
-    await expect(dispatcher.dispatch(requestFor(CoreResourceOperation.UPDATE, { id: 'n-1', body: { title: 'x' } }))).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(
+      dispatcher.dispatch(requestFor(CoreResourceOperation.UPDATE, { id: 'n-1', body: { title: 'x' } })),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
     expect(lines).toEqual([
-      { message: 'dispatch refused', fields: { step: 'authorize', operation: 'notes.update', surface: 'rest', requestId: 'r-1', code: 'FORBIDDEN', reason: 'role_refused' } },
+      {
+        message: 'dispatch refused',
+        fields: {
+          step: 'authorize',
+          operation: 'notes.update',
+          surface: 'rest',
+          requestId: 'r-1',
+          code: 'FORBIDDEN',
+          reason: 'role_refused',
+        },
+      },
     ]);
     expect(deps.services.executeCoreOperation).not.toHaveBeenCalled();
   });
 
   it('returns the projected result of an admitted call and logs nothing', async () => {
     const { dispatcher, lines } = dispatcherWith(member);
-    await expect(dispatcher.dispatch(requestFor(CoreResourceOperation.READ, { id: 'n-1' }))).resolves.toEqual({ data: expect.objectContaining({ _id: 'n-1', title: 'Hello' }), version: 3 });
+    await expect(dispatcher.dispatch(requestFor(CoreResourceOperation.READ, { id: 'n-1' }))).resolves.toEqual({
+      data: expect.objectContaining({ _id: 'n-1', title: 'Hello' }),
+      version: 3,
+    });
     expect(lines).toEqual([]);
   });
 });

@@ -8,12 +8,29 @@ import type { DispatchRequest, DispatchResult } from './dispatch.types.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { ExecutionContextCreator } from './execution-context-creator.service.js';
 import type { OperationAdmission } from './operation-admission.service.js';
-import { checkRecordId, isPaged, parseListArguments, parseListQuery, searchQueryOf, validateBody, type PageQuery } from './operation-input.js';
+import {
+  checkRecordId,
+  isPaged,
+  parseListArguments,
+  parseListQuery,
+  searchQueryOf,
+  validateBody,
+  type PageQuery,
+} from './operation-input.js';
 import type { RateLimitService } from './rate-limit.service.js';
 import type { CoreOperationOptions, CustomOperationOptions, RecordPage } from './services-registry-handler.service.js';
 
 /** The steps of the dispatch path, in the order they run. */
-export const DISPATCH_STEP_NAMES = ['lifecycle', 'credential', 'context', 'authorize', 'rate-policy', 'input', 'service', 'projection'] as const;
+export const DISPATCH_STEP_NAMES = [
+  'lifecycle',
+  'credential',
+  'context',
+  'authorize',
+  'rate-policy',
+  'input',
+  'service',
+  'projection',
+] as const;
 
 /** One of {@link DISPATCH_STEP_NAMES}. */
 export type DispatchStepName = (typeof DISPATCH_STEP_NAMES)[number];
@@ -107,15 +124,30 @@ export interface DispatchStepDependencies {
   rateLimits: Pick<RateLimitService, 'chargeOperation'>;
   /** The service pipeline (the services registry handler). */
   services: {
-    executeCoreOperation(type: string, operation: CoreResourceOperation, context: ExecutionContext, id?: string, input?: unknown, options?: CoreOperationOptions): Promise<unknown>;
-    executeCustomOperation(type: string, operation: string, context: ExecutionContext, id?: string, input?: unknown, options?: CustomOperationOptions): Promise<unknown>;
+    executeCoreOperation(
+      type: string,
+      operation: CoreResourceOperation,
+      context: ExecutionContext,
+      id?: string,
+      input?: unknown,
+      options?: CoreOperationOptions,
+    ): Promise<unknown>;
+    executeCustomOperation(
+      type: string,
+      operation: string,
+      context: ExecutionContext,
+      id?: string,
+      input?: unknown,
+      options?: CustomOperationOptions,
+    ): Promise<unknown>;
   };
   stepUp: Pick<StepUpService, 'consume'>;
 }
 
 /** Refuses a request that carried no credential. */
 function requirePrincipal(principal: AuthenticatedPrincipal | null): AuthenticatedPrincipal {
-  if (!principal) throw new FrameworkError('UNAUTHENTICATED', 'Authentication is required.', { reason: 'no_credential' });
+  if (!principal)
+    throw new FrameworkError('UNAUTHENTICATED', 'Authentication is required.', { reason: 'no_credential' });
   return principal;
 }
 
@@ -127,9 +159,14 @@ export function acceptInput(operation: CompiledOperation, request: DispatchReque
     accepted.body = validateBody(operation, request.body);
   } else if (operation.core === CoreResourceOperation.LIST) {
     validateBody(operation, request.body);
-    accepted.query = request.listArguments ? parseListArguments(operation, request.listArguments) : parseListQuery(operation, request.query ?? {});
+    accepted.query = request.listArguments
+      ? parseListArguments(operation, request.listArguments)
+      : parseListQuery(operation, request.query ?? {});
   } else if (operation.core === CoreResourceOperation.SEARCH) {
-    accepted.query = searchQueryOf(operation, validateBody(operation, request.body) as Parameters<typeof searchQueryOf>[1]);
+    accepted.query = searchQueryOf(
+      operation,
+      validateBody(operation, request.body) as Parameters<typeof searchQueryOf>[1],
+    );
   } else {
     accepted.body = validateBody(operation, request.body);
   }
@@ -140,15 +177,25 @@ export function acceptInput(operation: CompiledOperation, request: DispatchReque
  * Consumes the step-up proof an operation requires. The service pipeline calls it as the call's gate, after
  * the input, the addressed record and the resource's guard were checked: a refused call does not burn it.
  */
-async function requireStepUp(stepUp: DispatchStepDependencies['stepUp'], context: ExecutionContext, token: string | undefined): Promise<void> {
+async function requireStepUp(
+  stepUp: DispatchStepDependencies['stepUp'],
+  context: ExecutionContext,
+  token: string | undefined,
+): Promise<void> {
   const userId = context.initiatorIds.userId;
   if (context.principal?.kind !== 'user' || !userId) {
-    throw new FrameworkError('FORBIDDEN', 'This operation needs a person to re-authenticate.', { reason: 'principal_not_allowed' });
+    throw new FrameworkError('FORBIDDEN', 'This operation needs a person to re-authenticate.', {
+      reason: 'principal_not_allowed',
+    });
   }
   if (!token || !(await stepUp.consume(token, userId))) {
-    throw new FrameworkError('FORBIDDEN', 'Re-authenticate first: send a fresh proof from POST /api/v1/auth/reauth in x-reauth-token.', {
-      reason: 'step_up_required',
-    });
+    throw new FrameworkError(
+      'FORBIDDEN',
+      'Re-authenticate first: send a fresh proof from POST /api/v1/auth/reauth in x-reauth-token.',
+      {
+        reason: 'step_up_required',
+      },
+    );
   }
 }
 
@@ -156,14 +203,24 @@ async function requireStepUp(stepUp: DispatchStepDependencies['stepUp'], context
 function runService(deps: DispatchStepDependencies, call: DispatchCall): Promise<unknown> {
   const { operation, context, request } = call;
   const { id, body, query } = call.input;
-  const gate = operation.requiresReauthentication ? () => requireStepUp(deps.stepUp, context, request.reauthToken) : undefined;
+  const gate = operation.requiresReauthentication
+    ? () => requireStepUp(deps.stepUp, context, request.reauthToken)
+    : undefined;
   const common = { ...(operation.isDefault ? {} : { variantKey: operation.variantKey }), ...(gate ? { gate } : {}) };
-  if (operation.kind === 'custom') return deps.services.executeCustomOperation(operation.resourceType, operation.operation, context, id, body, common);
-  return deps.services.executeCoreOperation(operation.resourceType, operation.core as CoreResourceOperation, context, id, body, {
-    ...common,
-    ...(request.expectedVersion !== undefined ? { expectedVersion: request.expectedVersion } : {}),
-    ...(query ? { query } : {}),
-  });
+  if (operation.kind === 'custom')
+    return deps.services.executeCustomOperation(operation.resourceType, operation.operation, context, id, body, common);
+  return deps.services.executeCoreOperation(
+    operation.resourceType,
+    operation.core as CoreResourceOperation,
+    context,
+    id,
+    body,
+    {
+      ...common,
+      ...(request.expectedVersion !== undefined ? { expectedVersion: request.expectedVersion } : {}),
+      ...(query ? { query } : {}),
+    },
+  );
 }
 
 /** Projects a result through the operation's response contract; `withheld` receives the paths it removed. */
@@ -204,14 +261,23 @@ export function dispatchSteps(deps: DispatchStepDependencies): readonly Dispatch
       name: 'context',
       run: (call) => {
         const { request } = call;
-        return deps.contexts.buildContext(call.principal, call.operation, request.contextIds, { surface: request.surface, requestId: request.requestId }).then((context) => {
-          call.context = context;
-        });
+        return deps.contexts
+          .buildContext(call.principal, call.operation, request.contextIds, {
+            surface: request.surface,
+            requestId: request.requestId,
+          })
+          .then((context) => {
+            call.context = context;
+          });
       },
     },
     { name: 'authorize', run: (call) => deps.admission.authorize(call.operation, call.context) },
     // Most operations declare no rate policy: no await is spent on them.
-    { name: 'rate-policy', run: (call) => (call.operation.rateLimit ? deps.rateLimits.chargeOperation(call.operation, call.context) : undefined) },
+    {
+      name: 'rate-policy',
+      run: (call) =>
+        call.operation.rateLimit ? deps.rateLimits.chargeOperation(call.operation, call.context) : undefined,
+    },
     {
       name: 'input',
       run: (call) => {

@@ -4,7 +4,11 @@ import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
 import { checkUserUsable } from '../identity/authenticator.service.js';
-import { reachableMemberships, reachesBeyondOrganizations, restrictedToOrganization } from '../identity/organization-restriction.js';
+import {
+  reachableMemberships,
+  reachesBeyondOrganizations,
+  restrictedToOrganization,
+} from '../identity/organization-restriction.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
 import type { AuthenticatedPrincipal, MachinePrincipal, UserPrincipal } from '../identity/principal.types.js';
 import type { TenantScope } from '../persistence/resource-store.js';
@@ -51,7 +55,10 @@ export class ExecutionContextCreator {
     meta: ContextMeta,
   ): Promise<ExecutionContext> {
     // Every call builds one: the context is assembled in place (no intermediate objects), on the hot path.
-    const scoped = principal.kind === 'user' ? await this.forUser(principal, operation.scope, contextIds) : this.forMachine(principal, operation.scope, contextIds);
+    const scoped =
+      principal.kind === 'user'
+        ? await this.forUser(principal, operation.scope, contextIds)
+        : this.forMachine(principal, operation.scope, contextIds);
     return {
       executionType: scoped.executionType,
       initiatorIds: scoped.initiatorIds,
@@ -74,11 +81,22 @@ export class ExecutionContextCreator {
       // A token restricted to one organization reaches no other: those answer not-found like any non-membership.
       const role = organizationId ? reachableMemberships(principal, snapshot).get(organizationId) : undefined;
       if (!organizationId || !role) throw notFound();
-      return { executionType: ExecutionContext_ExecutionType.USER, initiatorIds: { userId, organizationId }, roles: [role], tenant: { kind: 'organization', organizationId } };
+      return {
+        executionType: ExecutionContext_ExecutionType.USER,
+        initiatorIds: { userId, organizationId },
+        roles: [role],
+        tenant: { kind: 'organization', organizationId },
+      };
     }
     if (!reachesBeyondOrganizations(principal)) throw restrictedToOrganization();
-    const tenant: TenantScope = scope === ResourcePrimaryScope.USER ? { kind: 'user', userId } : { kind: 'application' };
-    return { executionType: ExecutionContext_ExecutionType.USER, initiatorIds: { userId }, roles: snapshot.appRoles, tenant };
+    const tenant: TenantScope =
+      scope === ResourcePrimaryScope.USER ? { kind: 'user', userId } : { kind: 'application' };
+    return {
+      executionType: ExecutionContext_ExecutionType.USER,
+      initiatorIds: { userId },
+      roles: snapshot.appRoles,
+      tenant,
+    };
   }
 
   private forMachine(principal: MachinePrincipal, scope: ResourcePrimaryScope, ids: ContextIds): ScopedCaller {
@@ -87,10 +105,19 @@ export class ExecutionContextCreator {
       // An organization machine reaches its own organization only; the other's records are simply not found.
       if (!principal.organizationId || ids.organizationId !== principal.organizationId) throw notFound();
       const tenant: TenantScope = { kind: 'organization', organizationId: principal.organizationId };
-      return { ...base, initiatorIds: { clientId: principal.clientId, organizationId: principal.organizationId }, tenant };
+      return {
+        ...base,
+        initiatorIds: { clientId: principal.clientId, organizationId: principal.organizationId },
+        tenant,
+      };
     }
-    if (scope === ResourcePrimaryScope.USER || principal.executionType !== ExecutionContext_ExecutionType.APPLICATION_MACHINE) {
-      throw new FrameworkError('FORBIDDEN', 'This credential cannot call this operation.', { reason: 'principal_not_allowed' });
+    if (
+      scope === ResourcePrimaryScope.USER ||
+      principal.executionType !== ExecutionContext_ExecutionType.APPLICATION_MACHINE
+    ) {
+      throw new FrameworkError('FORBIDDEN', 'This credential cannot call this operation.', {
+        reason: 'principal_not_allowed',
+      });
     }
     const tenant: TenantScope = { kind: 'application' };
     return { ...base, initiatorIds: { clientId: principal.clientId }, tenant };

@@ -24,7 +24,10 @@ export interface ExecutionContext {
 }
 
 /** The key that identifies a principal in rate-limit buckets: a user, an organization's machines, or a client. */
-export function principalBucketKey(context: ExecutionContext, keyBy: 'principal' | 'organization' = 'principal'): string {
+export function principalBucketKey(
+  context: ExecutionContext,
+  keyBy: 'principal' | 'organization' = 'principal',
+): string {
   const { initiatorIds } = context;
   if (keyBy === 'organization' && initiatorIds.organizationId) return `org:${initiatorIds.organizationId}`;
   if (initiatorIds.userId) return `user:${initiatorIds.userId}`;

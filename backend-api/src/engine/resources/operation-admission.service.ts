@@ -29,7 +29,9 @@ export class OperationAdmission {
   /** Refuses a caller whose roles in the addressed scope do not include one the operation admits. */
   authorize(operation: CompiledOperation, context: ExecutionContext): void {
     if (!this.roles.satisfies(context.initiatorRoles, operation.roles)) {
-      throw new FrameworkError('FORBIDDEN', 'You are not allowed to perform this operation.', { reason: 'role_refused' });
+      throw new FrameworkError('FORBIDDEN', 'You are not allowed to perform this operation.', {
+        reason: 'role_refused',
+      });
     }
   }
 }

@@ -32,7 +32,9 @@ export function buildOperationContracts(resource: {
   responseExtensions: Partial<Record<CoreResourceOperation, z.ZodObject>>;
 }) {
   // Internal fields are stored but neither accepted nor returned: they leave the record and the inputs.
-  const visibleShape = Object.fromEntries(Object.entries(resource.schema.shape).filter(([key]) => !resource.internalFields.includes(key)));
+  const visibleShape = Object.fromEntries(
+    Object.entries(resource.schema.shape).filter(([key]) => !resource.internalFields.includes(key)),
+  );
   const visibleSchema = z.object(visibleShape);
   const recordSchema = resourceRecordSchema(visibleSchema, resource.scope);
   const notWritable = [...resource.readOnlyFields, ...resource.internalFields];
@@ -51,7 +53,11 @@ export function buildOperationContracts(resource: {
     recordSchema,
     createInputSchema,
     patchInputSchema,
-    core(operation: CoreResourceOperation, filters: ReadonlyMap<string, CompiledFilter>, variant: ResourceOperationVariant): OperationContract {
+    core(
+      operation: CoreResourceOperation,
+      filters: ReadonlyMap<string, CompiledFilter>,
+      variant: ResourceOperationVariant,
+    ): OperationContract {
       switch (operation) {
         case CoreResourceOperation.CREATE:
           return { inputSchema: createInputSchema, responseSchema: responseOf(operation), readOnlyFields };
@@ -60,7 +66,10 @@ export function buildOperationContracts(resource: {
         case CoreResourceOperation.DELETE:
           return { responseSchema: deletedSchema };
         case CoreResourceOperation.SEARCH:
-          return { inputSchema: searchInputSchema(filters, variant.pageSize?.max ?? 100), responseSchema: recordSchema };
+          return {
+            inputSchema: searchInputSchema(filters, variant.pageSize?.max ?? 100),
+            responseSchema: recordSchema,
+          };
         default:
           return { responseSchema: responseOf(operation) };
       }
@@ -73,7 +82,8 @@ export function buildOperationContracts(resource: {
 
 function searchInputSchema(filters: ReadonlyMap<string, CompiledFilter>, maxLimit: number): z.ZodType {
   const filterShape: Record<string, z.ZodType> = {};
-  for (const filter of filters.values()) filterShape[filter.name] = (filter.nullable ? filter.schema.nullable() : filter.schema).optional();
+  for (const filter of filters.values())
+    filterShape[filter.name] = (filter.nullable ? filter.schema.nullable() : filter.schema).optional();
   return z.strictObject({
     query: z.string().trim().min(1).max(MAX_SEARCH_TEXT),
     filters: z.strictObject(filterShape).optional(),
@@ -81,4 +91,3 @@ function searchInputSchema(filters: ReadonlyMap<string, CompiledFilter>, maxLimi
     cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
   });
 }
-

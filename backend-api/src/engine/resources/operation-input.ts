@@ -4,7 +4,14 @@ import { FrameworkError, MAX_REPORTED_PROBLEMS, type InputProblem } from '../err
 import type { StoreFilters } from '../persistence/resource-store.js';
 import type { CompiledFilter, CompiledOperation } from './compiled-resource.types.js';
 import { MAX_CURSOR_LENGTH } from './operation-contracts.js';
-import { declaredNamesText, defOf, isPlausibleIdentifier, NO_UNDECLARED_FIELDS, toInputProblems, unstorableTextProblem } from './schema/index.js';
+import {
+  declaredNamesText,
+  defOf,
+  isPlausibleIdentifier,
+  NO_UNDECLARED_FIELDS,
+  toInputProblems,
+  unstorableTextProblem,
+} from './schema/index.js';
 
 /** Record ids are opaque; anything outside this alphabet cannot name a record and is answered as not found. */
 const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -43,7 +50,9 @@ export function checkRecordId(id: string | undefined): string {
 /** Validates a body against the operation's strict input contract; operations without one accept no body. */
 export function validateBody(operation: CompiledOperation, body: unknown): unknown {
   if (!operation.inputSchema) {
-    const empty = body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
+    const empty =
+      body === undefined ||
+      (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
     if (!empty) throw inputInvalid([{ path: '(root)', expected: 'no request body' }]);
     return undefined;
   }
@@ -58,7 +67,10 @@ export function validateBody(operation: CompiledOperation, body: unknown): unkno
 export function parseContract<T>(schema: z.ZodType<T>, input: unknown, readOnlyFields?: readonly string[]): T {
   refuseUnstorableText(input);
   const parsed = schema.safeParse(input);
-  if (!parsed.success) throw inputInvalid(toInputProblems(parsed.error.issues, input, [], { schema, ...(readOnlyFields ? { readOnlyFields } : {}) }));
+  if (!parsed.success)
+    throw inputInvalid(
+      toInputProblems(parsed.error.issues, input, [], { schema, ...(readOnlyFields ? { readOnlyFields } : {}) }),
+    );
   return parsed.data;
 }
 
@@ -72,15 +84,21 @@ export function parseListQuery(operation: CompiledOperation, query: Record<strin
   for (const [key, raw] of Object.entries(query)) {
     if (typeof raw !== 'string') {
       const declared = operation.filters.has(key) || key === 'limit' || key === 'cursor';
-      problems.push(declared ? { path: key, expected: 'a single value' } : undeclaredFilter(operation, key, '(query)', 'no undeclared parameters'));
+      problems.push(
+        declared
+          ? { path: key, expected: 'a single value' }
+          : undeclaredFilter(operation, key, '(query)', 'no undeclared parameters'),
+      );
       continue;
     }
     if (key === 'limit') {
       const n = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-      if (!(n >= 1 && n <= operation.pageSize.max)) problems.push({ path: 'limit', expected: `an integer from 1 to ${operation.pageSize.max}` });
+      if (!(n >= 1 && n <= operation.pageSize.max))
+        problems.push({ path: 'limit', expected: `an integer from 1 to ${operation.pageSize.max}` });
       else limit = n;
     } else if (key === 'cursor') {
-      if (raw.length === 0 || raw.length > MAX_CURSOR_LENGTH) problems.push({ path: 'cursor', expected: 'a cursor returned by the previous page' });
+      if (raw.length === 0 || raw.length > MAX_CURSOR_LENGTH)
+        problems.push({ path: 'cursor', expected: 'a cursor returned by the previous page' });
       else cursor = raw;
     } else {
       const filter = operation.filters.get(key);
@@ -112,13 +130,15 @@ export function parseListArguments(operation: CompiledOperation, args: Record<st
         problems.push({ path: 'limit', expected: `an integer from 1 to ${operation.pageSize.max}` });
       } else limit = value;
     } else if (key === 'cursor') {
-      if (typeof value !== 'string' || value.length === 0 || value.length > MAX_CURSOR_LENGTH) problems.push({ path: 'cursor', expected: 'a cursor returned by the previous page' });
+      if (typeof value !== 'string' || value.length === 0 || value.length > MAX_CURSOR_LENGTH)
+        problems.push({ path: 'cursor', expected: 'a cursor returned by the previous page' });
       else cursor = value;
     } else {
       const filter = operation.filters.get(key);
       if (!filter) problems.push(undeclaredFilter(operation, key, '(root)', NO_UNDECLARED_FIELDS));
       else if (value === null && filter.nullable) filters[key] = null;
-      else if (typeof value !== filter.kind || !filter.schema.safeParse(value).success) problems.push({ path: key, expected: filterExpectation(filter) });
+      else if (typeof value !== filter.kind || !filter.schema.safeParse(value).success)
+        problems.push({ path: key, expected: filterExpectation(filter) });
       else filters[key] = value as string | number | boolean;
     }
   }
@@ -127,7 +147,10 @@ export function parseListArguments(operation: CompiledOperation, args: Record<st
 }
 
 /** Maps a validated SEARCH body to a page query. */
-export function searchQueryOf(operation: CompiledOperation, input: { query: string; filters?: StoreFilters; limit?: number; cursor?: string }): PageQuery {
+export function searchQueryOf(
+  operation: CompiledOperation,
+  input: { query: string; filters?: StoreFilters; limit?: number; cursor?: string },
+): PageQuery {
   return {
     text: input.query,
     filters: input.filters ?? {},
@@ -153,12 +176,19 @@ function decodeFilterValue(filter: CompiledFilter, raw: string): string | number
 function undeclaredFilter(operation: CompiledOperation, key: string, parent: string, unnamed: string): InputProblem {
   if (!isPlausibleIdentifier(key)) return { path: parent, expected: unnamed };
   const filters = [...operation.filters.keys()];
-  return { path: key, expected: filters.length > 0 ? `${declaredNamesText('filter', filters)} (or limit, cursor)` : 'only limit and cursor (no filters are declared)' };
+  return {
+    path: key,
+    expected:
+      filters.length > 0
+        ? `${declaredNamesText('filter', filters)} (or limit, cursor)`
+        : 'only limit and cursor (no filters are declared)',
+  };
 }
 
 function filterExpectation(filter: CompiledFilter): string {
   const def = defOf(filter.schema);
-  const allowed = def.type === 'enum' ? Object.values(def.entries ?? {}) : def.type === 'literal' ? (def.values ?? []) : undefined;
+  const allowed =
+    def.type === 'enum' ? Object.values(def.entries ?? {}) : def.type === 'literal' ? (def.values ?? []) : undefined;
   if (allowed) return `one of: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
   if (filter.kind === 'number') return 'a number allowed by the field';
   if (filter.kind === 'boolean') return 'true or false';

@@ -36,10 +36,14 @@ export class RateLimitService {
     try {
       return await this.coordination.consume(key, policy);
     } catch (cause) {
-      throw new FrameworkError('SERVICE_UNAVAILABLE', 'The request could not be admitted right now; try again shortly.', {
-        retryAfterSeconds: 1,
-        cause,
-      });
+      throw new FrameworkError(
+        'SERVICE_UNAVAILABLE',
+        'The request could not be admitted right now; try again shortly.',
+        {
+          retryAfterSeconds: 1,
+          cause,
+        },
+      );
     }
   }
 
@@ -48,7 +52,9 @@ export class RateLimitService {
     try {
       await this.coordination.refund(key, policy, cost);
     } catch (error) {
-      this.logger.warn('rate-limit refund failed; the counter keeps the charge until its window ends', { error: String(error) });
+      this.logger.warn('rate-limit refund failed; the counter keeps the charge until its window ends', {
+        error: String(error),
+      });
     }
   }
 

@@ -1,6 +1,12 @@
 import { ResourcePrimaryScope } from '@wildo/shared-lib';
 import { FrameworkError, type InputProblem } from '../errors/index.js';
-import type { RecordConstraint, RecordCreator, ResourceStore, StoredRecord, TenantScope } from '../persistence/resource-store.js';
+import type {
+  RecordConstraint,
+  RecordCreator,
+  ResourceStore,
+  StoredRecord,
+  TenantScope,
+} from '../persistence/resource-store.js';
 import type { CompiledResource } from './compiled-resource.types.js';
 import type { ResourceRecord, ScopedRecords } from './custom-service.js';
 import type { ExecutionContext } from './execution-context.js';
@@ -26,7 +32,11 @@ export function toApiRecord(resource: CompiledResource, stored: StoredRecord): R
 /** Who is writing, as the store records it. Machine principals have no user id. */
 export function creatorOf(context: ExecutionContext): RecordCreator {
   const userId = context.initiatorIds.userId ?? null;
-  return { userId, principalType: context.executionType, principalId: userId ?? context.initiatorIds.clientId ?? 'system' };
+  return {
+    userId,
+    principalType: context.executionType,
+    principalId: userId ?? context.initiatorIds.clientId ?? 'system',
+  };
 }
 
 /** The tenant scope in which records of `resource` are reached from `context`. */
@@ -71,7 +81,10 @@ export async function checkRelationships(
     if (!found) problems.push({ path: relation.field, expected: `the id of an existing ${target.type} record` });
   }
   if (problems.length > 0) {
-    throw new FrameworkError('VALIDATION_FAILED', 'A referenced record does not exist.', { reason: 'input_invalid', problems });
+    throw new FrameworkError('VALIDATION_FAILED', 'A referenced record does not exist.', {
+      reason: 'input_invalid',
+      problems,
+    });
   }
 }
 
@@ -86,7 +99,11 @@ export async function insertRecord(
 ): Promise<StoredRecord> {
   const data = validateStoredData(resource, input);
   await checkRelationships(store, resolve, resource, context, data);
-  return store.insert(resource.storeDefinition, scopeFor(resource, context), { ...(id ? { id } : {}), data, creator: creatorOf(context) });
+  return store.insert(resource.storeDefinition, scopeFor(resource, context), {
+    ...(id ? { id } : {}),
+    data,
+    creator: creatorOf(context),
+  });
 }
 
 /** Options of a patch write. */
@@ -113,7 +130,8 @@ export async function patchRecord(
   for (let attempt = 1; ; attempt++) {
     const current = await store.findById(resource.storeDefinition, scope, id, options.constraint);
     if (!current) return null;
-    if (options.expectedVersion !== undefined && current.version !== options.expectedVersion) throw preconditionFailed();
+    if (options.expectedVersion !== undefined && current.version !== options.expectedVersion)
+      throw preconditionFailed();
     const data = validateStoredData(resource, { ...current.data, ...patch });
     await checkRelationships(store, resolve, resource, context, data, new Set(Object.keys(patch)));
     const outcome = await store.update(resource.storeDefinition, scope, id, {

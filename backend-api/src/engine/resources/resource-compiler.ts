@@ -11,7 +11,14 @@ import {
 } from '@wildo/shared-lib';
 import type { CompiledFilter, CompiledOperation, CompiledResource } from './compiled-resource.types.js';
 import { buildOperationContracts } from './operation-contracts.js';
-import { collectionPath, coreBinding, customBinding, defaultSingular, servicePathOf, toKebab } from './resource-naming.js';
+import {
+  collectionPath,
+  coreBinding,
+  customBinding,
+  defaultSingular,
+  servicePathOf,
+  toKebab,
+} from './resource-naming.js';
 import type { DeclarationProblem } from './resources.errors.js';
 import {
   auditSchema,
@@ -35,7 +42,10 @@ function rolesForScope(scope: ResourcePrimaryScope): readonly string[] {
 }
 
 /** Compiles one declaration. Returns every problem found; `resource` only when there are none. */
-export function compileResource(declaration: AnyResourceDeclaration): { resource?: CompiledResource; problems: DeclarationProblem[] } {
+export function compileResource(declaration: AnyResourceDeclaration): {
+  resource?: CompiledResource;
+  problems: DeclarationProblem[];
+} {
   const type: unknown = (declaration as { type?: unknown }).type;
   const label = `resource "${typeof type === 'string' ? type : '?'}"`;
   const problems: DeclarationProblem[] = [];
@@ -50,7 +60,9 @@ export function compileResource(declaration: AnyResourceDeclaration): { resource
   }
   for (const p of auditSchema(declaration.schema)) report(`schema.${p.path}`, p.message);
   const shape = shapeOf(declaration.schema);
-  for (const field of SYSTEM_FIELDS) if (field in shape) report(`schema.${field}`, `"${field}" is a system field the engine writes; rename the declared field`);
+  for (const field of SYSTEM_FIELDS)
+    if (field in shape)
+      report(`schema.${field}`, `"${field}" is a system field the engine writes; rename the declared field`);
   const readOnlyFields = declaration.readOnlyFields ?? [];
   const internalFields = declaration.internalFields ?? [];
   readOnlyFields.forEach((f, i) => {
@@ -62,7 +74,8 @@ export function compileResource(declaration: AnyResourceDeclaration): { resource
   const searchFields = declaration.searchFields ?? ragSourceTextFields(declaration.schema);
   searchFields.forEach((f, i) => {
     const field = shape[f];
-    if (!field || scalarKindOf(field) !== 'string') report(`searchFields[${i}]`, `"${f}" must be a text field of the schema`);
+    if (!field || scalarKindOf(field) !== 'string')
+      report(`searchFields[${i}]`, `"${f}" must be a text field of the schema`);
   });
 
   const base = collectionPath(declaration.primaryScope, declaration.urlSegment ?? toKebab(declaration.type));
@@ -81,8 +94,10 @@ export function compileResource(declaration: AnyResourceDeclaration): { resource
     compileOperationVariants(declaration, key, configuration.variants, base, contracts, operations, report);
   }
   for (const key of Object.keys(declaration.customOperations ?? {})) {
-    if (CORE_OPERATIONS.has(key)) report(`customOperations.${key}`, `"${key}" is a core operation name; choose another name`);
-    else if (!declaration.operationsConfiguration[key]) report(`customOperations.${key}`, `declare its variants under operationsConfiguration.${key}`);
+    if (CORE_OPERATIONS.has(key))
+      report(`customOperations.${key}`, `"${key}" is a core operation name; choose another name`);
+    else if (!declaration.operationsConfiguration[key])
+      report(`customOperations.${key}`, `declare its variants under operationsConfiguration.${key}`);
   }
   if (problems.length > 0) return { problems };
 
@@ -99,7 +114,12 @@ export function compileResource(declaration: AnyResourceDeclaration): { resource
       internalFields,
       storeDefinition: {
         resourceType: declaration.type,
-        scope: declaration.primaryScope === ResourcePrimaryScope.ORGANIZATIONS ? 'organization' : declaration.primaryScope === ResourcePrimaryScope.USER ? 'user' : 'application',
+        scope:
+          declaration.primaryScope === ResourcePrimaryScope.ORGANIZATIONS
+            ? 'organization'
+            : declaration.primaryScope === ResourcePrimaryScope.USER
+              ? 'user'
+              : 'application',
         filterFields: collectFilterFields(operations),
         searchFields,
       },
@@ -132,7 +152,9 @@ function compileOperationVariants(
     report(path, `"${key}" is neither a core operation nor declared in customOperations`);
     return;
   }
-  const defaults = variants.filter((v, _i, all) => v.isDefault === true || (all.length === 1 && v.isDefault === undefined));
+  const defaults = variants.filter(
+    (v, _i, all) => v.isDefault === true || (all.length === 1 && v.isDefault === undefined),
+  );
   if (defaults.length !== 1) report(`${path}.variants`, 'exactly one variant must have isDefault: true');
   const allowedRoles = rolesForScope(declaration.primaryScope);
   const seenKeys = new Set<string>();
@@ -145,11 +167,17 @@ function compileOperationVariants(
     seenKeys.add(variantKey);
     variant.roles.forEach((role, r) => {
       if (!allowedRoles.includes(role)) {
-        report(`${vPath}.roles[${r}]`, `${role} can never match on a ${declaration.primaryScope} resource; use one of ${allowedRoles.join(', ')}`);
+        report(
+          `${vPath}.roles[${r}]`,
+          `${role} can never match on a ${declaration.primaryScope} resource; use one of ${allowedRoles.join(', ')}`,
+        );
       }
     });
     if (variant.requiresReauthentication && variant.mcp?.exposed) {
-      report(`${vPath}.mcp`, 'a tool call cannot carry a step-up proof, so an operation that requires re-authentication cannot be an MCP tool; remove mcp.exposed');
+      report(
+        `${vPath}.mcp`,
+        'a tool call cannot carry a step-up proof, so an operation that requires re-authentication cannot be an MCP tool; remove mcp.exposed',
+      );
     }
     const filters = compileFilters(declaration, key, variant, vPath, report);
     if (variant.pageSize && key !== CoreResourceOperation.LIST && key !== CoreResourceOperation.SEARCH) {
@@ -159,7 +187,8 @@ function compileOperationVariants(
     const target = binding?.target ?? custom?.target ?? 'collection';
     const unimplemented = variant.unimplemented === true;
     const routed = isDefault && variant.variantType === ResourceOperationVariantType.API_CALL && !unimplemented;
-    const contract = !isCore && custom ? contracts.custom(custom) : contracts.core(key as CoreResourceOperation, filters, variant);
+    const contract =
+      !isCore && custom ? contracts.custom(custom) : contracts.core(key as CoreResourceOperation, filters, variant);
     operations.set(servicePathOf(declaration.type, key, isDefault ? undefined : variantKey), {
       resourceType: declaration.type,
       operation: key,
@@ -177,7 +206,9 @@ function compileOperationVariants(
       ...(variant.rateLimit ? { rateLimit: variant.rateLimit } : {}),
       lifecycle: variant.lifecycle ?? 'stable',
       ...(variant.mcp ? { mcp: variant.mcp } : {}),
-      ...(variant.description ?? custom?.description ? { description: variant.description ?? custom?.description } : {}),
+      ...((variant.description ?? custom?.description)
+        ? { description: variant.description ?? custom?.description }
+        : {}),
       ...(variant.ownerOnly ? { ownerOnly: variant.ownerOnly } : {}),
       requiresReauthentication: variant.requiresReauthentication === true,
       unimplemented,
@@ -210,7 +241,10 @@ function compileFilters(
     const field = shape[name];
     const kind = field ? scalarKindOf(field) : null;
     if (!field || !kind || name === 'limit' || name === 'cursor') {
-      report(`${vPath}.filters[${i}]`, `"${name}" must be a text, number or boolean field of the schema (not limit or cursor)`);
+      report(
+        `${vPath}.filters[${i}]`,
+        `"${name}" must be a text, number or boolean field of the schema (not limit or cursor)`,
+      );
       return;
     }
     filters.set(name, { name, kind, schema: unwrapTransparent(field), nullable: isNullableField(field) });
@@ -232,6 +266,7 @@ function coreEffect(operation: CoreResourceOperation): ResourceOperationEffect {
 
 function collectFilterFields(operations: ReadonlyMap<string, CompiledOperation>) {
   const byName = new Map<string, { name: string; kind: CompiledFilter['kind'] }>();
-  for (const op of operations.values()) for (const f of op.filters.values()) byName.set(f.name, { name: f.name, kind: f.kind });
+  for (const op of operations.values())
+    for (const f of op.filters.values()) byName.set(f.name, { name: f.name, kind: f.kind });
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -72,7 +72,13 @@ expectTypeOf<ResourceOperationHandlerArgs<Notes, 'archive'>['id']>().toEqualType
 expectTypeOf<ResourceOperationHandlerArgs<Notes, 'archive'>['input']>().toEqualTypeOf<{ reason: string }>();
 expectTypeOf<ResourceOperationHandlerArgs<Notes, 'archive'>['executionContext']>().toEqualTypeOf<ExecutionContext>();
 expectTypeOf<ResourceOperationHandlerArgs<Notes, 'count'>>().not.toHaveProperty('id');
-expectTypeOf<ResourceRecordOf<Notes>>().toExtend<{ _id: string; title: string; pinned: boolean; organizationId: string; version: number }>();
+expectTypeOf<ResourceRecordOf<Notes>>().toExtend<{
+  _id: string;
+  title: string;
+  pinned: boolean;
+  organizationId: string;
+  version: number;
+}>();
 
 export const notesService = notes.implement({
   archive: async ({ id, record, input, utils }) => {
@@ -93,7 +99,9 @@ export const notesService = notes.implement({
     if (!archived) throw utils.errorBuilder.notFound();
     return archived;
   },
-  count: async ({ input, utils }) => ({ total: (await utils.records.countBy('pinned', input.pinned === undefined ? {} : { pinned: input.pinned })).size }),
+  count: async ({ input, utils }) => ({
+    total: (await utils.records.countBy('pinned', input.pinned === undefined ? {} : { pinned: input.pinned })).size,
+  }),
 });
 
 notes.implement({
@@ -244,7 +252,12 @@ const pins = defineResource({
   primaryScope: ORG,
   schema: NoteSchema,
   customOperations: {
-    [PinOperations.PIN]: { target: 'instance', requestSchema: z.object({}), responseSchema: z.object({ ok: z.boolean() }), effect: ResourceOperationEffect.WRITE },
+    [PinOperations.PIN]: {
+      target: 'instance',
+      requestSchema: z.object({}),
+      responseSchema: z.object({ ok: z.boolean() }),
+      effect: ResourceOperationEffect.WRITE,
+    },
   },
   operationsConfiguration: { pin: { variants: [member] } },
 });

@@ -17,7 +17,18 @@ export function defaultSingular(type: string): string {
 }
 
 /** Top-level URL segments the engine serves itself; resources cannot take them. */
-export const RESERVED_TOP_SEGMENTS = new Set(['auth', 'organizations', 'health', 'oauth', 'mcp', 'a2a', 'users', 'files', 'flows-actors', 'invitations']);
+export const RESERVED_TOP_SEGMENTS = new Set([
+  'auth',
+  'organizations',
+  'health',
+  'oauth',
+  'mcp',
+  'a2a',
+  'users',
+  'files',
+  'flows-actors',
+  'invitations',
+]);
 /** Segments below `/organizations/:organizationId` the engine serves itself. */
 export const RESERVED_ORG_SEGMENTS = new Set(['members', 'invitations', 'flows-actors']);
 
@@ -27,7 +38,10 @@ export function collectionPath(scope: ResourcePrimaryScope, segment: string): st
 }
 
 /** Where a core operation is addressed and whether it needs a record id. */
-export function coreBinding(operation: CoreResourceOperation, base: string): { target: OperationTarget; http: OperationHttpBinding } {
+export function coreBinding(
+  operation: CoreResourceOperation,
+  base: string,
+): { target: OperationTarget; http: OperationHttpBinding } {
   switch (operation) {
     case CoreResourceOperation.CREATE:
       return { target: 'collection', http: { method: 'POST', path: base } };
@@ -45,9 +59,18 @@ export function coreBinding(operation: CoreResourceOperation, base: string): { t
 }
 
 /** Where a custom operation is addressed, with the methods it declares (POST by default; the first is documented). */
-export function customBinding(target: OperationTarget, base: string, key: string, methods: readonly ('POST' | 'PUT')[] = ['POST']): OperationHttpBinding {
+export function customBinding(
+  target: OperationTarget,
+  base: string,
+  key: string,
+  methods: readonly ('POST' | 'PUT')[] = ['POST'],
+): OperationHttpBinding {
   const [method = 'POST', ...alsoAccepts] = methods;
-  return { method, path: target === 'collection' ? `${base}/${key}` : `${base}/:id/${key}`, ...(alsoAccepts.length > 0 ? { alsoAccepts } : {}) };
+  return {
+    method,
+    path: target === 'collection' ? `${base}/${key}` : `${base}/:id/${key}`,
+    ...(alsoAccepts.length > 0 ? { alsoAccepts } : {}),
+  };
 }
 
 /** `todos.read`, or `todos.read#admin` for a named variant. */

@@ -30,7 +30,11 @@ export function compileApplicationResources(application: BackendApplicationDefin
         continue;
       }
       if (resources.has(resource.type)) {
-        problems.push({ declaration: `resource "${resource.type}"`, path: 'type', message: `registered twice (module "${module.name}"); each type belongs to one module` });
+        problems.push({
+          declaration: `resource "${resource.type}"`,
+          path: 'type',
+          message: `registered twice (module "${module.name}"); each type belongs to one module`,
+        });
       }
       resources.set(resource.type, resource);
     }

@@ -6,7 +6,13 @@ import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { RecordConstraint, ResourceStore, StoreFilters, StoreWriteOutcome, TenantScope } from '../persistence/resource-store.js';
+import type {
+  RecordConstraint,
+  ResourceStore,
+  StoreFilters,
+  StoreWriteOutcome,
+  TenantScope,
+} from '../persistence/resource-store.js';
 import type { SqlExecutor } from '../persistence/sql-database.js';
 import type { CompiledOperation, CompiledResource } from './compiled-resource.types.js';
 import {
@@ -18,7 +24,14 @@ import {
   type ServiceHandlerUtils,
 } from './custom-service.js';
 import type { ExecutionContext } from './execution-context.js';
-import { insertRecord, patchRecord, preconditionFailed, scopeFor, scopedRecords, toApiRecord } from './record-access.js';
+import {
+  insertRecord,
+  patchRecord,
+  preconditionFailed,
+  scopeFor,
+  scopedRecords,
+  toApiRecord,
+} from './record-access.js';
 import type { ResourcesRegistry } from './resources-registry.service.js';
 import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
 
@@ -49,7 +62,11 @@ interface PersistOptions extends CoreOperationOptions {
 }
 
 /** Core operations that change nothing and reveal no secret: no guard runs for them. */
-const READS: ReadonlySet<CoreResourceOperation> = new Set([CoreResourceOperation.READ, CoreResourceOperation.LIST, CoreResourceOperation.SEARCH]);
+const READS: ReadonlySet<CoreResourceOperation> = new Set([
+  CoreResourceOperation.READ,
+  CoreResourceOperation.LIST,
+  CoreResourceOperation.SEARCH,
+]);
 
 /** A page of records. */
 export interface RecordPage {
@@ -66,7 +83,9 @@ const notFound = () => errorBuilder.notFound();
 async function passGate(operation: CompiledOperation, gate: OperationGate | undefined): Promise<void> {
   if (gate) return gate();
   if (operation.requiresReauthentication) {
-    throw new FrameworkError('FORBIDDEN', 'This operation needs a person to re-authenticate.', { reason: 'step_up_required' });
+    throw new FrameworkError('FORBIDDEN', 'This operation needs a person to re-authenticate.', {
+      reason: 'step_up_required',
+    });
   }
 }
 
@@ -120,19 +139,43 @@ export class ServicesRegistryHandler {
     // A new record's id is chosen before the hooks run, so a prefix handler can embed it (API keys do).
     const recordId = operation === CoreResourceOperation.CREATE ? randomUUID() : id;
     // Built only when a hook runs: most operations have none, and this is on every request's path.
-    const utils = prefix || postfix || guard || inDelete ? this.utilsFor(resource, executionContext, operation === CoreResourceOperation.CREATE ? recordId : undefined) : undefined;
+    const utils =
+      prefix || postfix || guard || inDelete
+        ? this.utilsFor(resource, executionContext, operation === CoreResourceOperation.CREATE ? recordId : undefined)
+        : undefined;
     const constraint = this.constraintFor(compiled, executionContext);
     // A guarded write reads its record first: the guard judges it as stored, and the write is pinned to that version.
-    const addressed = (guard || inDelete) && operation !== CoreResourceOperation.CREATE ? await this.addressedRecord(resource, executionContext, id, constraint) : undefined;
-    if (guard && utils) await guard({ operation, ...(addressed ? { record: addressed } : {}), input, executionContext, operationPath: path, utils });
+    const addressed =
+      (guard || inDelete) && operation !== CoreResourceOperation.CREATE
+        ? await this.addressedRecord(resource, executionContext, id, constraint)
+        : undefined;
+    if (guard && utils)
+      await guard({
+        operation,
+        ...(addressed ? { record: addressed } : {}),
+        input,
+        executionContext,
+        operationPath: path,
+        utils,
+      });
     await passGate(compiled, options.gate);
     const effectiveInput = prefix && utils ? await prefix(id, input, executionContext, path, utils) : input;
     const persistOptions: PersistOptions = {
       ...options,
       ...(addressed && options.expectedVersion === undefined ? { expectedVersion: addressed.version } : {}),
-      ...(inDelete && addressed && utils ? { inDeleteTransaction: (tx: SqlExecutor) => inDelete(addressed, tx, executionContext, utils) } : {}),
+      ...(inDelete && addressed && utils
+        ? { inDeleteTransaction: (tx: SqlExecutor) => inDelete(addressed, tx, executionContext, utils) }
+        : {}),
     };
-    const result = await this.persist(resource, operation, executionContext, recordId, effectiveInput, constraint, persistOptions);
+    const result = await this.persist(
+      resource,
+      operation,
+      executionContext,
+      recordId,
+      effectiveInput,
+      constraint,
+      persistOptions,
+    );
     return (postfix && utils ? await postfix(id, result, executionContext, path, utils) : result) as T;
   }
 
@@ -149,18 +192,42 @@ export class ServicesRegistryHandler {
     const compiled = this.operationOf(resourceType, operationKey, options.variantKey);
     const impl = this.implementations.get(resourceType);
     const handler = impl?.customOperations?.[operationKey];
-    if (!handler || compiled.unimplemented) throw new FrameworkError('NOT_IMPLEMENTED', 'This operation is not implemented.');
-    const record = compiled.target === 'instance' ? await this.addressedRecord(resource, executionContext, id, this.constraintFor(compiled, executionContext)) : undefined;
+    if (!handler || compiled.unimplemented)
+      throw new FrameworkError('NOT_IMPLEMENTED', 'This operation is not implemented.');
+    const record =
+      compiled.target === 'instance'
+        ? await this.addressedRecord(resource, executionContext, id, this.constraintFor(compiled, executionContext))
+        : undefined;
     const utils = this.utilsFor(resource, executionContext);
     const operationPath = compiled.servicePath;
-    await impl?.guard?.({ operation: operationKey, ...(record ? { record } : {}), input, executionContext, operationPath, utils });
+    await impl?.guard?.({
+      operation: operationKey,
+      ...(record ? { record } : {}),
+      input,
+      executionContext,
+      operationPath,
+      utils,
+    });
     await passGate(compiled, options.gate);
-    return (await handler({ ...(id ? { id } : {}), ...(record ? { record } : {}), input: input as never, executionContext, utils })) as T;
+    return (await handler({
+      ...(id ? { id } : {}),
+      ...(record ? { record } : {}),
+      input: input as never,
+      executionContext,
+      utils,
+    })) as T;
   }
 
   /** The record an instance operation addresses, as stored in the caller's tenant; not found otherwise. */
-  private async addressedRecord(resource: CompiledResource, context: ExecutionContext, id: string | undefined, constraint: RecordConstraint | undefined): Promise<ResourceRecord> {
-    const stored = id ? await this.store.findById(resource.storeDefinition, scopeFor(resource, context), id, constraint) : null;
+  private async addressedRecord(
+    resource: CompiledResource,
+    context: ExecutionContext,
+    id: string | undefined,
+    constraint: RecordConstraint | undefined,
+  ): Promise<ResourceRecord> {
+    const stored = id
+      ? await this.store.findById(resource.storeDefinition, scopeFor(resource, context), id, constraint)
+      : null;
     if (!stored) throw notFound();
     return toApiRecord(resource, stored);
   }
@@ -179,7 +246,10 @@ export class ServicesRegistryHandler {
     const resolve = (type: string) => this.registry.getResource(type);
     switch (operation) {
       case CoreResourceOperation.CREATE:
-        return toApiRecord(resource, await insertRecord(this.store, resolve, resource, context, input as Record<string, unknown>, id));
+        return toApiRecord(
+          resource,
+          await insertRecord(this.store, resolve, resource, context, input as Record<string, unknown>, id),
+        );
       case CoreResourceOperation.READ: {
         const stored = id ? await this.store.findById(def, scope, id, constraint) : null;
         if (!stored) throw notFound();
@@ -206,7 +276,13 @@ export class ServicesRegistryHandler {
   }
 
   /** Deletes a record; work that must commit with the deletion runs in its transaction, announcements after it. */
-  private async remove(resource: CompiledResource, scope: TenantScope, id: string, constraint: RecordConstraint | undefined, options: PersistOptions): Promise<void> {
+  private async remove(
+    resource: CompiledResource,
+    scope: TenantScope,
+    id: string,
+    constraint: RecordConstraint | undefined,
+    options: PersistOptions,
+  ): Promise<void> {
     const condition = {
       ...(options.expectedVersion !== undefined ? { expectedVersion: options.expectedVersion } : {}),
       ...(constraint ? { constraint } : {}),

@@ -36,7 +36,11 @@ class WithholdsManager extends RoleHierarchyResolver {
   }
 }
 
-const variant = { variantType: ResourceOperationVariantType.API_CALL, isDefault: true, roles: [CORE_ORG_ROLES.ORG_MANAGER] };
+const variant = {
+  variantType: ResourceOperationVariantType.API_CALL,
+  isDefault: true,
+  roles: [CORE_ORG_ROLES.ORG_MANAGER],
+};
 
 function integrationKeys(type: string, resolver: RoleHierarchyResolver): BackendDomainModule {
   return {
@@ -57,7 +61,9 @@ function integrationKeys(type: string, resolver: RoleHierarchyResolver): Backend
         },
       }),
     ],
-    customServiceImplementations: [createResourceCustomServiceImplementation(type, buildApiKeyMintHandlers('ORGANIZATION', resolver))],
+    customServiceImplementations: [
+      createResourceCustomServiceImplementation(type, buildApiKeyMintHandlers('ORGANIZATION', resolver)),
+    ],
   };
 }
 
@@ -69,7 +75,11 @@ let orgId: string;
 beforeAll(async () => {
   const application = defineBackendApplication({
     ...referenceApplication,
-    modules: [...referenceApplication.modules, integrationKeys('open-keys', new GrantsEverything()), integrationKeys('narrow-keys', new WithholdsManager())],
+    modules: [
+      ...referenceApplication.modules,
+      integrationKeys('open-keys', new GrantsEverything()),
+      integrationKeys('narrow-keys', new WithholdsManager()),
+    ],
   });
   t = await createTestBackend(database(), { application });
   const admin = await signUp(t.api, 'admin');
@@ -82,7 +92,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const create = (type: string, roles: string[]) => t.api.post(`/api/v1/organizations/${orgId}/${type}`).set(manager.auth).send({ name: 'integration', roles });
+const create = (type: string, roles: string[]) =>
+  t.api.post(`/api/v1/organizations/${orgId}/${type}`).set(manager.auth).send({ name: 'integration', roles });
 async function count(type: string): Promise<number> {
   const res = await t.api.get(`/api/v1/organizations/${orgId}/${type}`).set(manager.auth);
   expect(res.status).toBe(200);

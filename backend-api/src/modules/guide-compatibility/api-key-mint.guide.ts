@@ -12,10 +12,18 @@ import {
 
 const PLAINTEXT_KEY_BY_EC = new WeakMap<ExecutionContext, string>();
 
-export function buildApiKeyMintHandlers(scope: ApiKeyScope, roleHierarchyResolver: RoleHierarchyResolver): ApiKeyImplHandlers {
+export function buildApiKeyMintHandlers(
+  scope: ApiKeyScope,
+  roleHierarchyResolver: RoleHierarchyResolver,
+): ApiKeyImplHandlers {
   return {
     prefixCoreOperations: async (_id, input, executionContext, _operationPath, utils) => {
-      assertRequestedRolesWithinCallerCeiling(executionContext, (input as { roles?: string[] }).roles, utils.errorBuilder, roleHierarchyResolver);
+      assertRequestedRolesWithinCallerCeiling(
+        executionContext,
+        (input as { roles?: string[] }).roles,
+        utils.errorBuilder,
+        roleHierarchyResolver,
+      );
       // @ts-expect-error the project's form is generateApiKeyMaterial(scope, utils.newRecordId, credentialSecrets)
       const { plainKey, keyPrefix, hashedKey } = generateApiKeyMaterial(scope);
       PLAINTEXT_KEY_BY_EC.set(executionContext, plainKey);

@@ -22,14 +22,24 @@ interface ApplicationCodingTask {
 }
 
 /** The host's own predicate: a location inside the workspace, under an allowed prefix and no prohibited one. */
-export function buildApplicationCodingTaskLocationPredicate(root: string, allowed: readonly string[], prohibited: readonly string[]) {
+export function buildApplicationCodingTaskLocationPredicate(
+  root: string,
+  allowed: readonly string[],
+  prohibited: readonly string[],
+) {
   const under = (location: string, prefix: string) => {
     const relative = path.relative(path.resolve(root, prefix), location);
-    return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+    return (
+      relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+    );
   };
   return (location: string): boolean => {
     const absolute = path.resolve(root, location);
-    return under(absolute, '.') && allowed.some((prefix) => under(absolute, prefix)) && !prohibited.some((prefix) => under(absolute, prefix));
+    return (
+      under(absolute, '.') &&
+      allowed.some((prefix) => under(absolute, prefix)) &&
+      !prohibited.some((prefix) => under(absolute, prefix))
+    );
   };
 }
 
@@ -65,19 +75,15 @@ export class ApplicationCodingTaskRunner {
       artifactBindings: [],
     };
 
-    const response = await this.agentsService.invokeAgent(
-      invocation,
-      traceContext,
-      {
-        workspaceRootPath: this.companionContext.saasRoot,
-        isPermittedCodingLocation: buildApplicationCodingTaskLocationPredicate(
-          this.companionContext.saasRoot,
-          task.mutationScope.allowedPathPrefixes,
-          task.mutationScope.prohibitedPathPrefixes,
-        ),
-        ...(this.activeRun ? { codingSessionAbortSignal: this.activeRun.abortController.signal } : {}),
-      },
-    );
+    const response = await this.agentsService.invokeAgent(invocation, traceContext, {
+      workspaceRootPath: this.companionContext.saasRoot,
+      isPermittedCodingLocation: buildApplicationCodingTaskLocationPredicate(
+        this.companionContext.saasRoot,
+        task.mutationScope.allowedPathPrefixes,
+        task.mutationScope.prohibitedPathPrefixes,
+      ),
+      ...(this.activeRun ? { codingSessionAbortSignal: this.activeRun.abortController.signal } : {}),
+    });
     const codingOutput = response.output as Partial<CodingAgent_RunTaskOutput> | undefined;
     const text = codingOutput?.finalMessage;
     const stopReason = codingOutput?.stopReason;

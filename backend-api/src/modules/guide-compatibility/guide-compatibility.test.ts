@@ -12,7 +12,13 @@ import {
   TODO_ASSISTANT_VIEW,
 } from '@wildo-ai/saas-models';
 import { ResourcesRegistry, SAAS_SERVICE_TYPES, type BackendDomainModule } from '@wildo-ai/saas-backend-lib';
-import { fileFieldRegistry, initZodDecorators, RAGChunkingStrategy, ragSourceRegistry, z_file } from '@wildo-ai/zod-decorators';
+import {
+  fileFieldRegistry,
+  initZodDecorators,
+  RAGChunkingStrategy,
+  ragSourceRegistry,
+  z_file,
+} from '@wildo-ai/zod-decorators';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { flowsActorsViewsConfig } from './flows-actors-view.guide.js';
@@ -21,7 +27,11 @@ initZodDecorators(z);
 
 const KnowledgeText = z.object({
   title: z.string().min(1).max(200).ragSource(),
-  body: z.string().max(200_000).ragSource({ chunkingStrategy: RAGChunkingStrategy.MARKDOWN, chunkSize: 1_200, chunkOverlap: 150 }).optional(),
+  body: z
+    .string()
+    .max(200_000)
+    .ragSource({ chunkingStrategy: RAGChunkingStrategy.MARKDOWN, chunkSize: 1_200, chunkOverlap: 150 })
+    .optional(),
   document: z_file({
     allowedMimeTypes: ['application/pdf', 'text/plain'],
     multiple: false,
@@ -44,7 +54,10 @@ const tasks = defineResource({
           isDefault: true,
           roles: [CORE_ORG_ROLES.ORG_MEMBER],
           riskLevel: ResourceOperationRiskLevel.LOW,
-          mcp: { exposed: true, description: 'Fetch a single task by its id, including its title, status, priority, and assignee.' },
+          mcp: {
+            exposed: true,
+            description: 'Fetch a single task by its id, including its title, status, priority, and assignee.',
+          },
         },
       ],
     },
@@ -54,15 +67,23 @@ const tasks = defineResource({
 describe('guide-style application code', () => {
   it('declares RAG sources and file fields through the guide’s packages', () => {
     expect(ragSourceRegistry.get(KnowledgeText.shape.title)).toMatchObject({ chunkingStrategy: 'RECURSIVE' });
-    expect(ragSourceRegistry.get(KnowledgeText.shape.body.unwrap())).toMatchObject({ chunkingStrategy: 'MARKDOWN', chunkSize: 1_200 });
-    expect(fileFieldRegistry.get(KnowledgeText.shape.document.unwrap())).toMatchObject({ multiple: false, textExtraction: { ocr: false } });
+    expect(ragSourceRegistry.get(KnowledgeText.shape.body.unwrap())).toMatchObject({
+      chunkingStrategy: 'MARKDOWN',
+      chunkSize: 1_200,
+    });
+    expect(fileFieldRegistry.get(KnowledgeText.shape.document.unwrap())).toMatchObject({
+      multiple: false,
+      textExtraction: { ocr: false },
+    });
     expect(ragSourceRegistry.get(KnowledgeText.shape.internalReviewNotes.unwrap())).toBeUndefined();
   });
 
   it('registers a module the way the guide composes one', () => {
     const backendModule: BackendDomainModule = { name: 'tasks-manager', resources: [tasks] };
     const registry = ResourcesRegistry.fromApplication({ name: 'wonder-todos', modules: [backendModule] });
-    const read = registry.getOperationFromPath(registry.getServiceOperationPathDefault('tasks', CoreResourceOperation.READ));
+    const read = registry.getOperationFromPath(
+      registry.getServiceOperationPathDefault('tasks', CoreResourceOperation.READ),
+    );
     expect(read.http).toEqual({ method: 'GET', path: '/organizations/:organizationId/tasks/:id' });
     expect(read.mcp?.exposed).toBe(true);
     expect(typeof SAAS_SERVICE_TYPES.AgentsBackendService).toBe('symbol');
@@ -76,7 +97,13 @@ describe('guide-style application code', () => {
     const providers = defineSaaSProviders<BuiltInProviderCatalog>({
       scopes: {
         backend: {
-          providers: { anthropic: { engineCapabilities: [EngineCapability.AI_LLM], providerCapabilities: ['LLM_CHAT'], protocols: ['LLM_PROVIDER'] } },
+          providers: {
+            anthropic: {
+              engineCapabilities: [EngineCapability.AI_LLM],
+              providerCapabilities: ['LLM_CHAT'],
+              protocols: ['LLM_PROVIDER'],
+            },
+          },
           selection: { [EngineCapability.AI_LLM]: { primary: 'anthropic', whenUnavailable: [] } },
         },
       },

@@ -2,10 +2,18 @@
 // signed claim"), verbatim. The engine's own `AccessTokenService.issueClientAccessToken` builds the same
 // `Jwt_MachineToken_CreationParameter`; the configuration and JWT services here are the excerpt's collaborators.
 import { ExecutionContext_ExecutionType, ResourcePrimaryScope } from '@wildo-ai/saas-models';
-import type { Jwt_MachineToken_CreationParameter, Logger, MachineAccessTokenRequest, MachineAccessTokenResponse } from '@wildo-ai/saas-backend-lib';
+import type {
+  Jwt_MachineToken_CreationParameter,
+  Logger,
+  MachineAccessTokenRequest,
+  MachineAccessTokenResponse,
+} from '@wildo-ai/saas-backend-lib';
 
 interface MachineJwtService {
-  createJwtForMachineToken(claim: Jwt_MachineToken_CreationParameter, options: { audience: string; expiresInMinutes: number }): Promise<string>;
+  createJwtForMachineToken(
+    claim: Jwt_MachineToken_CreationParameter,
+    options: { audience: string; expiresInMinutes: number },
+  ): Promise<string>;
 }
 
 export class MachineTokenIssuerBackendService {
@@ -21,9 +29,10 @@ export class MachineTokenIssuerBackendService {
     const minutes = Math.max(1, Math.min(requestedMinutes, maxMinutes));
 
     const claim: Jwt_MachineToken_CreationParameter = {
-      type: request.scopeType === ResourcePrimaryScope.ORGANIZATIONS
-        ? ExecutionContext_ExecutionType.ORGANIZATION_MACHINE
-        : ExecutionContext_ExecutionType.APPLICATION_MACHINE,
+      type:
+        request.scopeType === ResourcePrimaryScope.ORGANIZATIONS
+          ? ExecutionContext_ExecutionType.ORGANIZATION_MACHINE
+          : ExecutionContext_ExecutionType.APPLICATION_MACHINE,
       clientId: request.clientId,
       scopeId: request.scopeId,
       roles: request.roles,

@@ -1,6 +1,12 @@
 // The guide's rotation client, run as written against a listening backend: PUT on the key's ROTATE URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createOrganization, signUp, TEST_PASSWORD, type TestUser } from '../../testing/identity.fixtures.js';
+import {
+  addMember,
+  createOrganization,
+  signUp,
+  TEST_PASSWORD,
+  type TestUser,
+} from '../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { rotateIntegrationKey } from './rotate-integration-key.guide.js';
 
@@ -25,7 +31,10 @@ afterAll(async () => {
 });
 
 async function createKey(): Promise<{ _id: string; plainKey: string }> {
-  const res = await t.api.post(`/api/v1/organizations/${orgId}/api-keys`).set(admin.auth).send({ name: 'integration', roles: ['ORG_MEMBER'] });
+  const res = await t.api
+    .post(`/api/v1/organizations/${orgId}/api-keys`)
+    .set(admin.auth)
+    .send({ name: 'integration', roles: ['ORG_MEMBER'] });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
 }
@@ -45,7 +54,11 @@ describe('the guide’s rotateIntegrationKey', () => {
     const key = await createKey();
     const args = argumentsFor(admin, key._id);
     const replacement = await rotateIntegrationKey(args);
-    expect(replacement).toEqual({ plainKey: expect.stringMatching(/^sk_org_/), oldKeyId: key._id, oldKeyInvalidationDate: args.cutoff.toISOString() });
+    expect(replacement).toEqual({
+      plainKey: expect.stringMatching(/^sk_org_/),
+      oldKeyId: key._id,
+      oldKeyInvalidationDate: args.cutoff.toISOString(),
+    });
     expect((await todosWith(replacement.plainKey)).status).toBe(200);
     expect((await todosWith(key.plainKey)).status).toBe(200);
   });

@@ -14,24 +14,35 @@ export interface RotateIntegrationKeyArguments {
   cutoff: Date;
 }
 
-export async function rotateIntegrationKey({ reauthUrl, rotateUrl, sessionToken, password, cutoff }: RotateIntegrationKeyArguments) {
+export async function rotateIntegrationKey({
+  reauthUrl,
+  rotateUrl,
+  sessionToken,
+  password,
+  cutoff,
+}: RotateIntegrationKeyArguments) {
   const json = async (response: Response) => {
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const body = (await response.json()) as JsonFields & { data?: JsonFields };
     return body.data ?? body;
   };
   const headers = { authorization: `Bearer ${sessionToken}`, 'content-type': 'application/json' };
-  const proof = await json(await fetch(reauthUrl, {
-    method: 'POST', headers,
-    body: JSON.stringify({ method: 'PASSWORD', password }),
-  }));
+  const proof = await json(
+    await fetch(reauthUrl, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ method: 'PASSWORD', password }),
+    }),
+  );
   if (!proof.reAuthToken) throw new Error('Reauthentication returned no operation proof');
 
-  const replacement = await json(await fetch(rotateUrl, {
-    method: 'PUT',
-    headers: { ...headers, 'x-reauth-token': proof.reAuthToken },
-    body: JSON.stringify({ oldKeyInvalidationDate: cutoff.toISOString() }),
-  }));
+  const replacement = await json(
+    await fetch(rotateUrl, {
+      method: 'PUT',
+      headers: { ...headers, 'x-reauth-token': proof.reAuthToken },
+      body: JSON.stringify({ oldKeyInvalidationDate: cutoff.toISOString() }),
+    }),
+  );
   if (!replacement.plainKey) {
     throw new Error('Rotation returned no replacement secret');
   }

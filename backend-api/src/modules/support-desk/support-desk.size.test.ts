@@ -32,10 +32,12 @@ function codeLines(source: ts.SourceFile): number {
 /** Type escape hatches: `any`, casts (`as T`, `<T>x`, but not `as const`) and non-null assertions. */
 function escapeHatches(source: ts.SourceFile): string[] {
   const found: string[] = [];
-  const at = (node: ts.Node) => `${path.basename(source.fileName)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
+  const at = (node: ts.Node) =>
+    `${path.basename(source.fileName)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
   const visit = (node: ts.Node) => {
     if (node.kind === ts.SyntaxKind.AnyKeyword) found.push(`any at ${at(node)}`);
-    if (ts.isAsExpression(node) && !(ts.isTypeReferenceNode(node.type) && node.type.getText(source) === 'const')) found.push(`cast at ${at(node)}`);
+    if (ts.isAsExpression(node) && !(ts.isTypeReferenceNode(node.type) && node.type.getText(source) === 'const'))
+      found.push(`cast at ${at(node)}`);
     if (ts.isTypeAssertionExpression(node)) found.push(`cast at ${at(node)}`);
     if (ts.isNonNullExpression(node)) found.push(`non-null assertion at ${at(node)}`);
     ts.forEachChild(node, visit);
@@ -44,7 +46,8 @@ function escapeHatches(source: ts.SourceFile): string[] {
   return found;
 }
 
-const parse = (name: string) => ts.createSourceFile(name, readFileSync(path.join(moduleDir, name), 'utf8'), ts.ScriptTarget.Latest, true);
+const parse = (name: string) =>
+  ts.createSourceFile(name, readFileSync(path.join(moduleDir, name), 'utf8'), ts.ScriptTarget.Latest, true);
 
 describe('the support desk module (the 60-line example)', () => {
   it(`holds its application code in at most ${MAX_LINES} lines, imports included, blank lines and comments not counted`, () => {
@@ -61,11 +64,26 @@ describe('the support desk module (the 60-line example)', () => {
   it('counts code lines and spots escape hatches as intended', () => {
     const sample = ts.createSourceFile(
       'sample.ts',
-      ['// a comment', '', 'const a = 1 as number; /* inline */', '/**', ' * doc', ' */', 'const b: any = a!;', 'const c = `x', 'y`;', 'const d = [1] as const;'].join('\n'),
+      [
+        '// a comment',
+        '',
+        'const a = 1 as number; /* inline */',
+        '/**',
+        ' * doc',
+        ' */',
+        'const b: any = a!;',
+        'const c = `x',
+        'y`;',
+        'const d = [1] as const;',
+      ].join('\n'),
       ts.ScriptTarget.Latest,
       true,
     );
     expect(codeLines(sample)).toBe(5);
-    expect(escapeHatches(sample)).toEqual(['cast at sample.ts:3', 'any at sample.ts:7', 'non-null assertion at sample.ts:7']);
+    expect(escapeHatches(sample)).toEqual([
+      'cast at sample.ts:3',
+      'any at sample.ts:7',
+      'non-null assertion at sample.ts:7',
+    ]);
   });
 });

@@ -35,7 +35,13 @@ describe('the support desk', () => {
     it('creates, reads, updates, lists and deletes a ticket', async () => {
       const created = await t.api.post(base).set(owner.auth).send({ title: 'Printer jam', body: 'Tray 2' });
       expect(created.status).toBe(201);
-      expect(created.body.data).toMatchObject({ title: 'Printer jam', status: 'open', resolution: null, organizationId: desk.orgId, version: 1 });
+      expect(created.body.data).toMatchObject({
+        title: 'Printer jam',
+        status: 'open',
+        resolution: null,
+        organizationId: desk.orgId,
+        version: 1,
+      });
       const id = created.body.data._id;
       expect((await t.api.get(`${base}/${id}`).set(owner.auth)).body.data).toMatchObject({ _id: id, body: 'Tray 2' });
       const updated = await t.api.put(`${base}/${id}`).set(owner.auth).send({ title: 'Printer jam on floor 3' });
@@ -57,9 +63,17 @@ describe('the support desk', () => {
 
     it('closes an open ticket with its resolution, and refuses to close it twice', async () => {
       const id = await fileTicket('VPN down');
-      const closed = await t.api.post(`${base}/${id}/close`).set(owner.auth).send({ resolution: 'Restarted the gateway' });
+      const closed = await t.api
+        .post(`${base}/${id}/close`)
+        .set(owner.auth)
+        .send({ resolution: 'Restarted the gateway' });
       expect(closed.status, JSON.stringify(closed.body)).toBe(200);
-      expect(closed.body.data).toMatchObject({ _id: id, status: 'closed', resolution: 'Restarted the gateway', version: 2 });
+      expect(closed.body.data).toMatchObject({
+        _id: id,
+        status: 'closed',
+        resolution: 'Restarted the gateway',
+        version: 2,
+      });
       const again = await t.api.post(`${base}/${id}/close`).set(owner.auth).send({ resolution: 'Again' });
       expect(again.status).toBe(409);
       expect(again.body.error.code).toBe('CONFLICT');
@@ -71,7 +85,9 @@ describe('the support desk', () => {
       const missing = await t.api.post(`${base}/${id}/close`).set(owner.auth).send({});
       expect(missing.status).toBe(400);
       expect(missing.body.error.problems).toEqual([expect.objectContaining({ path: 'resolution' })]);
-      expect((await t.api.post(`${base}/no-such-ticket/close`).set(owner.auth).send({ resolution: 'x' })).status).toBe(404);
+      expect((await t.api.post(`${base}/no-such-ticket/close`).set(owner.auth).send({ resolution: 'x' })).status).toBe(
+        404,
+      );
       expect(await ticket(id)).toMatchObject({ status: 'open' });
     });
 
@@ -79,7 +95,9 @@ describe('the support desk', () => {
       const open = await fileTicket('Open one');
       const done = await fileTicket('Closed one');
       await t.api.post(`${base}/${done}/close`).set(owner.auth).send({ resolution: 'Fixed' });
-      const closedOnes = (await t.api.get(base).set(owner.auth).query({ status: 'closed' })).body.data.map((r: { _id: string }) => r._id);
+      const closedOnes = (await t.api.get(base).set(owner.auth).query({ status: 'closed' })).body.data.map(
+        (r: { _id: string }) => r._id,
+      );
       expect(closedOnes).toContain(done);
       expect(closedOnes).not.toContain(open);
       expect((await t.api.get(base).set(owner.auth).query({ status: 'pending' })).status).toBe(400);
@@ -89,7 +107,9 @@ describe('the support desk', () => {
       const member = await signUp(t.api, 'desk-member');
       await addMember(t.api, owner, desk.orgId, member, 'ORG_MEMBER');
       const id = await fileTicket('Broken chair', member);
-      expect((await t.api.post(`${base}/${id}/close`).set(member.auth).send({ resolution: 'Replaced' })).status).toBe(200);
+      expect((await t.api.post(`${base}/${id}/close`).set(member.auth).send({ resolution: 'Replaced' })).status).toBe(
+        200,
+      );
       const refused = await t.api.delete(`${base}/${id}`).set(member.auth);
       expect(refused.status).toBe(403);
       expect(refused.body.error.code).toBe('FORBIDDEN');
@@ -119,7 +139,11 @@ describe('the support desk', () => {
       expect(read).toMatchObject({ functionRef: 'resource.tickets.read', outcome: { ok: true, result: { _id: id } } });
       const [approval] = eventsOf(res.turn, 'approval_required');
       expect(approval, JSON.stringify(res.turn)).toBeDefined();
-      expect(approval!.approval).toMatchObject({ functionRef: 'resource.tickets.close', toolCallId: callId, arguments: { id, resolution } });
+      expect(approval!.approval).toMatchObject({
+        functionRef: 'resource.tickets.close',
+        toolCallId: callId,
+        arguments: { id, resolution },
+      });
       expect(eventsOf(res.turn, 'turn_completed')[0]).toMatchObject({ status: 'awaiting_approval' });
       return approval!.approval;
     }
@@ -138,7 +162,10 @@ describe('the support desk', () => {
       stub.enqueue(textReply('Closed it.'));
       const resumed = await decide(approval, 'approve');
       expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
-      expect(eventsOf(resumed.turn, 'approval_decided')[0]).toMatchObject({ decision: 'approve', toolCallId: 'call-close' });
+      expect(eventsOf(resumed.turn, 'approval_decided')[0]).toMatchObject({
+        decision: 'approve',
+        toolCallId: 'call-close',
+      });
       expect(eventsOf(resumed.turn, 'tool_result')[0]).toMatchObject({
         functionRef: 'resource.tickets.close',
         outcome: { ok: true, result: { _id: id, status: 'closed', resolution: 'Replaced the cable' } },
@@ -150,11 +177,16 @@ describe('the support desk', () => {
     it('runs the operation’s own checks after approval: a ticket closed meanwhile is refused, not closed again', async () => {
       const id = await fileTicket('Coffee machine');
       const approval = await proposeClose(id, 'Descaled', 'call-stale');
-      expect((await t.api.post(`${base}/${id}/close`).set(owner.auth).send({ resolution: 'Bought a new one' })).status).toBe(200);
+      expect(
+        (await t.api.post(`${base}/${id}/close`).set(owner.auth).send({ resolution: 'Bought a new one' })).status,
+      ).toBe(200);
 
       stub.enqueue(textReply('It was already closed.'));
       const resumed = await decide(approval, 'approve');
-      expect(eventsOf(resumed.turn, 'tool_result')[0]!.outcome).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+      expect(eventsOf(resumed.turn, 'tool_result')[0]!.outcome).toMatchObject({
+        ok: false,
+        error: { code: 'CONFLICT' },
+      });
       expect(await ticket(id)).toMatchObject({ resolution: 'Bought a new one' });
     });
 

@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SAAS_SERVICE_TYPES, type TokenBudgetAdministration } from '../../engine/index.js';
-import { assistantOrganization, eventsOf, ManualClock, postStream, useAssistantBackend } from '../../testing/agents.fixtures.js';
+import {
+  assistantOrganization,
+  eventsOf,
+  ManualClock,
+  postStream,
+  useAssistantBackend,
+} from '../../testing/agents.fixtures.js';
 import { signInAgain, type TestUser } from '../../testing/identity.fixtures.js';
 import { textReply } from '../../testing/llm-stubs/index.js';
 import { useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
@@ -19,12 +25,18 @@ describe('todo assistant: the monthly token budget of the organization’s plan'
 
   beforeAll(async () => {
     ({ t, owner, orgId, turns } = assistant);
-    await t.backend.container.get<TokenBudgetAdministration>(SAAS_SERVICE_TYPES.TokenBudgetService).assignPlan({ kind: 'organization', organizationId: orgId }, 'todos.team');
+    await t.backend.container
+      .get<TokenBudgetAdministration>(SAAS_SERVICE_TYPES.TokenBudgetService)
+      .assignPlan({ kind: 'organization', organizationId: orgId }, 'todos.team');
   });
 
   const turn = () => postStream(t.api, turns, owner.auth, { message: 'How many todos do I have?' });
   const consumed = async () =>
-    (await t.backend.container.get<TokenBudgetAdministration>(SAAS_SERVICE_TYPES.TokenBudgetService).status({ kind: 'organization', organizationId: orgId }, clock.now())).consumedTokens;
+    (
+      await t.backend.container
+        .get<TokenBudgetAdministration>(SAAS_SERVICE_TYPES.TokenBudgetService)
+        .status({ kind: 'organization', organizationId: orgId }, clock.now())
+    ).consumedTokens;
 
   it('admits turns while consumed < allowance, then refuses with budget_exhausted until the next UTC month', async () => {
     // Each model call reports 60,000 tokens: the first turn leaves 40,000, the second runs over (running turns finish).

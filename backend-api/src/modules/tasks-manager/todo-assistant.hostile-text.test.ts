@@ -16,9 +16,14 @@ describe('todo assistant: text the database cannot store', () => {
   const { stub } = assistant;
 
   const transcriptOf = async (executionId: string) => {
-    const res = await assistant.t.api.get(`/api/v1/flows-actors/executions/${executionId}/messages`).set(assistant.owner.auth);
+    const res = await assistant.t.api
+      .get(`/api/v1/flows-actors/executions/${executionId}/messages`)
+      .set(assistant.owner.auth);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data as { status: string; messages: { role: string; content: unknown; toolCalls?: { arguments: unknown }[] }[] };
+    return res.body.data as {
+      status: string;
+      messages: { role: string; content: unknown; toolCalls?: { arguments: unknown }[] }[];
+    };
   };
 
   it('answers a storable message with the model (control)', async () => {
@@ -35,25 +40,47 @@ describe('todo assistant: text the database cannot store', () => {
   ])('refuses a message with %s as input_invalid before any model call', async (_label, message) => {
     const res = await postStream(assistant.t.api, assistant.turns, assistant.owner.auth, { message });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', reason: 'input_invalid', problems: [{ path: 'message', expected: STORABLE_TEXT_EXPECTATION }] });
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      reason: 'input_invalid',
+      problems: [{ path: 'message', expected: STORABLE_TEXT_EXPECTATION }],
+    });
     expect(JSON.stringify(res.body)).not.toContain('hello');
     expect(stub.requests, 'the model was not called').toHaveLength(0);
   });
 
   it('runs a tool call whose arguments are storable (control)', async () => {
-    const created = await assistant.t.api.post(`/api/v1/organizations/${assistant.orgId}/todos`).set(assistant.owner.auth).send({ title: 'Water plants' });
-    stub.enqueue(toolCallsReply([{ id: 'call-ok', name: READ, arguments: { id: created.body.data._id as string } }]), textReply('Found it.'));
+    const created = await assistant.t.api
+      .post(`/api/v1/organizations/${assistant.orgId}/todos`)
+      .set(assistant.owner.auth)
+      .send({ title: 'Water plants' });
+    stub.enqueue(
+      toolCallsReply([{ id: 'call-ok', name: READ, arguments: { id: created.body.data._id as string } }]),
+      textReply('Found it.'),
+    );
     const res = await postStream(assistant.t.api, assistant.turns, assistant.owner.auth, { message: 'Read my todo.' });
     expect(eventsOf(res.turn, 'tool_result')[0]).toMatchObject({ toolCallId: 'call-ok', outcome: { ok: true } });
   });
 
   it('refuses a model’s tool arguments holding a lone surrogate as a result the model reads, and keeps the conversation', async () => {
-    stub.enqueue(toolCallsReply([{ id: 'call-bad', name: READ, arguments: { id: 'abc\ud800' } }]), textReply('Sorry, that id was malformed.'));
-    const res = await postStream(assistant.t.api, assistant.turns, assistant.owner.auth, { message: 'Read the todo with a strange id.' });
+    stub.enqueue(
+      toolCallsReply([{ id: 'call-bad', name: READ, arguments: { id: 'abc\ud800' } }]),
+      textReply('Sorry, that id was malformed.'),
+    );
+    const res = await postStream(assistant.t.api, assistant.turns, assistant.owner.auth, {
+      message: 'Read the todo with a strange id.',
+    });
     expect(res.status).toBe(200);
     expect(eventsOf(res.turn, 'tool_result')[0]).toMatchObject({
       toolCallId: 'call-bad',
-      outcome: { ok: false, error: { code: 'VALIDATION_FAILED', reason: 'input_invalid', problems: [{ path: 'id', expected: STORABLE_TEXT_EXPECTATION }] } },
+      outcome: {
+        ok: false,
+        error: {
+          code: 'VALIDATION_FAILED',
+          reason: 'input_invalid',
+          problems: [{ path: 'id', expected: STORABLE_TEXT_EXPECTATION }],
+        },
+      },
     });
     expect(eventsOf(res.turn, 'turn_completed')[0]).toMatchObject({ status: 'completed' });
     // The refusal went back to the model as an error result.
@@ -65,13 +92,26 @@ describe('todo assistant: text the database cannot store', () => {
 
   it('stores a model’s answer holding NUL and lone surrogates repaired, and the conversation goes on', async () => {
     stub.enqueue(textReply('Done\u0000 \ud800 and \udc00 😀.'));
-    const first = await postStream(assistant.t.api, assistant.turns, assistant.owner.auth, { message: 'Say something odd.' });
+    const first = await postStream(assistant.t.api, assistant.turns, assistant.owner.auth, {
+      message: 'Say something odd.',
+    });
     expect(eventsOf(first.turn, 'turn_completed')[0]).toMatchObject({ status: 'completed' });
     const executionId = eventsOf(first.turn, 'execution')[0]!.executionId;
-    expect((await transcriptOf(executionId)).messages[1]).toMatchObject({ role: 'assistant', content: 'Done \ufffd and \ufffd 😀.' });
+    expect((await transcriptOf(executionId)).messages[1]).toMatchObject({
+      role: 'assistant',
+      content: 'Done \ufffd and \ufffd 😀.',
+    });
     stub.enqueue(textReply('Still here.'));
-    const next = await postStream(assistant.t.api, assistant.turns, assistant.owner.auth, { message: 'Are you there?', executionId });
+    const next = await postStream(assistant.t.api, assistant.turns, assistant.owner.auth, {
+      message: 'Are you there?',
+      executionId,
+    });
     expect(eventsOf(next.turn, 'turn_completed')[0]).toMatchObject({ status: 'completed' });
-    expect((await transcriptOf(executionId)).messages.map((m) => m.content)).toEqual(['Say something odd.', 'Done \ufffd and \ufffd 😀.', 'Are you there?', 'Still here.']);
+    expect((await transcriptOf(executionId)).messages.map((m) => m.content)).toEqual([
+      'Say something odd.',
+      'Done \ufffd and \ufffd 😀.',
+      'Are you there?',
+      'Still here.',
+    ]);
   });
 });

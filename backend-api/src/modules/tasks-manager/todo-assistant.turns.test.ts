@@ -32,8 +32,16 @@ describe('todo assistant: a streaming turn with tools and an approval gate', () 
   }
 
   /** Scripts "read the todo, then rename it" and runs the turn; returns the paused approval. */
-  async function proposeRename(id: string, title: string, callId: string, user = owner): Promise<{ approval: PendingApproval; executionId: string }> {
-    stub.enqueue(toolCallsReply([{ id: `${callId}-read`, name: READ, arguments: { id } }]), toolCallsReply([{ id: callId, name: RENAME, arguments: { id, title } }]));
+  async function proposeRename(
+    id: string,
+    title: string,
+    callId: string,
+    user = owner,
+  ): Promise<{ approval: PendingApproval; executionId: string }> {
+    stub.enqueue(
+      toolCallsReply([{ id: `${callId}-read`, name: READ, arguments: { id } }]),
+      toolCallsReply([{ id: callId, name: RENAME, arguments: { id, title } }]),
+    );
     const res = await postStream(t.api, turns, user.auth, { message: `Rename my todo to "${title}"` });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [approval] = eventsOf(res.turn, 'approval_required');
@@ -42,25 +50,48 @@ describe('todo assistant: a streaming turn with tools and an approval gate', () 
   }
 
   const decide = (approval: PendingApproval, user: TestUser, body: Record<string, unknown> = {}) =>
-    postStream(t.api, `/api/v1/flows-actors/approvals/${approval.approvalId}/decision`, user.auth, { approvalToken: approval.approvalToken, decision: 'approve', ...body });
+    postStream(t.api, `/api/v1/flows-actors/approvals/${approval.approvalId}/decision`, user.auth, {
+      approvalToken: approval.approvalToken,
+      decision: 'approve',
+      ...body,
+    });
 
   it('streams the read, pauses the rename before any effect, and renames only once the owner approves', async () => {
     const id = await createTodo('Buy milk');
     stub.enqueue(
       toolCallsReply([{ id: 'call-read', name: READ, arguments: { id } }]),
-      toolCallsReply([{ id: 'call-rename', name: RENAME, arguments: { id, title: 'Buy oat milk' } }], { text: 'I will rename it.' }),
+      toolCallsReply([{ id: 'call-rename', name: RENAME, arguments: { id, title: 'Buy oat milk' } }], {
+        text: 'I will rename it.',
+      }),
     );
     const res = await postStream(t.api, turns, owner.auth, { message: 'Rename "Buy milk" to "Buy oat milk"' });
     expect(res.status).toBe(200);
     expect(res.turn.map((e) => e.type)).toEqual(
-      expect.arrayContaining(['execution', 'tool_call', 'tool_result', 'text_delta', 'approval_required', 'turn_completed']),
+      expect.arrayContaining([
+        'execution',
+        'tool_call',
+        'tool_result',
+        'text_delta',
+        'approval_required',
+        'turn_completed',
+      ]),
     );
     expect(res.turn[0]!.type).toBe('execution');
     const [read] = eventsOf(res.turn, 'tool_result');
-    expect(read).toMatchObject({ toolCallId: 'call-read', functionRef: 'resource.todos.read', outcome: { ok: true, result: { _id: id, title: 'Buy milk' } } });
+    expect(read).toMatchObject({
+      toolCallId: 'call-read',
+      functionRef: 'resource.todos.read',
+      outcome: { ok: true, result: { _id: id, title: 'Buy milk' } },
+    });
     const [approval] = eventsOf(res.turn, 'approval_required');
-    expect(approval!.approval).toMatchObject({ functionRef: 'resource.todos.update', toolCallId: 'call-rename', arguments: { id, title: 'Buy oat milk' } });
-    expect(Date.parse(approval!.approval.expiresAt) - Date.parse(approval!.approval.createdAt)).toBe(APPROVAL_LIFETIME_MS);
+    expect(approval!.approval).toMatchObject({
+      functionRef: 'resource.todos.update',
+      toolCallId: 'call-rename',
+      arguments: { id, title: 'Buy oat milk' },
+    });
+    expect(Date.parse(approval!.approval.expiresAt) - Date.parse(approval!.approval.createdAt)).toBe(
+      APPROVAL_LIFETIME_MS,
+    );
     expect(eventsOf(res.turn, 'turn_completed')[0]).toMatchObject({ status: 'awaiting_approval' });
     // Paused before any effect.
     expect(await titleOf(id)).toBe('Buy milk');
@@ -70,8 +101,14 @@ describe('todo assistant: a streaming turn with tools and an approval gate', () 
     stub.enqueue(textReply('Renamed to "Buy oat milk".'));
     const resumed = await decide(approval!.approval, owner);
     expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
-    expect(eventsOf(resumed.turn, 'approval_decided')[0]).toMatchObject({ decision: 'approve', toolCallId: 'call-rename' });
-    expect(eventsOf(resumed.turn, 'tool_result')[0]).toMatchObject({ functionRef: 'resource.todos.update', outcome: { ok: true, result: { title: 'Buy oat milk' } } });
+    expect(eventsOf(resumed.turn, 'approval_decided')[0]).toMatchObject({
+      decision: 'approve',
+      toolCallId: 'call-rename',
+    });
+    expect(eventsOf(resumed.turn, 'tool_result')[0]).toMatchObject({
+      functionRef: 'resource.todos.update',
+      outcome: { ok: true, result: { title: 'Buy oat milk' } },
+    });
     expect(eventsOf(resumed.turn, 'turn_completed')[0]).toMatchObject({ status: 'completed' });
     expect(await titleOf(id)).toBe('Buy oat milk');
     // The model saw the whole conversation, loaded server-side: the read result and the approved rename's result.
@@ -153,10 +190,14 @@ describe('todo assistant: a streaming turn with tools and an approval gate', () 
     const id = await createTodo('Sort mail');
     const first = await proposeRename(id, 'Sort the mail', 'call-list-1');
     const second = await proposeRename(id, 'Sort letters', 'call-list-2');
-    const perConversation = await t.api.get(`/api/v1/flows-actors/approvals?executionId=${first.executionId}`).set(owner.auth);
+    const perConversation = await t.api
+      .get(`/api/v1/flows-actors/approvals?executionId=${first.executionId}`)
+      .set(owner.auth);
     expect(perConversation.body.data.map((p: PendingApproval) => p.approvalId)).toEqual([first.approval.approvalId]);
     const across = await t.api.get('/api/v1/flows-actors/approvals').set(owner.auth);
-    expect(across.body.data.map((p: PendingApproval) => p.approvalId)).toEqual(expect.arrayContaining([first.approval.approvalId, second.approval.approvalId]));
+    expect(across.body.data.map((p: PendingApproval) => p.approvalId)).toEqual(
+      expect.arrayContaining([first.approval.approvalId, second.approval.approvalId]),
+    );
 
     stub.enqueue(textReply('Understood, I left it.'), textReply('Understood, I left it too.'));
     const denied = await decide(first.approval, owner, { decision: 'deny' });
@@ -208,16 +249,23 @@ describe('todo assistant: a streaming turn with tools and an approval gate', () 
     );
     const res = await postStream(t.api, turns, owner.auth, { message: 'What about the dog?' });
     const [search, list] = eventsOf(res.turn, 'tool_result');
-    const titles = (search!.outcome as { ok: true; result: { data: { title: string }[] } }).result.data.map((todo) => todo.title);
+    const titles = (search!.outcome as { ok: true; result: { data: { title: string }[] } }).result.data.map(
+      (todo) => todo.title,
+    );
     expect(titles).toEqual(['Walk the dog']);
-    expect((list!.outcome as { ok: true; result: { data: unknown[]; nextCursor: string | null } }).result.data).toHaveLength(1);
+    expect(
+      (list!.outcome as { ok: true; result: { data: unknown[]; nextCursor: string | null } }).result.data,
+    ).toHaveLength(1);
     expect((list!.outcome as { ok: true; result: { nextCursor: string | null } }).result.nextCursor).not.toBeNull();
   });
 
   it('refuses a read tool call with arguments beyond its contract, without listing anything', async () => {
     stub.enqueue(toolCallsReply([{ id: 'bad-limit', name: READ, arguments: { limit: 500 } }]), textReply('Sorry.'));
     const res = await postStream(t.api, turns, owner.auth, { message: 'List everything' });
-    expect(eventsOf(res.turn, 'tool_result')[0]!.outcome).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', reason: 'input_invalid' } });
+    expect(eventsOf(res.turn, 'tool_result')[0]!.outcome).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_FAILED', reason: 'input_invalid' },
+    });
   });
 
   it('finds a conversation only for its owner: another member continuing it gets not found', async () => {
@@ -228,10 +276,19 @@ describe('todo assistant: a streaming turn with tools and an approval gate', () 
     await addMember(t.api, owner, orgId, other, 'ORG_MEMBER');
     const foreign = await postStream(t.api, turns, other.auth, { message: 'Hi', executionId });
     expect(foreign.status).toBe(404);
-    expect((await t.api.get(`/api/v1/flows-actors/executions/${executionId}/messages`).set(other.auth)).status).toBe(404);
+    expect((await t.api.get(`/api/v1/flows-actors/executions/${executionId}/messages`).set(other.auth)).status).toBe(
+      404,
+    );
     const transcript = await t.api.get(`/api/v1/flows-actors/executions/${executionId}/messages`).set(owner.auth);
     expect(transcript.status).toBe(200);
-    expect(transcript.body.data).toMatchObject({ executionId, status: 'active', messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }] });
+    expect(transcript.body.data).toMatchObject({
+      executionId,
+      status: 'active',
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello!' },
+      ],
+    });
     stub.enqueue(textReply('Hello again!'));
     const own = await postStream(t.api, turns, owner.auth, { message: 'Hi again', executionId });
     expect(own.status).toBe(200);
@@ -242,7 +299,12 @@ describe('todo assistant: a streaming turn with tools and an approval gate', () 
     const stranger = await signUp(t.api, 'stranger');
     const outside = await postStream(t.api, turns, stranger.auth, { message: 'Hi' });
     expect(outside.status).toBe(404);
-    const unknown = await postStream(t.api, `/api/v1/organizations/${orgId}/flows-actors/systems/nope/turns`, owner.auth, { message: 'Hi' });
+    const unknown = await postStream(
+      t.api,
+      `/api/v1/organizations/${orgId}/flows-actors/systems/nope/turns`,
+      owner.auth,
+      { message: 'Hi' },
+    );
     expect(unknown.status).toBe(404);
     const extra = await postStream(t.api, turns, owner.auth, { message: 'Hi', userId: 'someone-else' });
     expect(extra.status).toBe(400);

@@ -46,9 +46,20 @@ describe('todo assistant without a provider credential', () => {
     const configured = await createTestBackend(db(), anthropicStubOptions(stub));
     let approval: { approvalId: string; approvalToken: string };
     try {
-      const todo = await configured.api.post(`/api/v1/organizations/${orgId}/todos`).set(owner.auth).send({ title: 'Buy milk' });
+      const todo = await configured.api
+        .post(`/api/v1/organizations/${orgId}/todos`)
+        .set(owner.auth)
+        .send({ title: 'Buy milk' });
       expect(todo.status).toBe(201);
-      stub.enqueue(toolCallsReply([{ id: 'call-rename', name: 'resource_todos_update', arguments: { id: todo.body.data._id, title: 'Buy oat milk' } }]));
+      stub.enqueue(
+        toolCallsReply([
+          {
+            id: 'call-rename',
+            name: 'resource_todos_update',
+            arguments: { id: todo.body.data._id, title: 'Buy oat milk' },
+          },
+        ]),
+      );
       const proposed = await postStream(configured.api, turns, owner.auth, { message: 'Rename it' });
       expect(proposed.status).toBe(200);
       approval = eventsOf(proposed.turn, 'approval_required')[0]!.approval;
@@ -56,7 +67,9 @@ describe('todo assistant without a provider credential', () => {
       await configured.close();
     }
     const decision = { approvalToken: approval.approvalToken, decision: 'approve' };
-    expectUnavailable(await postStream(t.api, `/api/v1/flows-actors/approvals/${approval.approvalId}/decision`, owner.auth, decision));
+    expectUnavailable(
+      await postStream(t.api, `/api/v1/flows-actors/approvals/${approval.approvalId}/decision`, owner.auth, decision),
+    );
     const pending = await t.api.get('/api/v1/flows-actors/approvals').set(owner.auth);
     expect(pending.body.data.map((p: { approvalId: string }) => p.approvalId)).toEqual([approval.approvalId]);
   });

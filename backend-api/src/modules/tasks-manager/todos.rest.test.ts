@@ -16,7 +16,13 @@ describe('todos over REST', () => {
     const { user, base } = await workspace(t);
     const created = await t.api.post(base).set(user.auth).send({ title: 'Ship it', priority: 2 });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ title: 'Ship it', priority: 2, status: 'todo', createdByUserId: user.userId, version: 1 });
+    expect(created.body.data).toMatchObject({
+      title: 'Ship it',
+      priority: 2,
+      status: 'todo',
+      createdByUserId: user.userId,
+      version: 1,
+    });
     const id = created.body.data._id;
     const read = await t.api.get(`${base}/${id}`).set(user.auth);
     expect(read.status).toBe(200);
@@ -32,7 +38,8 @@ describe('todos over REST', () => {
   it('patches only the fields sent: defaults never reset a stored value', async () => {
     await using t = await createTestBackend(database());
     const { user, base } = await workspace(t);
-    const id = (await t.api.post(base).set(user.auth).send({ title: 'x', priority: 5, status: 'in_progress' })).body.data._id;
+    const id = (await t.api.post(base).set(user.auth).send({ title: 'x', priority: 5, status: 'in_progress' })).body
+      .data._id;
     const res = await t.api.put(`${base}/${id}`).set(user.auth).send({ title: 'y' });
     expect(res.body.data).toMatchObject({ title: 'y', priority: 5, status: 'in_progress' });
   });
@@ -52,7 +59,9 @@ describe('todos over REST', () => {
     await using t = await createTestBackend(database());
     const { user, base } = await workspace(t);
     const id = (await t.api.post(base).set(user.auth).send({ title: 'x' })).body.data._id;
-    expect((await t.api.put(`${base}/${id}`).set(user.auth).set('If-Match', '"1"').send({ title: 'first' })).status).toBe(200);
+    expect(
+      (await t.api.put(`${base}/${id}`).set(user.auth).set('If-Match', '"1"').send({ title: 'first' })).status,
+    ).toBe(200);
     const stale = await t.api.put(`${base}/${id}`).set(user.auth).set('If-Match', '"1"').send({ title: 'second' });
     expect(stale.status).toBe(412);
     expect(stale.body.error.code).toBe('PRECONDITION_FAILED');
@@ -70,18 +79,33 @@ describe('todos over REST', () => {
       t.api.put(`${base}/${id}`).set(user.auth).send({ priority: 1 }),
     ]);
     expect(results.map((r) => r.status)).toEqual([200, 200]);
-    expect((await t.api.get(`${base}/${id}`).set(user.auth)).body.data).toMatchObject({ description: 'a', priority: 1, version: 3 });
+    expect((await t.api.get(`${base}/${id}`).set(user.auth)).body.data).toMatchObject({
+      description: 'a',
+      priority: 1,
+      version: 3,
+    });
   });
 
   it('pages through every record exactly once, newest first, with a bounded page size', async () => {
     await using t = await createTestBackend(database());
     const { user, base } = await workspace(t);
     const ids: string[] = [];
-    for (let i = 0; i < 7; i++) ids.push((await t.api.post(base).set(user.auth).send({ title: `t${i}` })).body.data._id);
+    for (let i = 0; i < 7; i++)
+      ids.push(
+        (
+          await t.api
+            .post(base)
+            .set(user.auth)
+            .send({ title: `t${i}` })
+        ).body.data._id,
+      );
     const seen: string[] = [];
     let cursor: string | null | undefined;
     do {
-      const page = await t.api.get(base).set(user.auth).query({ limit: '3', ...(cursor ? { cursor } : {}) });
+      const page = await t.api
+        .get(base)
+        .set(user.auth)
+        .query({ limit: '3', ...(cursor ? { cursor } : {}) });
       expect(page.status).toBe(200);
       expect(page.body.data.length).toBeLessThanOrEqual(3);
       seen.push(...page.body.data.map((r: { _id: string }) => r._id));
@@ -95,19 +119,27 @@ describe('todos over REST', () => {
     const { user, base } = await workspace(t);
     await t.api.post(base).set(user.auth).send({ title: 'low', priority: 1 });
     await t.api.post(base).set(user.auth).send({ title: 'high', priority: 5, assignee: user.userId });
-    expect((await t.api.get(base).set(user.auth).query({ priority: '5' })).body.data.map((r: { title: string }) => r.title)).toEqual(['high']);
+    expect(
+      (await t.api.get(base).set(user.auth).query({ priority: '5' })).body.data.map((r: { title: string }) => r.title),
+    ).toEqual(['high']);
     expect((await t.api.get(base).set(user.auth).query({ assignee: user.userId })).body.data).toHaveLength(1);
   });
 
   it('searches titles and descriptions, best match first', async () => {
     await using t = await createTestBackend(database());
     const { user, base } = await workspace(t);
-    await t.api.post(base).set(user.auth).send({ title: 'Renew the passport', description: 'passport office opens at nine' });
+    await t.api
+      .post(base)
+      .set(user.auth)
+      .send({ title: 'Renew the passport', description: 'passport office opens at nine' });
     await t.api.post(base).set(user.auth).send({ title: 'Buy milk' });
     const res = await t.api.post(`${base}/search`).set(user.auth).send({ query: 'passport' });
     expect(res.status).toBe(200);
     expect(res.body.data.map((r: { title: string }) => r.title)).toEqual(['Renew the passport']);
-    const filtered = await t.api.post(`${base}/search`).set(user.auth).send({ query: 'passport', filters: { status: 'done' } });
+    const filtered = await t.api
+      .post(`${base}/search`)
+      .set(user.auth)
+      .send({ query: 'passport', filters: { status: 'done' } });
     expect(filtered.body.data).toEqual([]);
   });
 

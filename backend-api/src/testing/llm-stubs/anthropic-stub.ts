@@ -45,14 +45,28 @@ export class AnthropicStub extends ScriptedStubServer {
     return reply.type === 'message' ? undefined : `a "${reply.type}" reply cannot answer ${path}`;
   }
 
-  protected renderError(res: ServerResponse, status: number, message: string, errorType: string | undefined, headers: Record<string, string>): void {
+  protected renderError(
+    res: ServerResponse,
+    status: number,
+    message: string,
+    errorType: string | undefined,
+    headers: Record<string, string>,
+  ): void {
     res.writeHead(status, { 'content-type': 'application/json', 'request-id': this.nextId('req_stub_'), ...headers });
-    res.end(JSON.stringify({ type: 'error', error: { type: errorType ?? ERROR_TYPES[status] ?? 'api_error', message } }));
+    res.end(
+      JSON.stringify({ type: 'error', error: { type: errorType ?? ERROR_TYPES[status] ?? 'api_error', message } }),
+    );
   }
 
   protected async render(request: StubRequest, reply: StubReply, res: ServerResponse): Promise<void> {
     if (reply.type !== 'message') return;
-    const body = (request.body ?? {}) as { model?: string; stream?: boolean; messages?: unknown; system?: unknown; tools?: unknown };
+    const body = (request.body ?? {}) as {
+      model?: string;
+      stream?: boolean;
+      messages?: unknown;
+      system?: unknown;
+      tools?: unknown;
+    };
     const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
       id: call.id ?? `toolu_stub_${index + 1}`,
       name: call.name,
@@ -70,8 +84,16 @@ export class AnthropicStub extends ScriptedStubServer {
       return;
     }
     const content: unknown[] = [];
-    if (reply.text !== undefined && reply.text !== '') content.push({ type: 'text', text: reply.text, citations: null });
-    for (const call of toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: parseOrRaw(call.json), caller: { type: 'direct' } });
+    if (reply.text !== undefined && reply.text !== '')
+      content.push({ type: 'text', text: reply.text, citations: null });
+    for (const call of toolCalls)
+      content.push({
+        type: 'tool_use',
+        id: call.id,
+        name: call.name,
+        input: parseOrRaw(call.json),
+        caller: { type: 'direct' },
+      });
     res.writeHead(200, { 'content-type': 'application/json', 'request-id': this.nextId('req_stub_') });
     res.end(
       JSON.stringify({
@@ -90,9 +112,19 @@ export class AnthropicStub extends ScriptedStubServer {
   async #stream(
     res: ServerResponse,
     reply: StubMessageReply,
-    message: { id: string; model: string; toolCalls: { id: string; name: string; json: string }[]; stopReason: string; usage: { inputTokens: number; outputTokens: number } },
+    message: {
+      id: string;
+      model: string;
+      toolCalls: { id: string; name: string; json: string }[];
+      stopReason: string;
+      usage: { inputTokens: number; outputTokens: number };
+    },
   ): Promise<void> {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': this.nextId('req_stub_') });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      'request-id': this.nextId('req_stub_'),
+    });
     const frames: SseFrame[] = [];
     const send = (data: { type: string } & Record<string, unknown>) => frames.push({ data, event: data.type });
     let firstDelta: number | undefined;
@@ -123,7 +155,11 @@ export class AnthropicStub extends ScriptedStubServer {
       index += 1;
     }
     for (const call of message.toolCalls) {
-      send({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {}, caller: { type: 'direct' } } });
+      send({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: call.id, name: call.name, input: {}, caller: { type: 'direct' } },
+      });
       for (const fragment of chunk(call.json, reply.argumentChunkSize ?? 7)) {
         sendDelta({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: fragment } });
       }
@@ -138,7 +174,10 @@ export class AnthropicStub extends ScriptedStubServer {
       });
       send({ type: 'message_stop' });
     }
-    const hold = reply.holdAfterFirstDelta && firstDelta !== undefined ? { after: firstDelta, until: reply.holdAfterFirstDelta } : undefined;
+    const hold =
+      reply.holdAfterFirstDelta && firstDelta !== undefined
+        ? { after: firstDelta, until: reply.holdAfterFirstDelta }
+        : undefined;
     await writeSseFrames(res, frames, hold);
     if (!res.destroyed) res.end();
   }

@@ -57,12 +57,24 @@ export class OpenAIStub extends ScriptedStubServer {
   }
 
   protected misfit(path: string, reply: StubReply): string | undefined {
-    return FITS[path] === reply.type ? undefined : `a "${reply.type}" reply cannot answer ${path} (it takes "${FITS[path]}")`;
+    return FITS[path] === reply.type
+      ? undefined
+      : `a "${reply.type}" reply cannot answer ${path} (it takes "${FITS[path]}")`;
   }
 
-  protected renderError(res: ServerResponse, status: number, message: string, errorType: string | undefined, headers: Record<string, string>): void {
+  protected renderError(
+    res: ServerResponse,
+    status: number,
+    message: string,
+    errorType: string | undefined,
+    headers: Record<string, string>,
+  ): void {
     res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': this.nextId('req_stub_'), ...headers });
-    res.end(JSON.stringify({ error: { message, type: errorType ?? ERROR_TYPES[status] ?? 'server_error', param: null, code: null } }));
+    res.end(
+      JSON.stringify({
+        error: { message, type: errorType ?? ERROR_TYPES[status] ?? 'server_error', param: null, code: null },
+      }),
+    );
   }
 
   protected async render(request: StubRequest, reply: StubReply, res: ServerResponse): Promise<void> {
@@ -77,7 +89,13 @@ export class OpenAIStub extends ScriptedStubServer {
   }
 
   async #chat(request: StubRequest, reply: StubMessageReply, res: ServerResponse): Promise<void> {
-    const body = (request.body ?? {}) as { model?: string; stream?: boolean; messages?: unknown; tools?: unknown; stream_options?: { include_usage?: boolean } };
+    const body = (request.body ?? {}) as {
+      model?: string;
+      stream?: boolean;
+      messages?: unknown;
+      tools?: unknown;
+      stream_options?: { include_usage?: boolean };
+    };
     const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
       id: call.id ?? `call_stub_${index + 1}`,
       name: call.name,
@@ -86,7 +104,9 @@ export class OpenAIStub extends ScriptedStubServer {
     const finishReason = reply.stopReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
     const usageCounts = reply.usage ?? {
       inputTokens: approximateTokens([body.messages, body.tools]),
-      outputTokens: approximateTokens((reply.text ?? '') + (reply.refusal ?? '') + toolCalls.map((call) => call.json).join('')),
+      outputTokens: approximateTokens(
+        (reply.text ?? '') + (reply.refusal ?? '') + toolCalls.map((call) => call.json).join(''),
+      ),
     };
     const usage = {
       prompt_tokens: usageCounts.inputTokens,
@@ -98,9 +118,17 @@ export class OpenAIStub extends ScriptedStubServer {
     const model = body.model ?? 'unknown';
 
     if (body.stream !== true) {
-      const message: Record<string, unknown> = { role: 'assistant', content: reply.text ?? null, refusal: reply.refusal ?? null };
+      const message: Record<string, unknown> = {
+        role: 'assistant',
+        content: reply.text ?? null,
+        refusal: reply.refusal ?? null,
+      };
       if (toolCalls.length > 0) {
-        message.tool_calls = toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.json } }));
+        message.tool_calls = toolCalls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: call.json },
+        }));
       }
       this.#json(res, {
         id,
@@ -113,11 +141,23 @@ export class OpenAIStub extends ScriptedStubServer {
       return;
     }
 
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': this.nextId('req_stub_') });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      'x-request-id': this.nextId('req_stub_'),
+    });
     const frames: SseFrame[] = [];
     let firstDelta: number | undefined;
     const send = (delta: Record<string, unknown>, finish: string | null = null) =>
-      frames.push({ data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] } });
+      frames.push({
+        data: {
+          id,
+          object: 'chat.completion.chunk',
+          created,
+          model,
+          choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+        },
+      });
     const sendDelta = (delta: Record<string, unknown>) => {
       send(delta);
       firstDelta ??= frames.length - 1;
@@ -127,23 +167,38 @@ export class OpenAIStub extends ScriptedStubServer {
     if (reply.refusal) sendDelta({ refusal: reply.refusal });
     toolCalls.forEach((call, index) => {
       send({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
-      for (const fragment of chunk(call.json, reply.argumentChunkSize ?? 7)) sendDelta({ tool_calls: [{ index, function: { arguments: fragment } }] });
+      for (const fragment of chunk(call.json, reply.argumentChunkSize ?? 7))
+        sendDelta({ tool_calls: [{ index, function: { arguments: fragment } }] });
     });
     if (!reply.truncate) {
       send({}, finishReason);
-      if (body.stream_options?.include_usage) frames.push({ data: { id, object: 'chat.completion.chunk', created, model, choices: [], usage } });
+      if (body.stream_options?.include_usage)
+        frames.push({ data: { id, object: 'chat.completion.chunk', created, model, choices: [], usage } });
       frames.push({ data: '[DONE]' });
     }
-    const hold = reply.holdAfterFirstDelta && firstDelta !== undefined ? { after: firstDelta, until: reply.holdAfterFirstDelta } : undefined;
+    const hold =
+      reply.holdAfterFirstDelta && firstDelta !== undefined
+        ? { after: firstDelta, until: reply.holdAfterFirstDelta }
+        : undefined;
     await writeSseFrames(res, frames, hold);
     if (!res.destroyed) res.end();
   }
 
   #images(request: StubRequest, reply: StubImagesReply, res: ServerResponse): void {
-    const body = (request.body ?? {}) as { n?: number; prompt?: string; output_format?: string; size?: string; quality?: string; background?: string };
+    const body = (request.body ?? {}) as {
+      n?: number;
+      prompt?: string;
+      output_format?: string;
+      size?: string;
+      quality?: string;
+      background?: string;
+    };
     const count = reply.count ?? body.n ?? 1;
     const images = reply.images ?? Array.from({ length: count }, () => ({ base64: STUB_PNG_BASE64 }));
-    const usage = reply.usage ?? { inputTokens: approximateTokens(body.prompt ?? ''), outputTokens: 272 * images.length };
+    const usage = reply.usage ?? {
+      inputTokens: approximateTokens(body.prompt ?? ''),
+      outputTokens: 272 * images.length,
+    };
     this.#json(res, {
       created: Math.floor(Date.now() / 1000),
       data: images.map((image) => ({ b64_json: image.base64 })),
@@ -161,7 +216,12 @@ export class OpenAIStub extends ScriptedStubServer {
   }
 
   #embeddings(request: StubRequest, reply: StubEmbeddingsReply, res: ServerResponse): void {
-    const body = (request.body ?? {}) as { model?: string; input?: string | string[]; encoding_format?: string; dimensions?: number };
+    const body = (request.body ?? {}) as {
+      model?: string;
+      input?: string | string[];
+      encoding_format?: string;
+      dimensions?: number;
+    };
     const texts = Array.isArray(body.input) ? body.input : [body.input ?? ''];
     const dims = reply.dims ?? body.dimensions ?? 8;
     const vectors = reply.vectors ?? texts.map((text) => deterministicVector(String(text), dims));
@@ -172,7 +232,13 @@ export class OpenAIStub extends ScriptedStubServer {
       embedding: base64 ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector,
     }));
     if (reply.reverseOrder) data.reverse();
-    const inputTokens = reply.usage?.inputTokens ?? texts.reduce((sum, text) => sum + approximateTokens(String(text)), 0);
-    this.#json(res, { object: 'list', data, model: body.model ?? 'unknown', usage: { prompt_tokens: inputTokens, total_tokens: inputTokens } });
+    const inputTokens =
+      reply.usage?.inputTokens ?? texts.reduce((sum, text) => sum + approximateTokens(String(text)), 0);
+    this.#json(res, {
+      object: 'list',
+      data,
+      model: body.model ?? 'unknown',
+      usage: { prompt_tokens: inputTokens, total_tokens: inputTokens },
+    });
   }
 }

@@ -101,7 +101,8 @@ export type StubReply = StubMessageReply | StubErrorReply | StubRawReply | StubI
 export type StubReplyScript = StubReply | ((request: StubRequest) => StubReply);
 
 /** A 1×1 transparent PNG, the placeholder image of the Images stub. */
-export const STUB_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+export const STUB_PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 /** A text answer. */
 export function textReply(text: string, options: Omit<StubMessageReply, 'type' | 'text'> = {}): StubMessageReply {
@@ -109,17 +110,27 @@ export function textReply(text: string, options: Omit<StubMessageReply, 'type' |
 }
 
 /** An answer that calls tools (optionally after some text). */
-export function toolCallsReply(toolCalls: StubToolCall[], options: Omit<StubMessageReply, 'type' | 'toolCalls'> = {}): StubMessageReply {
+export function toolCallsReply(
+  toolCalls: StubToolCall[],
+  options: Omit<StubMessageReply, 'type' | 'toolCalls'> = {},
+): StubMessageReply {
   return { type: 'message', toolCalls, ...options };
 }
 
 /** A structured-output answer: the JSON document as the message text. */
-export function structuredReply(value: unknown, options: Omit<StubMessageReply, 'type' | 'text'> = {}): StubMessageReply {
+export function structuredReply(
+  value: unknown,
+  options: Omit<StubMessageReply, 'type' | 'text'> = {},
+): StubMessageReply {
   return { type: 'message', text: JSON.stringify(value), ...options };
 }
 
 /** An HTTP error. */
-export function errorReply(status: number, message?: string, options: Omit<StubErrorReply, 'type' | 'status' | 'message'> = {}): StubErrorReply {
+export function errorReply(
+  status: number,
+  message?: string,
+  options: Omit<StubErrorReply, 'type' | 'status' | 'message'> = {},
+): StubErrorReply {
   return { type: 'error', status, ...(message !== undefined ? { message } : {}), ...options };
 }
 
@@ -151,7 +162,8 @@ export function deterministicVector(text: string, dims: number): number[] {
   const values: number[] = [];
   for (let block = 0; values.length < dims; block += 1) {
     const digest = createHash('sha256').update(`${block}:${text}`).digest();
-    for (let i = 0; i + 1 < digest.length && values.length < dims; i += 2) values.push(digest.readUInt16BE(i) / 32_768 - 1);
+    for (let i = 0; i + 1 < digest.length && values.length < dims; i += 2)
+      values.push(digest.readUInt16BE(i) / 32_768 - 1);
   }
   const norm = Math.hypot(...values) || 1;
   return values.map((value) => Math.fround(value / norm));
@@ -165,7 +177,8 @@ export function wordDeltas(text: string): string[] {
 /** Splits a string into pieces of `size` characters. */
 export function chunk(text: string, size: number): string[] {
   const pieces: string[] = [];
-  for (let start = 0; start < text.length; start += Math.max(1, size)) pieces.push(text.slice(start, start + Math.max(1, size)));
+  for (let start = 0; start < text.length; start += Math.max(1, size))
+    pieces.push(text.slice(start, start + Math.max(1, size)));
   return pieces;
 }
 
@@ -329,7 +342,13 @@ export abstract class ScriptedStubServer {
   protected abstract render(request: StubRequest, reply: StubReply, res: ServerResponse): void | Promise<void>;
 
   /** Writes a vendor-format error. */
-  protected abstract renderError(res: ServerResponse, status: number, message: string, errorType: string | undefined, headers: Record<string, string>): void;
+  protected abstract renderError(
+    res: ServerResponse,
+    status: number,
+    message: string,
+    errorType: string | undefined,
+    headers: Record<string, string>,
+  ): void;
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
@@ -360,13 +379,22 @@ export abstract class ScriptedStubServer {
     }
 
     if (!this.serves(request.method, request.path)) {
-      this.renderError(res, 404, `stub: ${request.method} ${request.path} is not served`, 'not_found_error', { 'x-should-retry': 'false' });
+      this.renderError(res, 404, `stub: ${request.method} ${request.path} is not served`, 'not_found_error', {
+        'x-should-retry': 'false',
+      });
       return;
     }
     const script = this.#queue.shift();
-    const reply = script === undefined ? this.#fallback?.(request) : typeof script === 'function' ? script(request) : script;
+    const reply =
+      script === undefined ? this.#fallback?.(request) : typeof script === 'function' ? script(request) : script;
     if (!reply) {
-      this.renderError(res, 500, `stub: no scripted reply for ${request.method} ${request.path} (enqueue one)`, 'api_error', { 'x-should-retry': 'false' });
+      this.renderError(
+        res,
+        500,
+        `stub: no scripted reply for ${request.method} ${request.path} (enqueue one)`,
+        'api_error',
+        { 'x-should-retry': 'false' },
+      );
       return;
     }
     // Errors and raw bytes answer any path; only vendor-format replies must fit the endpoint.
@@ -379,7 +407,13 @@ export abstract class ScriptedStubServer {
     if (reply.delayMs !== undefined && reply.delayMs > 0) await sleep(reply.delayMs, this.#timers);
     if (res.destroyed || res.writableEnded) return;
     if (reply.type === 'error') {
-      this.renderError(res, reply.status, reply.message ?? `scripted error ${reply.status}`, reply.errorType, reply.headers ?? {});
+      this.renderError(
+        res,
+        reply.status,
+        reply.message ?? `scripted error ${reply.status}`,
+        reply.errorType,
+        reply.headers ?? {},
+      );
       return;
     }
     if (reply.type === 'raw') {

@@ -63,7 +63,10 @@ export function ownerKeyOf(principal: AuthenticatedPrincipal): string {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -90,8 +93,21 @@ export class ApprovalService {
   }
 
   /** Pauses a tool call for its owner's decision. Machines cannot be asked: they are refused here. */
-  async request(call: { executionId: string; functionRef: string; toolCallId: string; arguments: Record<string, unknown>; allowArgumentModification: boolean }, principal: AuthenticatedPrincipal): Promise<PendingApproval> {
-    if (principal.kind !== 'user') throw refused('This call needs a person’s approval, which a machine credential cannot give.', 'principal_not_allowed');
+  async request(
+    call: {
+      executionId: string;
+      functionRef: string;
+      toolCallId: string;
+      arguments: Record<string, unknown>;
+      allowArgumentModification: boolean;
+    },
+    principal: AuthenticatedPrincipal,
+  ): Promise<PendingApproval> {
+    if (principal.kind !== 'user')
+      throw refused(
+        'This call needs a person’s approval, which a machine credential cannot give.',
+        'principal_not_allowed',
+      );
     const now = this.clock.now();
     const row: ApprovalRow = {
       id: randomUUID(),
@@ -109,7 +125,18 @@ export class ApprovalService {
     await this.db.query(
       `INSERT INTO wildo_agent_approvals (id, execution_id, owner_key, function_ref, tool_call_id, arguments, arguments_hash, allow_modification, status, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10)`,
-      [row.id, row.execution_id, row.owner_key, row.function_ref, row.tool_call_id, JSON.stringify(row.arguments), row.arguments_hash, row.allow_modification, row.created_at, row.expires_at],
+      [
+        row.id,
+        row.execution_id,
+        row.owner_key,
+        row.function_ref,
+        row.tool_call_id,
+        JSON.stringify(row.arguments),
+        row.arguments_hash,
+        row.allow_modification,
+        row.created_at,
+        row.expires_at,
+      ],
     );
     return this.view(row);
   }
@@ -131,19 +158,27 @@ export class ApprovalService {
   async decide(
     principal: AuthenticatedPrincipal,
     decision: ApprovalDecision,
-    validateArguments: (functionRef: string, args: unknown) => Record<string, unknown> = (_ref, args) => args as Record<string, unknown>,
+    validateArguments: (functionRef: string, args: unknown) => Record<string, unknown> = (_ref, args) =>
+      args as Record<string, unknown>,
   ): Promise<AppliedDecision> {
     const row = await this.ownedRow(principal, decision.approvalId);
     if (!this.verify(row, decision.approvalToken)) throw refused('This decision does not match the pending call.');
     if (row.status !== 'pending') throw new FrameworkError('CONFLICT', 'This approval request was already decided.');
     const now = this.clock.now();
     if (new Date(row.expires_at).getTime() <= now.getTime()) {
-      await this.db.query(`UPDATE wildo_agent_approvals SET status = 'expired', decided_at = $2 WHERE id = $1 AND status = 'pending'`, [row.id, now]);
+      await this.db.query(
+        `UPDATE wildo_agent_approvals SET status = 'expired', decided_at = $2 WHERE id = $1 AND status = 'pending'`,
+        [row.id, now],
+      );
       throw refused('This approval request expired; ask for the action again.');
     }
-    if (decision.modifiedArguments && !row.allow_modification) throw refused('The arguments of this call cannot be changed.');
+    if (decision.modifiedArguments && !row.allow_modification)
+      throw refused('The arguments of this call cannot be changed.');
     // Checked before the request is used up: a person's typo must not consume the approval.
-    const args = decision.decision === 'approve' && decision.modifiedArguments ? validateArguments(row.function_ref, decision.modifiedArguments) : row.arguments;
+    const args =
+      decision.decision === 'approve' && decision.modifiedArguments
+        ? validateArguments(row.function_ref, decision.modifiedArguments)
+        : row.arguments;
     const { affectedRows } = await this.db.query(
       `UPDATE wildo_agent_approvals SET status = $2, decided_at = $3 WHERE id = $1 AND status = 'pending'`,
       [row.id, decision.decision === 'approve' ? 'approved' : 'denied', now],
@@ -169,20 +204,34 @@ export class ApprovalService {
 
   /** Marks a conversation's lapsed requests expired (their calls are then closed as not run). */
   async expireLapsed(executionId: string): Promise<void> {
-    await this.db.query(`UPDATE wildo_agent_approvals SET status = 'expired', decided_at = $2 WHERE execution_id = $1 AND status = 'pending' AND expires_at <= $2`, [executionId, this.clock.now()]);
+    await this.db.query(
+      `UPDATE wildo_agent_approvals SET status = 'expired', decided_at = $2 WHERE execution_id = $1 AND status = 'pending' AND expires_at <= $2`,
+      [executionId, this.clock.now()],
+    );
   }
 
   private async ownedRow(principal: AuthenticatedPrincipal, approvalId: string): Promise<ApprovalRow> {
     if (principal.kind !== 'user') throw refused('Only a person can decide on an approval.', 'principal_not_allowed');
-    const { rows } = await this.db.query<ApprovalRow>('SELECT * FROM wildo_agent_approvals WHERE id = $1', [approvalId]);
+    const { rows } = await this.db.query<ApprovalRow>('SELECT * FROM wildo_agent_approvals WHERE id = $1', [
+      approvalId,
+    ]);
     const row = rows[0];
     // A foreign request is answered like a missing one: its existence is not revealed.
-    if (!row || row.owner_key !== ownerKeyOf(principal)) throw new FrameworkError('NOT_FOUND', 'No such approval request.');
+    if (!row || row.owner_key !== ownerKeyOf(principal))
+      throw new FrameworkError('NOT_FOUND', 'No such approval request.');
     return row;
   }
 
   private signature(row: ApprovalRow): string {
-    const material = [row.id, row.execution_id, row.function_ref, row.tool_call_id, row.arguments_hash, row.owner_key, new Date(row.expires_at).toISOString()].join('\u0000');
+    const material = [
+      row.id,
+      row.execution_id,
+      row.function_ref,
+      row.tool_call_id,
+      row.arguments_hash,
+      row.owner_key,
+      new Date(row.expires_at).toISOString(),
+    ].join('\u0000');
     return createHmac('sha256', this.key).update(material).digest('base64url');
   }
 

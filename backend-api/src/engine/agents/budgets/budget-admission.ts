@@ -6,13 +6,26 @@ import type { BudgetTenant, TokenBudgetService } from './token-budget.types.js';
  * RATE_LIMITED, reason `budget_exhausted`, and `Retry-After` until the next month starts. Running turns are not
  * interrupted: only new turns (and resumed ones) are checked.
  */
-export async function admitBudget(budgets: TokenBudgetService, tenant: BudgetTenant, now: Date = new Date()): Promise<void> {
+export async function admitBudget(
+  budgets: TokenBudgetService,
+  tenant: BudgetTenant,
+  now: Date = new Date(),
+): Promise<void> {
   const decision = await budgets.checkAdmission(tenant);
   if (decision.kind === 'ok') return;
   const retryAfterSeconds = Math.max(1, Math.ceil((Date.parse(decision.resetsAt) - now.getTime()) / 1000));
-  throw new FrameworkError('RATE_LIMITED', `The monthly AI token allowance is used up (${decision.consumedTokens} of ${decision.allowanceTokens} tokens); it renews at ${decision.resetsAt}.`, {
-    reason: 'budget_exhausted',
-    retryAfterSeconds,
-    details: { allowanceTokens: decision.allowanceTokens, consumedTokens: decision.consumedTokens, resetsAt: decision.resetsAt, source: decision.source },
-  });
+  throw new FrameworkError(
+    'RATE_LIMITED',
+    `The monthly AI token allowance is used up (${decision.consumedTokens} of ${decision.allowanceTokens} tokens); it renews at ${decision.resetsAt}.`,
+    {
+      reason: 'budget_exhausted',
+      retryAfterSeconds,
+      details: {
+        allowanceTokens: decision.allowanceTokens,
+        consumedTokens: decision.consumedTokens,
+        resetsAt: decision.resetsAt,
+        source: decision.source,
+      },
+    },
+  );
 }

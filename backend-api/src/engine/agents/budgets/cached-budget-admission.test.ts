@@ -14,7 +14,14 @@ class CountingStore implements TokenBudgetService {
     this.reads += 1;
     if (this.failing) throw new Error('store down');
     if (this.consumed >= this.allowance) {
-      return { kind: 'over_budget', reason: A2ATokenBudgetDenialReason.ALLOWANCE_EXHAUSTED, allowanceTokens: this.allowance, consumedTokens: this.consumed, source: 'plan', resetsAt: '2026-05-01T00:00:00.000Z' };
+      return {
+        kind: 'over_budget',
+        reason: A2ATokenBudgetDenialReason.ALLOWANCE_EXHAUSTED,
+        allowanceTokens: this.allowance,
+        consumedTokens: this.consumed,
+        source: 'plan',
+        resetsAt: '2026-05-01T00:00:00.000Z',
+      };
     }
     return { kind: 'ok', allowanceTokens: this.allowance, consumedTokens: this.consumed, source: 'plan' };
   }

@@ -39,7 +39,8 @@ export class CachedBudgetAdmission implements TokenBudgetService {
       if (allowanceTokens === null || consumedTokens < allowanceTokens) return { ...entry.decision };
     }
     const decision = await this.store.checkAdmission(tenant);
-    if (decision.kind === 'ok' && this.ttlMs > 0) this.entries.set(key, { decision: { ...decision }, period, until: now.getTime() + this.ttlMs });
+    if (decision.kind === 'ok' && this.ttlMs > 0)
+      this.entries.set(key, { decision: { ...decision }, period, until: now.getTime() + this.ttlMs });
     else this.entries.delete(key);
     return decision;
   }

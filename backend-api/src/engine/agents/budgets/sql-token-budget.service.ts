@@ -94,7 +94,10 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
     try {
       row = await this.snapshot(key, A2A_TOKEN_BUDGET_FEATURE_ID, now, month.startDate);
     } catch (error) {
-      this.logger.error('token budget store unavailable: refusing the turn (fail closed)', { tenantKind: key.kind, error: String(error) });
+      this.logger.error('token budget store unavailable: refusing the turn (fail closed)', {
+        tenantKind: key.kind,
+        error: String(error),
+      });
       throw new FrameworkError('SERVICE_UNAVAILABLE', 'The token budget could not be checked; try again shortly.', {
         retryAfterSeconds: BUDGET_STORE_RETRY_AFTER_SECONDS,
         details: { tenantKind: key.kind },
@@ -103,7 +106,8 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
     }
     const limit = this.resolveFrom(row, key, A2A_TOKEN_BUDGET_FEATURE_ID);
     const consumedTokens = toNumber(row.consumed) ?? 0;
-    if (limit.value === null || limit.source === 'none') return { kind: 'ok', allowanceTokens: null, consumedTokens, source: 'none' };
+    if (limit.value === null || limit.source === 'none')
+      return { kind: 'ok', allowanceTokens: null, consumedTokens, source: 'none' };
     if (consumedTokens >= limit.value) {
       return {
         kind: 'over_budget',
@@ -123,19 +127,36 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
     if (tokens === 0) return;
     const month = utcMonthOf(at ?? this.clock.now());
     await this.store('record token consumption', key, () =>
-      this.db.query(RECORD_SQL, [key.kind, key.id, A2A_TOKEN_BUDGET_FEATURE_ID, month.startDate, tokens, this.clock.now()], { prepare: true }),
+      this.db.query(
+        RECORD_SQL,
+        [key.kind, key.id, A2A_TOKEN_BUDGET_FEATURE_ID, month.startDate, tokens, this.clock.now()],
+        { prepare: true },
+      ),
     );
   }
 
   async assignPlan(tenant: BudgetTenant, productRef: string): Promise<void> {
     const key = tenantKeyOf(tenant);
     const product = this.products.get(productRef);
-    if (!product) throw invalid('productRef', 'a product ref of the runtime product catalogue', `No product "${productRef}" exists in the product catalogue.`);
+    if (!product)
+      throw invalid(
+        'productRef',
+        'a product ref of the runtime product catalogue',
+        `No product "${productRef}" exists in the product catalogue.`,
+      );
     if (key.kind === 'application') {
-      throw invalid('tenant', 'an organization or user tenant', 'The application scope has no plans; give it a feature profile or an override instead.');
+      throw invalid(
+        'tenant',
+        'an organization or user tenant',
+        'The application scope has no plans; give it a feature profile or an override instead.',
+      );
     }
     if (product.scope !== key.kind) {
-      throw invalid('productRef', `a product of scope "${key.kind}"`, `Product "${productRef}" is sold to the ${product.scope} scope, not to a ${key.kind}.`);
+      throw invalid(
+        'productRef',
+        `a product of scope "${key.kind}"`,
+        `Product "${productRef}" is sold to the ${product.scope} scope, not to a ${key.kind}.`,
+      );
     }
     await this.store('assign a plan', key, () =>
       this.db.query(
@@ -149,7 +170,11 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
   async removePlan(tenant: BudgetTenant, productRef: string): Promise<boolean> {
     const key = tenantKeyOf(tenant);
     const { affectedRows } = await this.store('remove a plan', key, () =>
-      this.db.query('DELETE FROM wildo_tenant_plans WHERE tenant_kind = $1 AND tenant_id = $2 AND product_ref = $3', [key.kind, key.id, productRef]),
+      this.db.query('DELETE FROM wildo_tenant_plans WHERE tenant_kind = $1 AND tenant_id = $2 AND product_ref = $3', [
+        key.kind,
+        key.id,
+        productRef,
+      ]),
     );
     return affectedRows > 0;
   }
@@ -157,10 +182,10 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
   async listPlans(tenant: BudgetTenant): Promise<string[]> {
     const key = tenantKeyOf(tenant);
     const { rows } = await this.store('list plans', key, () =>
-      this.db.query<{ product_ref: string }>('SELECT product_ref FROM wildo_tenant_plans WHERE tenant_kind = $1 AND tenant_id = $2 ORDER BY product_ref', [
-        key.kind,
-        key.id,
-      ]),
+      this.db.query<{ product_ref: string }>(
+        'SELECT product_ref FROM wildo_tenant_plans WHERE tenant_kind = $1 AND tenant_id = $2 ORDER BY product_ref',
+        [key.kind, key.id],
+      ),
     );
     return rows.map((row) => row.product_ref);
   }
@@ -169,14 +194,23 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
     const key = tenantKeyOf(tenant);
     requireFeatureId(featureId);
     requireCount(override.value, 'value');
-    if (override.expiresAt !== undefined && Number.isNaN(override.expiresAt.getTime())) throw invalid('expiresAt', 'a valid date', 'The override expiry is not a valid date.');
+    if (override.expiresAt !== undefined && Number.isNaN(override.expiresAt.getTime()))
+      throw invalid('expiresAt', 'a valid date', 'The override expiry is not a valid date.');
     await this.store('set an override', key, () =>
       this.db.query(
         `INSERT INTO wildo_feature_overrides (tenant_kind, tenant_id, feature_id, value, expires_at, note, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (tenant_kind, tenant_id, feature_id)
          DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at, note = EXCLUDED.note, updated_at = EXCLUDED.updated_at`,
-        [key.kind, key.id, featureId, override.value, override.expiresAt ?? null, override.note ?? null, this.clock.now()],
+        [
+          key.kind,
+          key.id,
+          featureId,
+          override.value,
+          override.expiresAt ?? null,
+          override.note ?? null,
+          this.clock.now(),
+        ],
       ),
     );
   }
@@ -185,7 +219,10 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
     const key = tenantKeyOf(tenant);
     requireFeatureId(featureId);
     const { affectedRows } = await this.store('clear an override', key, () =>
-      this.db.query('DELETE FROM wildo_feature_overrides WHERE tenant_kind = $1 AND tenant_id = $2 AND feature_id = $3', [key.kind, key.id, featureId]),
+      this.db.query(
+        'DELETE FROM wildo_feature_overrides WHERE tenant_kind = $1 AND tenant_id = $2 AND feature_id = $3',
+        [key.kind, key.id, featureId],
+      ),
     );
     return affectedRows > 0;
   }
@@ -212,11 +249,16 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
     return affectedRows > 0;
   }
 
-  async resolveLimit(tenant: BudgetTenant, featureId: string = A2A_TOKEN_BUDGET_FEATURE_ID): Promise<EffectiveFeatureLimit> {
+  async resolveLimit(
+    tenant: BudgetTenant,
+    featureId: string = A2A_TOKEN_BUDGET_FEATURE_ID,
+  ): Promise<EffectiveFeatureLimit> {
     const key = tenantKeyOf(tenant);
     requireFeatureId(featureId);
     const now = this.clock.now();
-    const row = await this.store('resolve a limit', key, () => this.snapshot(key, featureId, now, utcMonthOf(now).startDate));
+    const row = await this.store('resolve a limit', key, () =>
+      this.snapshot(key, featureId, now, utcMonthOf(now).startDate),
+    );
     return this.resolveFrom(row, key, featureId);
   }
 
@@ -225,7 +267,9 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
     const key = tenantKeyOf(tenant);
     const now = this.clock.now();
     const month = utcMonthOf(at ?? now);
-    const row = await this.store('read a budget', key, () => this.snapshot(key, A2A_TOKEN_BUDGET_FEATURE_ID, now, month.startDate));
+    const row = await this.store('read a budget', key, () =>
+      this.snapshot(key, A2A_TOKEN_BUDGET_FEATURE_ID, now, month.startDate),
+    );
     return {
       tenant,
       limit: this.resolveFrom(row, key, A2A_TOKEN_BUDGET_FEATURE_ID),
@@ -236,7 +280,9 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
   }
 
   private async snapshot(key: TenantKey, featureId: string, now: Date, periodStart: string): Promise<SnapshotRow> {
-    const { rows } = await this.db.query<SnapshotRow>(SNAPSHOT_SQL, [key.kind, key.id, featureId, now, periodStart], { prepare: true });
+    const { rows } = await this.db.query<SnapshotRow>(SNAPSHOT_SQL, [key.kind, key.id, featureId, now, periodStart], {
+      prepare: true,
+    });
     const row = rows[0];
     if (!row) throw new Error('The budget snapshot returned no row.');
     return row;
@@ -267,7 +313,8 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
     // Several active plans SET the feature: the largest grant applies (a tenant never loses by buying more).
     grants.sort((a, b) => b.value - a.value || (a.ref < b.ref ? -1 : 1));
     const [largest] = grants;
-    if (largest) return { featureId, value: largest.value, source: 'plan', grantingProductRefs: grants.map((g) => g.ref) };
+    if (largest)
+      return { featureId, value: largest.value, source: 'plan', grantingProductRefs: grants.map((g) => g.ref) };
     const profile = toNumber(row.profile_value);
     if (profile !== null) return { featureId, value: profile, source: 'profile', grantingProductRefs: [] };
     return { featureId, value: null, source: 'none', grantingProductRefs: [] };
@@ -276,7 +323,9 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
   private warnUnknownPlan(ref: string): void {
     if (this.warnedUnknownPlans.has(ref)) return;
     this.warnedUnknownPlans.add(ref);
-    this.logger.warn('a tenant has a plan the product catalogue no longer lists; it grants nothing', { productRef: ref });
+    this.logger.warn('a tenant has a plan the product catalogue no longer lists; it grants nothing', {
+      productRef: ref,
+    });
   }
 
   /** Runs a store statement; a failure becomes `SERVICE_UNAVAILABLE` (logged with its cause, never with values). */
@@ -296,11 +345,14 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
 
 /** The product catalogue of a runtime configuration (`{}` when the backend runs without one: no plans). */
 function catalogueOf(runtime: unknown): ProductDefinition[] {
-  const products = typeof runtime === 'object' && runtime !== null ? (runtime as { products?: unknown }).products : undefined;
+  const products =
+    typeof runtime === 'object' && runtime !== null ? (runtime as { products?: unknown }).products : undefined;
   if (products === undefined) return [];
   const parsed = ProductCatalogSchema.safeParse(products);
   if (!parsed.success) {
-    throw new Error(`The runtime configuration's product catalogue is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}. Run \`wildo config sync\`.`);
+    throw new Error(
+      `The runtime configuration's product catalogue is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}. Run \`wildo config sync\`.`,
+    );
   }
   return parsed.data;
 }
@@ -314,29 +366,47 @@ function tenantKeyOf(tenant: BudgetTenant): TenantKey {
     case 'application':
       return { kind: 'application', id: '' };
     default:
-      throw invalid('tenant.kind', 'organization, user or application', 'The budget tenant is not an organization, a user or the application.');
+      throw invalid(
+        'tenant.kind',
+        'organization, user or application',
+        'The budget tenant is not an organization, a user or the application.',
+      );
   }
 }
 
 function requireTenantId(id: unknown, path: string): string {
   if (typeof id !== 'string' || id === '' || id.length > MAX_TENANT_ID_LENGTH) {
-    throw invalid(path, `a non-empty id of at most ${MAX_TENANT_ID_LENGTH} characters`, 'The budget tenant has no valid id.');
+    throw invalid(
+      path,
+      `a non-empty id of at most ${MAX_TENANT_ID_LENGTH} characters`,
+      'The budget tenant has no valid id.',
+    );
   }
   return id;
 }
 
 function requireKind(kind: BudgetTenantKind): void {
-  if (!TENANT_KINDS.includes(kind)) throw invalid('kind', 'organization, user or application', 'The profile kind is not organization, user or application.');
+  if (!TENANT_KINDS.includes(kind))
+    throw invalid(
+      'kind',
+      'organization, user or application',
+      'The profile kind is not organization, user or application.',
+    );
 }
 
 function requireFeatureId(featureId: string): void {
   if (typeof featureId !== 'string' || !FEATURE_ID.test(featureId)) {
-    throw invalid('featureId', 'a feature id: lower-case letters, digits, ".", "_" or "-"', 'The feature id is not valid.');
+    throw invalid(
+      'featureId',
+      'a feature id: lower-case letters, digits, ".", "_" or "-"',
+      'The feature id is not valid.',
+    );
   }
 }
 
 function requireCount(value: number, path: string): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw invalid(path, 'a non-negative integer', `${path} must be a non-negative integer.`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw invalid(path, 'a non-negative integer', `${path} must be a non-negative integer.`);
 }
 
 function invalid(path: string, expected: string, message: string): FrameworkError {

@@ -21,7 +21,11 @@ const clock = new ManualClock(new Date('2026-03-10T12:00:00.000Z'));
 
 function recordingLogger(): Logger & { errors: { message: string; fields?: Record<string, unknown> }[] } {
   const errors: { message: string; fields?: Record<string, unknown> }[] = [];
-  return { ...createSilentLogger(), errors, error: (message, fields) => void errors.push({ message, ...(fields ? { fields } : {}) }) };
+  return {
+    ...createSilentLogger(),
+    errors,
+    error: (message, fields) => void errors.push({ message, ...(fields ? { fields } : {}) }),
+  };
 }
 
 /** A database whose every statement fails, as an unreachable server would. */
@@ -42,10 +46,17 @@ describe('SqlTokenBudgetService fails closed', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(FrameworkError);
-    expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, retryAfterSeconds: BUDGET_STORE_RETRY_AFTER_SECONDS });
+    expect(error).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      status: 503,
+      retryAfterSeconds: BUDGET_STORE_RETRY_AFTER_SECONDS,
+    });
     expect((error as FrameworkError).message).not.toContain('ECONNREFUSED');
     expect(logger.errors).toEqual([
-      { message: 'token budget store unavailable: refusing the turn (fail closed)', fields: { tenantKind: 'organization', error: 'Error: connect ECONNREFUSED 127.0.0.1:5432' } },
+      {
+        message: 'token budget store unavailable: refusing the turn (fail closed)',
+        fields: { tenantKind: 'organization', error: 'Error: connect ECONNREFUSED 127.0.0.1:5432' },
+      },
     ]);
   });
 
@@ -61,7 +72,9 @@ describe('SqlTokenBudgetService fails closed', () => {
   });
 
   it('refuses to start on an invalid product catalogue', () => {
-    expect(() => new SqlTokenBudgetService(brokenDatabase, { products: [{ ref: 'Bad Ref' }] }, clock, createSilentLogger())).toThrow(/product catalogue is invalid/);
+    expect(
+      () => new SqlTokenBudgetService(brokenDatabase, { products: [{ ref: 'Bad Ref' }] }, clock, createSilentLogger()),
+    ).toThrow(/product catalogue is invalid/);
   });
 });
 
@@ -85,12 +98,23 @@ describe('token budget wiring', () => {
     expect(container.get(T.TokenBudgetService)).toBe(service);
     await (service as SqlTokenBudgetService).setOverride(tenant, A2A_TOKEN_BUDGET_FEATURE_ID, { value: 10 });
     await service.recordConsumption(tenant, 10);
-    expect(await service.checkAdmission(tenant)).toMatchObject({ kind: 'over_budget', allowanceTokens: 10, consumedTokens: 10 });
+    expect(await service.checkAdmission(tenant)).toMatchObject({
+      kind: 'over_budget',
+      allowanceTokens: 10,
+      consumedTokens: 10,
+    });
   });
 
   it('works with the empty runtime configuration the backend binds by default', async () => {
     const service = new SqlTokenBudgetService(database, {}, clock, createSilentLogger());
-    expect(await service.checkAdmission({ kind: 'user', userId: 'u-1' })).toEqual({ kind: 'ok', allowanceTokens: null, consumedTokens: 0, source: 'none' });
-    await expect(service.assignPlan({ kind: 'user', userId: 'u-1' }, 'personal')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(await service.checkAdmission({ kind: 'user', userId: 'u-1' })).toEqual({
+      kind: 'ok',
+      allowanceTokens: null,
+      consumedTokens: 0,
+      source: 'none',
+    });
+    await expect(service.assignPlan({ kind: 'user', userId: 'u-1' }, 'personal')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
   });
 });

@@ -1,7 +1,10 @@
 import type { A2ATokenBudgetDenialReason } from '@wildo/shared-lib';
 
 /** Whose allowance a turn is charged to. The application scope is the one tenant of application-owned work. */
-export type BudgetTenant = { kind: 'organization'; organizationId: string } | { kind: 'user'; userId: string } | { kind: 'application' };
+export type BudgetTenant =
+  | { kind: 'organization'; organizationId: string }
+  | { kind: 'user'; userId: string }
+  | { kind: 'application' };
 
 /** The kinds of {@link BudgetTenant}; feature profiles are set per kind. */
 export type BudgetTenantKind = BudgetTenant['kind'];

@@ -55,8 +55,16 @@ const removeTodoTool: FunctionTool = {
   },
 };
 
-const ECHO_AGENT = languageAgent({ ref: 'loop.echo.agent', model: LLM_Model.CLAUDE_SONNET_5, capabilities: { tools: { functionRefs: [echoTool.functionRef] } } });
-const TODOS_AGENT = languageAgent({ ref: 'loop.todos.agent', model: LLM_Model.CLAUDE_SONNET_5, capabilities: { tools: { functionRefs: [removeTodoTool.functionRef] } } });
+const ECHO_AGENT = languageAgent({
+  ref: 'loop.echo.agent',
+  model: LLM_Model.CLAUDE_SONNET_5,
+  capabilities: { tools: { functionRefs: [echoTool.functionRef] } },
+});
+const TODOS_AGENT = languageAgent({
+  ref: 'loop.todos.agent',
+  model: LLM_Model.CLAUDE_SONNET_5,
+  capabilities: { tools: { functionRefs: [removeTodoTool.functionRef] } },
+});
 
 /** USER-scoped, at most two tool rounds per turn. */
 function echoSystem(): ActorSystem {
@@ -70,7 +78,13 @@ function todosSystem(): ActorSystem {
   return {
     ...system,
     config: {
-      accessControl: [{ primaryScope: ResourcePrimaryScope.ORGANIZATIONS, requiresApproval: false, roles: [CORE_ORG_ROLES.ORG_MEMBER] }],
+      accessControl: [
+        {
+          primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
+          requiresApproval: false,
+          roles: [CORE_ORG_ROLES.ORG_MEMBER],
+        },
+      ],
       riskLevel: ResourceOperationRiskLevel.LOW,
     },
   };
@@ -82,17 +96,31 @@ const loopModule = flowsModule('conversation-loop', {
   flowActorSystemsFactoryMap: { 'loop-echo': echoSystem, 'loop-todos': todosSystem },
 });
 
-const application = defineBackendApplication({ ...referenceApplication, modules: [...referenceApplication.modules, loopModule] });
+const application = defineBackendApplication({
+  ...referenceApplication,
+  modules: [...referenceApplication.modules, loopModule],
+});
 
 const ECHO_TURNS = '/api/v1/flows-actors/systems/loop-echo/turns';
 
 /** The Anthropic `tool_result` blocks of a recorded request, by tool call id. */
-function toolResultsOf(body: { messages: { role: string; content: unknown }[] }): Map<string, { content: string; is_error?: boolean }> {
+function toolResultsOf(body: {
+  messages: { role: string; content: unknown }[];
+}): Map<string, { content: string; is_error?: boolean }> {
   const results = new Map<string, { content: string; is_error?: boolean }>();
   for (const message of body.messages) {
     if (!Array.isArray(message.content)) continue;
-    for (const block of message.content as { type: string; tool_use_id?: string; content?: string; is_error?: boolean }[]) {
-      if (block.type === 'tool_result') results.set(block.tool_use_id!, { content: block.content ?? '', ...(block.is_error ? { is_error: true } : {}) });
+    for (const block of message.content as {
+      type: string;
+      tool_use_id?: string;
+      content?: string;
+      is_error?: boolean;
+    }[]) {
+      if (block.type === 'tool_result')
+        results.set(block.tool_use_id!, {
+          content: block.content ?? '',
+          ...(block.is_error ? { is_error: true } : {}),
+        });
     }
   }
   return results;
@@ -102,7 +130,12 @@ function toolResultsOf(body: { messages: { role: string; content: unknown }[] })
  * The backend's app behind a listening server, with a promise per request (keyed by `x-test-id`) that settles
  * when the route ends its response: for a streamed turn, only after the turn let go of the conversation.
  */
-function trackedServer(app: Express): { server: Server; api: supertest.Agent; ended: (id: string) => Promise<void>; close(): Promise<void> } {
+function trackedServer(app: Express): {
+  server: Server;
+  api: supertest.Agent;
+  ended: (id: string) => Promise<void>;
+  close(): Promise<void>;
+} {
   const endings = new Map<string, Deferred>();
   const ending = (id: string) => {
     let entry = endings.get(id);
@@ -144,7 +177,11 @@ describe('the conversation loop over HTTP', () => {
 
   beforeAll(async () => {
     await stub.start();
-    t = await createTestBackend(db(), { application, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: stub.baseURL }, providers: { maxRetries: 0 } });
+    t = await createTestBackend(db(), {
+      application,
+      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: stub.baseURL },
+      providers: { maxRetries: 0 },
+    });
     user = await signUp(t.api, 'loop-user');
   });
   afterEach(() => {
@@ -157,7 +194,8 @@ describe('the conversation loop over HTTP', () => {
     await stub.close();
   });
 
-  const executionIdOf = (turn: Awaited<ReturnType<typeof postStream>>['turn']) => eventsOf(turn, 'execution')[0]!.executionId;
+  const executionIdOf = (turn: Awaited<ReturnType<typeof postStream>>['turn']) =>
+    eventsOf(turn, 'execution')[0]!.executionId;
 
   describe('the step bound (maxToolSteps: 2)', () => {
     it('completes a turn that stays within the bound', async () => {
@@ -189,7 +227,8 @@ describe('the conversation loop over HTTP', () => {
       const results = eventsOf(res.turn, 'tool_result');
       expect(results.filter((e) => e.outcome.ok).map((e) => e.toolCallId)).toEqual(['over-1', 'over-2']);
       // The call past the bound is not run (if the stream reports it at all, it says so).
-      for (const late of results.filter((e) => e.toolCallId === 'over-3')) expect(late.outcome).toMatchObject({ ok: false, error: { code: 'NOT_RUN' } });
+      for (const late of results.filter((e) => e.toolCallId === 'over-3'))
+        expect(late.outcome).toMatchObject({ ok: false, error: { code: 'NOT_RUN' } });
       expect(echoRuns).toEqual(['one', 'two']);
       expect(stub.requests).toHaveLength(3);
     });
@@ -204,7 +243,10 @@ describe('the conversation loop over HTTP', () => {
       expect(eventsOf(first.turn, 'turn_completed')[0]).toMatchObject({ status: 'max_steps' });
 
       stub.enqueue(textReply('I stopped at the limit.'));
-      const next = await postStream(t.api, ECHO_TURNS, user.auth, { message: 'Why did you stop?', executionId: executionIdOf(first.turn) });
+      const next = await postStream(t.api, ECHO_TURNS, user.auth, {
+        message: 'Why did you stop?',
+        executionId: executionIdOf(first.turn),
+      });
       expect(next.status, JSON.stringify(next.body)).toBe(200);
       expect(eventsOf(next.turn, 'turn_completed')[0]).toMatchObject({ status: 'completed' });
       const results = toolResultsOf(stub.requests.at(-1)!.body);
@@ -228,9 +270,17 @@ describe('the conversation loop over HTTP', () => {
       const res = await postStream(t.api, ECHO_TURNS, user.auth, { message: 'Try something.' });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const [unknown, known] = eventsOf(res.turn, 'tool_result');
-      expect(unknown).toMatchObject({ toolCallId: 'unknown', functionRef: 'delete_everything', outcome: { ok: false, error: { code: 'NOT_FOUND' } } });
+      expect(unknown).toMatchObject({
+        toolCallId: 'unknown',
+        functionRef: 'delete_everything',
+        outcome: { ok: false, error: { code: 'NOT_FOUND' } },
+      });
       expect(known).toMatchObject({ toolCallId: 'known', outcome: { ok: true, result: { echoed: 'still here' } } });
-      expect(eventsOf(res.turn, 'text_delta').map((e) => e.text).join('')).toBe('That tool does not exist.');
+      expect(
+        eventsOf(res.turn, 'text_delta')
+          .map((e) => e.text)
+          .join(''),
+      ).toBe('That tool does not exist.');
       expect(eventsOf(res.turn, 'turn_completed')[0]).toMatchObject({ status: 'completed' });
       expect(toolResultsOf(stub.requests[1]!.body).get('unknown')).toMatchObject({ is_error: true });
     });
@@ -239,24 +289,31 @@ describe('the conversation loop over HTTP', () => {
       // An undeclared field is named with the contract's fields; the model's values are not echoed back.
       ['an unknown field', { text: 'hi', admin: true }, { path: 'admin', expected: 'a declared field: text' }],
       ['a wrong type', { text: 42 }, { path: 'text' }],
-    ])('refuses arguments with %s as VALIDATION_FAILED input_invalid, without running the tool', async (_label, badArguments, problem) => {
-      stub.enqueue(
-        toolCallsReply([
-          { id: 'bad', name: ECHO, arguments: badArguments },
-          { id: 'good', name: ECHO, arguments: { text: 'valid' } },
-        ]),
-        textReply('Fixed my arguments.'),
-      );
-      const res = await postStream(t.api, ECHO_TURNS, user.auth, { message: 'Echo something.' });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      const [bad, good] = eventsOf(res.turn, 'tool_result');
-      expect(bad).toMatchObject({ toolCallId: 'bad', functionRef: 'loop.echo', outcome: { ok: false, error: { code: 'VALIDATION_FAILED', reason: 'input_invalid' } } });
-      expect(bad!.outcome).toMatchObject({ error: { problems: [expect.objectContaining(problem)] } });
-      expect(good).toMatchObject({ toolCallId: 'good', outcome: { ok: true, result: { echoed: 'valid' } } });
-      expect(echoRuns).toEqual(['valid']);
-      expect(eventsOf(res.turn, 'turn_completed')[0]).toMatchObject({ status: 'completed' });
-      expect(toolResultsOf(stub.requests[1]!.body).get('bad')).toMatchObject({ is_error: true });
-    });
+    ])(
+      'refuses arguments with %s as VALIDATION_FAILED input_invalid, without running the tool',
+      async (_label, badArguments, problem) => {
+        stub.enqueue(
+          toolCallsReply([
+            { id: 'bad', name: ECHO, arguments: badArguments },
+            { id: 'good', name: ECHO, arguments: { text: 'valid' } },
+          ]),
+          textReply('Fixed my arguments.'),
+        );
+        const res = await postStream(t.api, ECHO_TURNS, user.auth, { message: 'Echo something.' });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const [bad, good] = eventsOf(res.turn, 'tool_result');
+        expect(bad).toMatchObject({
+          toolCallId: 'bad',
+          functionRef: 'loop.echo',
+          outcome: { ok: false, error: { code: 'VALIDATION_FAILED', reason: 'input_invalid' } },
+        });
+        expect(bad!.outcome).toMatchObject({ error: { problems: [expect.objectContaining(problem)] } });
+        expect(good).toMatchObject({ toolCallId: 'good', outcome: { ok: true, result: { echoed: 'valid' } } });
+        expect(echoRuns).toEqual(['valid']);
+        expect(eventsOf(res.turn, 'turn_completed')[0]).toMatchObject({ status: 'completed' });
+        expect(toolResultsOf(stub.requests[1]!.body).get('bad')).toMatchObject({ is_error: true });
+      },
+    );
   });
 
   describe('a custom tool calling through its caller', () => {
@@ -276,7 +333,8 @@ describe('the conversation loop over HTTP', () => {
       return res.body.data._id as string;
     }
 
-    const todoStatus = async (id: string) => (await t.api.get(`/api/v1/organizations/${orgId}/todos/${id}`).set(owner.auth)).status;
+    const todoStatus = async (id: string) =>
+      (await t.api.get(`/api/v1/organizations/${orgId}/todos/${id}`).set(owner.auth)).status;
 
     async function askToRemove(caller: TestUser, id: string, callId: string) {
       stub.enqueue(toolCallsReply([{ id: callId, name: REMOVE, arguments: { id } }]), textReply('Done.'));
@@ -291,7 +349,10 @@ describe('the conversation loop over HTTP', () => {
       await addMember(t.api, owner, orgId, member, CORE_ORG_ROLES.ORG_MEMBER);
       const id = await createTodo('Keep me');
       const result = await askToRemove(member, id, 'member-remove');
-      expect(result).toMatchObject({ functionRef: 'loop.todos.remove', outcome: { ok: false, error: { code: 'FORBIDDEN', reason: 'role_refused' } } });
+      expect(result).toMatchObject({
+        functionRef: 'loop.todos.remove',
+        outcome: { ok: false, error: { code: 'FORBIDDEN', reason: 'role_refused' } },
+      });
       expect(await todoStatus(id)).toBe(200);
     });
 
@@ -300,7 +361,10 @@ describe('the conversation loop over HTTP', () => {
       await addMember(t.api, owner, orgId, manager, CORE_ORG_ROLES.ORG_MANAGER);
       const id = await createTodo('Remove me');
       const result = await askToRemove(manager, id, 'manager-remove');
-      expect(result).toMatchObject({ functionRef: 'loop.todos.remove', outcome: { ok: true, result: { removed: id } } });
+      expect(result).toMatchObject({
+        functionRef: 'loop.todos.remove',
+        outcome: { ok: true, result: { removed: id } },
+      });
       expect(await todoStatus(id)).toBe(404);
     });
   });

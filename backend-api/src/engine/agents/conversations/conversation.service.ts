@@ -103,7 +103,10 @@ function newRun(
  * does a client's token restricted to one organization share its unrestricted tokens' conversations.
  */
 function credentialKeyOf(principal: AuthenticatedPrincipal): string {
-  const restriction = principal.kind === 'user' && principal.organizationRestriction !== undefined ? `@${principal.organizationRestriction}` : '';
+  const restriction =
+    principal.kind === 'user' && principal.organizationRestriction !== undefined
+      ? `@${principal.organizationRestriction}`
+      : '';
   return `${principal.credential.type}:${principal.credential.authorizedParty ?? ''}${restriction}`;
 }
 
@@ -155,7 +158,9 @@ export class ConversationService {
       agentRef: admission.agent.declaration.ref,
       organizationId: request.organizationId ?? null,
     };
-    const execution = request.executionId ? await this.claimExisting(request.executionId, owner) : this.deps.store.draft(owner);
+    const execution = request.executionId
+      ? await this.claimExisting(request.executionId, owner)
+      : this.deps.store.draft(owner);
     const hold: ConversationHold = { execution, release: 'active', claimed: Boolean(request.executionId) };
     let sessions: ExternalMcpSession[] = [];
     let journal: TurnJournal | undefined;
@@ -191,7 +196,10 @@ export class ConversationService {
       expectedAgentRef: execution.agentRef,
     });
     if (!(await store.claim(execution.id, ['awaiting_approval']))) {
-      throw new FrameworkError('CONFLICT', 'This conversation is not waiting for a decision (it is busy or was already continued).');
+      throw new FrameworkError(
+        'CONFLICT',
+        'This conversation is not waiting for a decision (it is busy or was already continued).',
+      );
     }
     // Until the decision is applied, a failure leaves the conversation waiting as it was.
     const hold: ConversationHold = { execution, release: 'awaiting_approval', claimed: true };
@@ -210,7 +218,8 @@ export class ConversationService {
         },
         (functionRef, args) => {
           const tool = tools.byFunctionRef(functionRef);
-          if (!tool) throw new FrameworkError('CONFLICT', 'This tool is no longer available to the assistant; ask again.');
+          if (!tool)
+            throw new FrameworkError('CONFLICT', 'This tool is no longer available to the assistant; ask again.');
           return tool.validate(args);
         },
       );
@@ -218,8 +227,19 @@ export class ConversationService {
       journal = new TurnJournal(store, execution, await store.history(execution.id), true);
       const run = newRun(admission, hold, request, journal, tools);
       const pending = outstandingCalls(journal.history)[0];
-      yield { type: 'execution', executionId: execution.id, systemRef: execution.systemRef, agentRef: execution.agentRef };
-      yield { type: 'approval_decided', approvalId: request.approvalId, toolCallId: applied.approval.toolCallId, decision: applied.decision, arguments: applied.arguments };
+      yield {
+        type: 'execution',
+        executionId: execution.id,
+        systemRef: execution.systemRef,
+        agentRef: execution.agentRef,
+      };
+      yield {
+        type: 'approval_decided',
+        approvalId: request.approvalId,
+        toolCallId: applied.approval.toolCallId,
+        decision: applied.decision,
+        arguments: applied.arguments,
+      };
       if (!pending || pending.id !== applied.approval.toolCallId) {
         // The conversation moved on (the approval lapsed and was closed): nothing to run.
         yield* this.loop.drive(run);
@@ -229,7 +249,10 @@ export class ConversationService {
       const outcome =
         applied.decision === 'approve' && tool
           ? await this.loop.runTool(run, tool, applied.arguments)
-          : ({ ok: false, error: { code: 'DENIED', message: 'The person declined this action.' } } satisfies ToolOutcome);
+          : ({
+              ok: false,
+              error: { code: 'DENIED', message: 'The person declined this action.' },
+            } satisfies ToolOutcome);
       journal.add(toolMessage(pending, outcome));
       yield { type: 'tool_result', toolCallId: pending.id, functionRef: applied.approval.functionRef, outcome };
       yield* this.loop.drive(run);
@@ -244,7 +267,8 @@ export class ConversationService {
    */
   async transcript(principal: AuthenticatedPrincipal, executionId: string): Promise<ConversationTranscript> {
     const execution = await this.deps.store.findForOwner(executionId, ownerKeyOf(principal));
-    if (!execution || execution.credentialKey !== credentialKeyOf(principal)) throw new FrameworkError('NOT_FOUND', 'No such conversation.');
+    if (!execution || execution.credentialKey !== credentialKeyOf(principal))
+      throw new FrameworkError('NOT_FOUND', 'No such conversation.');
     return {
       executionId: execution.id,
       systemRef: execution.systemRef,
@@ -262,7 +286,10 @@ export class ConversationService {
     if (await store.claim(execution.id, ['active'])) return execution;
     if (execution.status === 'awaiting_approval') {
       if (await approvals.hasPending(execution.id)) {
-        throw new FrameworkError('CONFLICT', 'This conversation is waiting for your decision on a proposed action; approve or deny it first.');
+        throw new FrameworkError(
+          'CONFLICT',
+          'This conversation is waiting for your decision on a proposed action; approve or deny it first.',
+        );
       }
       // The request lapsed: close it, then the conversation goes on (its call is sealed as not run).
       await approvals.expireLapsed(execution.id);
@@ -272,7 +299,11 @@ export class ConversationService {
   }
 
   /** Lets go of the conversation: what the journal holds is stored with the release; a bare claim is released. */
-  private async finish(hold: ConversationHold, journal: TurnJournal | undefined, sessions: readonly ExternalMcpSession[]): Promise<void> {
+  private async finish(
+    hold: ConversationHold,
+    journal: TurnJournal | undefined,
+    sessions: readonly ExternalMcpSession[],
+  ): Promise<void> {
     await Promise.all(sessions.map((session) => session.close().catch(() => undefined)));
     if (!journal) {
       // The turn failed before it loaded the conversation: only a held claim needs letting go.
@@ -283,8 +314,14 @@ export class ConversationService {
       await journal.close(hold.release);
     } catch (error) {
       // A claim left behind goes stale after STALE_TURN_MS and is taken over; the log says why.
-      this.deps.logger.error('conversation could not be stored', { executionId: hold.execution.id, error: String(error) });
-      throw new FrameworkError('SERVICE_UNAVAILABLE', 'The conversation could not be saved; try again shortly.', { retryAfterSeconds: 5, cause: error });
+      this.deps.logger.error('conversation could not be stored', {
+        executionId: hold.execution.id,
+        error: String(error),
+      });
+      throw new FrameworkError('SERVICE_UNAVAILABLE', 'The conversation could not be saved; try again shortly.', {
+        retryAfterSeconds: 5,
+        cause: error,
+      });
     }
   }
 }

@@ -102,7 +102,10 @@ export class ConversationStore {
 
   /** The conversation's messages, oldest first. */
   async history(executionId: string): Promise<ProviderMessage[]> {
-    const { rows } = await this.db.query<{ message: ProviderMessage }>('SELECT message FROM wildo_agent_messages WHERE execution_id = $1 ORDER BY seq', [executionId]);
+    const { rows } = await this.db.query<{ message: ProviderMessage }>(
+      'SELECT message FROM wildo_agent_messages WHERE execution_id = $1 ORDER BY seq',
+      [executionId],
+    );
     return rows.map((row) => row.message);
   }
 
@@ -111,13 +114,25 @@ export class ConversationStore {
    * the only writer, so it numbers the messages itself. With `create`, the conversation row is inserted in the
    * same statement (a new conversation is stored with its first message); with `release`, the claim is let go too.
    */
-  async append(execution: Execution, firstSeq: number, messages: readonly ProviderMessage[], options: { create?: boolean; release?: ExecutionStatus } = {}): Promise<void> {
+  async append(
+    execution: Execution,
+    firstSeq: number,
+    messages: readonly ProviderMessage[],
+    options: { create?: boolean; release?: ExecutionStatus } = {},
+  ): Promise<void> {
     const now = this.clock.now();
     // $1 id, $2 messages, $3 now, $4 first seq; then the conversation's columns (create) or the new status.
     const params: unknown[] = [execution.id, JSON.stringify(messages), now, firstSeq];
     let head: string;
     if (options.create) {
-      params.push(execution.systemRef, execution.agentRef, execution.ownerKey, execution.credentialKey, execution.organizationId, options.release ?? 'running');
+      params.push(
+        execution.systemRef,
+        execution.agentRef,
+        execution.ownerKey,
+        execution.credentialKey,
+        execution.organizationId,
+        options.release ?? 'running',
+      );
       head = `parent AS (INSERT INTO wildo_agent_executions (id, system_ref, agent_ref, owner_key, credential_key, organization_id, status, created_at, updated_at)
                 VALUES ($1, $5, $6, $7, $8, $9, $10, $3, $3) RETURNING id)`;
     } else {
@@ -135,6 +150,10 @@ export class ConversationStore {
 
   /** Releases the turn's claim: the conversation is active again, or waits for an approval. */
   async setStatus(executionId: string, status: ExecutionStatus): Promise<void> {
-    await this.db.query('UPDATE wildo_agent_executions SET status = $2, updated_at = $3 WHERE id = $1', [executionId, status, this.clock.now()]);
+    await this.db.query('UPDATE wildo_agent_executions SET status = $2, updated_at = $3 WHERE id = $1', [
+      executionId,
+      status,
+      this.clock.now(),
+    ]);
   }
 }

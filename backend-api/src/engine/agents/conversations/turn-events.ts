@@ -15,5 +15,11 @@ export type TurnEvent =
   | { type: 'tool_call'; toolCallId: string; functionRef: string; arguments: Record<string, unknown> }
   | { type: 'tool_result'; toolCallId: string; functionRef: string; outcome: ToolOutcome }
   | { type: 'approval_required'; approval: PendingApproval }
-  | { type: 'approval_decided'; approvalId: string; toolCallId: string; decision: 'approve' | 'deny'; arguments: Record<string, unknown> }
+  | {
+      type: 'approval_decided';
+      approvalId: string;
+      toolCallId: string;
+      decision: 'approve' | 'deny';
+      arguments: Record<string, unknown>;
+    }
   | { type: 'turn_completed'; status: TurnCompletion; usage: AgentCallUsage };

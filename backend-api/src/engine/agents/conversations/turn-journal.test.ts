@@ -15,9 +15,19 @@ function recordingStore(fail = false) {
   const writes: Write[] = [];
   const releases: ExecutionStatus[] = [];
   const store = {
-    async append(_execution: Execution, firstSeq: number, messages: readonly ProviderMessage[], options: { create?: boolean; release?: ExecutionStatus } = {}) {
+    async append(
+      _execution: Execution,
+      firstSeq: number,
+      messages: readonly ProviderMessage[],
+      options: { create?: boolean; release?: ExecutionStatus } = {},
+    ) {
       if (fail) throw new Error('database down');
-      writes.push({ firstSeq, messages: [...messages], create: options.create === true, ...(options.release ? { release: options.release } : {}) });
+      writes.push({
+        firstSeq,
+        messages: [...messages],
+        create: options.create === true,
+        ...(options.release ? { release: options.release } : {}),
+      });
     },
     async setStatus(_id: string, status: ExecutionStatus) {
       releases.push(status);
@@ -26,7 +36,15 @@ function recordingStore(fail = false) {
   return { store: store as unknown as ConversationStore, writes, releases };
 }
 
-const execution: Execution = { id: 'e-1', systemRef: 's', agentRef: 'a', ownerKey: 'user:u', credentialKey: 'access_token:', organizationId: null, status: 'running' };
+const execution: Execution = {
+  id: 'e-1',
+  systemRef: 's',
+  agentRef: 'a',
+  ownerKey: 'user:u',
+  credentialKey: 'access_token:',
+  organizationId: null,
+  status: 'running',
+};
 const user = (content: string): ProviderMessage => ({ role: 'user', content });
 
 describe('TurnJournal', () => {
@@ -36,7 +54,9 @@ describe('TurnJournal', () => {
     journal.hold(user('hi'));
     journal.hold({ role: 'assistant', content: 'hello' });
     await journal.close('active');
-    expect(writes).toEqual([{ firstSeq: 1, messages: [user('hi'), { role: 'assistant', content: 'hello' }], create: true, release: 'active' }]);
+    expect(writes).toEqual([
+      { firstSeq: 1, messages: [user('hi'), { role: 'assistant', content: 'hello' }], create: true, release: 'active' },
+    ]);
   });
 
   it('stores what is held before an effect, then the effect’s result, numbering after the loaded history', async () => {

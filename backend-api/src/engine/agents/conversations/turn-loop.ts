@@ -76,7 +76,12 @@ export class TurnLoop {
         if (rounds >= maxRounds) {
           const outcome = notRun('The call was not run: the assistant reached its step limit for this turn.');
           for (const call of this.seal(run, outcome)) {
-            yield { type: 'tool_result', toolCallId: call.id, functionRef: run.tools.byName(call.name)?.functionRef ?? call.name, outcome };
+            yield {
+              type: 'tool_result',
+              toolCallId: call.id,
+              functionRef: run.tools.byName(call.name)?.functionRef ?? call.name,
+              outcome,
+            };
           }
           yield { type: 'turn_completed', status: 'max_steps', usage: run.usage };
           return;
@@ -114,7 +119,12 @@ export class TurnLoop {
     } catch (error) {
       if (run.signal?.aborted) throw error;
       const outcome = refusalOf(error);
-      if (!(error instanceof FrameworkError)) this.deps.logger.error('function tool failed', { functionRef: tool.functionRef, requestId: run.requestId, error: String(error) });
+      if (!(error instanceof FrameworkError))
+        this.deps.logger.error('function tool failed', {
+          functionRef: tool.functionRef,
+          requestId: run.requestId,
+          error: String(error),
+        });
       return outcome;
     }
   }
@@ -130,7 +140,11 @@ export class TurnLoop {
   private async *handleCall(run: TurnRun, call: ProviderToolCall): AsyncGenerator<TurnEvent, boolean> {
     const tool = run.tools.byName(call.name);
     const functionRef = tool?.functionRef ?? call.name;
-    if (!tool) return yield* this.replayable(run, call, functionRef, { ok: false, error: { code: 'NOT_FOUND', message: `No tool named "${call.name}" is available.` } });
+    if (!tool)
+      return yield* this.replayable(run, call, functionRef, {
+        ok: false,
+        error: { code: 'NOT_FOUND', message: `No tool named "${call.name}" is available.` },
+      });
     let args: Record<string, unknown>;
     try {
       // The model's own arguments are checked, not their repaired stored copy: unstorable text is refused.
@@ -143,7 +157,13 @@ export class TurnLoop {
         // The request refers to the conversation and its call: both are stored first.
         await run.journal.flush();
         const approval = await this.deps.approvals.request(
-          { executionId: run.hold.execution.id, functionRef, toolCallId: call.id, arguments: args, allowArgumentModification: tool.allowArgumentModification },
+          {
+            executionId: run.hold.execution.id,
+            functionRef,
+            toolCallId: call.id,
+            arguments: args,
+            allowArgumentModification: tool.allowArgumentModification,
+          },
           run.principal,
         );
         yield { type: 'approval_required', approval };
@@ -162,7 +182,12 @@ export class TurnLoop {
   }
 
   /** Reads and refusals are replayable: they are stored with the rest of the turn. */
-  private async *replayable(run: TurnRun, call: ProviderToolCall, functionRef: string, outcome: ToolOutcome): AsyncGenerator<TurnEvent, boolean> {
+  private async *replayable(
+    run: TurnRun,
+    call: ProviderToolCall,
+    functionRef: string,
+    outcome: ToolOutcome,
+  ): AsyncGenerator<TurnEvent, boolean> {
     run.journal.hold(toolMessage(call, outcome));
     yield { type: 'tool_result', toolCallId: call.id, functionRef, outcome };
     return false;
@@ -178,10 +203,16 @@ export class TurnLoop {
     const calls: ProviderToolCall[] = [];
     let usage: AgentCallUsage | undefined;
     let finishReason: string | undefined;
-    const report = { agent, startedAt, tenant: run.admission.tenant, traceContext: { traceId: execution.id, attributes: { systemRef: execution.systemRef, requestId: run.requestId } } };
+    const report = {
+      agent,
+      startedAt,
+      tenant: run.admission.tenant,
+      traceContext: { traceId: execution.id, attributes: { systemRef: execution.systemRef, requestId: run.requestId } },
+    };
     try {
       const adapter = this.deps.providers.get(agent.providerRef);
-      if (!adapter.streamChat) throw new FrameworkError('NOT_IMPLEMENTED', 'This assistant’s provider cannot hold a conversation.');
+      if (!adapter.streamChat)
+        throw new FrameworkError('NOT_IMPLEMENTED', 'This assistant’s provider cannot hold a conversation.');
       const stream = adapter.streamChat({
         model: agent.vendorModelId,
         system: renderSystemPrompt(agent.declaration.promptSpec),
@@ -198,7 +229,12 @@ export class TurnLoop {
           yield { type: 'text_delta', text: event.text };
         } else if (event.type === 'tool_call') {
           calls.push(event.call);
-          yield { type: 'tool_call', toolCallId: event.call.id, functionRef: run.tools.byName(event.call.name)?.functionRef ?? event.call.name, arguments: event.call.arguments };
+          yield {
+            type: 'tool_call',
+            toolCallId: event.call.id,
+            functionRef: run.tools.byName(event.call.name)?.functionRef ?? event.call.name,
+            arguments: event.call.arguments,
+          };
         } else {
           usage = event.usage;
           finishReason = event.finishReason;
@@ -211,14 +247,24 @@ export class TurnLoop {
     // Traced and charged behind the turn, from the next pass of the event loop: the tool calls the answer asks
     // for reach the database first (one connection on PGlite). The turn waits for both before it ends.
     run.journal.track(
-      nextLoopPass().then(() => this.deps.recorder.record({ ...report, outcome: 'success', ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}), input: run.journal.history.at(-1), output: { text, toolCalls: calls } })),
+      nextLoopPass().then(() =>
+        this.deps.recorder.record({
+          ...report,
+          outcome: 'success',
+          ...(usage ? { usage } : {}),
+          ...(finishReason ? { finishReason } : {}),
+          input: run.journal.history.at(-1),
+          output: { text, toolCalls: calls },
+        }),
+      ),
     );
     if (usage) {
       run.usage.inputTokens += usage.inputTokens;
       run.usage.outputTokens += usage.outputTokens;
       run.usage.totalTokens += usage.totalTokens;
     }
-    for (const call of calls) if (firstUnstorablePath(call.arguments)) run.rawArguments.set(toStorableValue(call.id), call.arguments);
+    for (const call of calls)
+      if (firstUnstorablePath(call.arguments)) run.rawArguments.set(toStorableValue(call.id), call.arguments);
     // Stored before any effect it asks for (see handleCall), else with the release of the conversation. The
     // journal repairs text the database cannot store (see TurnJournal): the answer is kept, not lost.
     run.journal.hold({ role: 'assistant', content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });

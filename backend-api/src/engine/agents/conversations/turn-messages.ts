@@ -30,8 +30,9 @@ export function windowOf(history: readonly ProviderMessage[]): readonly Provider
 
 /** A call's result as the model reads it: JSON, cut to {@link MAX_TOOL_RESULT_CHARS}. */
 export function toolMessage(call: ProviderToolCall, outcome: ToolOutcome): ProviderMessage {
-  const payload = JSON.stringify(outcome.ok ? outcome.result ?? null : { error: outcome.error }) ?? 'null';
-  const content = payload.length > MAX_TOOL_RESULT_CHARS ? `${payload.slice(0, MAX_TOOL_RESULT_CHARS)}… [truncated]` : payload;
+  const payload = JSON.stringify(outcome.ok ? (outcome.result ?? null) : { error: outcome.error }) ?? 'null';
+  const content =
+    payload.length > MAX_TOOL_RESULT_CHARS ? `${payload.slice(0, MAX_TOOL_RESULT_CHARS)}… [truncated]` : payload;
   return { role: 'tool', toolCallId: call.id, name: call.name, content, ...(outcome.ok ? {} : { isError: true }) };
 }
 

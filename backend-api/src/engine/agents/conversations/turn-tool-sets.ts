@@ -30,7 +30,12 @@ export class TurnToolSets {
       const key = `${admission.agent.declaration.ref}\u0000${admission.entry.requiresApproval}`;
       let cached = this.functionToolSets.get(key);
       if (!cached) {
-        cached = buildTurnTools({ functionTools: functionTools(), externalSessions: [], gatedServers: new Set(), gateAll: admission.entry.requiresApproval });
+        cached = buildTurnTools({
+          functionTools: functionTools(),
+          externalSessions: [],
+          gatedServers: new Set(),
+          gateAll: admission.entry.requiresApproval,
+        });
         this.functionToolSets.set(key, cached);
       }
       return cached;
@@ -38,7 +43,9 @@ export class TurnToolSets {
     return buildTurnTools({
       functionTools: functionTools(),
       externalSessions: sessions,
-      gatedServers: new Set(sessions.filter((s) => this.external.requiresApproval(s.serverRef)).map((s) => s.serverRef)),
+      gatedServers: new Set(
+        sessions.filter((s) => this.external.requiresApproval(s.serverRef)).map((s) => s.serverRef),
+      ),
       gateAll: admission.entry.requiresApproval,
     });
   }

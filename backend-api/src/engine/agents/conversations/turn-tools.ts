@@ -8,7 +8,10 @@ import type { FunctionTool, FunctionToolExecutionContext } from '../tools/functi
 /** What a tool call produced, as the model and the browser see it. */
 export type ToolOutcome =
   | { ok: true; result: unknown }
-  | { ok: false; error: { code: string; reason?: string; message: string; problems?: readonly InputProblem[]; content?: unknown } };
+  | {
+      ok: false;
+      error: { code: string; reason?: string; message: string; problems?: readonly InputProblem[]; content?: unknown };
+    };
 
 /** One tool offered to the model during a turn: a registered function tool or a discovered external one. */
 export interface TurnTool {
@@ -42,7 +45,11 @@ export class TurnToolSet {
 
   /** Tool specs for the provider request. */
   specs(): ProviderToolSpec[] {
-    return [...this.byProviderName.values()].map((tool) => ({ name: tool.providerName, description: tool.description, inputSchema: tool.inputSchema }));
+    return [...this.byProviderName.values()].map((tool) => ({
+      name: tool.providerName,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+    }));
   }
 
   byName(providerName: string): TurnTool | undefined {
@@ -100,7 +107,10 @@ function externalTurnTool(session: ExternalMcpSession, gate: boolean, taken: Set
     // its text can be stored (the arguments are kept with the conversation and any approval request).
     validate(args) {
       if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-        throw new FrameworkError('VALIDATION_FAILED', 'Tool arguments must be an object.', { reason: 'input_invalid', problems: [{ path: '(root)', expected: 'an object' }] });
+        throw new FrameworkError('VALIDATION_FAILED', 'Tool arguments must be an object.', {
+          reason: 'input_invalid',
+          problems: [{ path: '(root)', expected: 'an object' }],
+        });
       }
       refuseUnstorableText(args);
       return args as Record<string, unknown>;
@@ -108,7 +118,12 @@ function externalTurnTool(session: ExternalMcpSession, gate: boolean, taken: Set
     async execute(args, ctx) {
       const result = await session.call(tool.name, args, ctx.signal);
       // The server's own error text is for the model: it was configured by the application, like its results.
-      return result.isError ? { ok: false, error: { code: 'TOOL_ERROR', message: 'The external tool reported an error.', content: result.content } } : { ok: true, result: result.content };
+      return result.isError
+        ? {
+            ok: false,
+            error: { code: 'TOOL_ERROR', message: 'The external tool reported an error.', content: result.content },
+          }
+        : { ok: true, result: result.content };
     },
   }));
 }
@@ -128,6 +143,8 @@ export function buildTurnTools(source: TurnToolsSource): TurnToolSet {
   const taken = new Set<string>();
   return new TurnToolSet([
     ...source.functionTools.map((tool) => functionTurnTool(tool, source.gateAll, taken)),
-    ...source.externalSessions.flatMap((session) => externalTurnTool(session, source.gateAll || source.gatedServers.has(session.serverRef), taken)),
+    ...source.externalSessions.flatMap((session) =>
+      externalTurnTool(session, source.gateAll || source.gatedServers.has(session.serverRef), taken),
+    ),
   ]);
 }

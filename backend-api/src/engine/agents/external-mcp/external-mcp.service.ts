@@ -68,7 +68,12 @@ export class ExternalMcpConnector {
       for (let page = 0; page < MAX_LIST_PAGES && tools.length < MAX_TOOLS_PER_SERVER; page++) {
         const listed = await client.listTools(cursor ? { cursor } : {}, { timeout, signal: discovery });
         for (const tool of listed.tools) {
-          tools.push({ serverRef: ref, name: tool.name, description: tool.description ?? tool.title ?? tool.name, inputSchema: tool.inputSchema as Record<string, unknown> });
+          tools.push({
+            serverRef: ref,
+            name: tool.name,
+            description: tool.description ?? tool.title ?? tool.name,
+            inputSchema: tool.inputSchema as Record<string, unknown>,
+          });
         }
         cursor = listed.nextCursor;
         if (!cursor) break;
@@ -78,7 +83,10 @@ export class ExternalMcpConnector {
         serverRef: ref,
         tools: tools.slice(0, MAX_TOOLS_PER_SERVER),
         async call(name, args, callSignal) {
-          const result = await client.callTool({ name, arguments: args }, undefined, { timeout, ...(callSignal ? { signal: callSignal } : {}) });
+          const result = await client.callTool({ name, arguments: args }, undefined, {
+            timeout,
+            ...(callSignal ? { signal: callSignal } : {}),
+          });
           return { isError: result.isError === true, content: result.structuredContent ?? result.content };
         },
         close: () => endSession(client, open, timeout),
@@ -86,7 +94,10 @@ export class ExternalMcpConnector {
     } catch (error) {
       // A turn the browser abandoned is not the server's fault: only real failures are reported.
       if (!signal?.aborted) {
-        this.logger.warn('external MCP server is unavailable; it contributes no tools to this turn', { mcpRef: ref, error: describe(error) });
+        this.logger.warn('external MCP server is unavailable; it contributes no tools to this turn', {
+          mcpRef: ref,
+          error: describe(error),
+        });
       }
       await client.close().catch(() => undefined);
       return undefined;

@@ -23,12 +23,17 @@ const SYSTEMS = {
   weather: { ref: 'weather-chat', agent: chatAgent('weather.chat.agent', ['weather']) },
   gated: { ref: 'gated-weather-chat', agent: chatAgent('gated-weather.chat.agent', ['gated']) },
   flaky: { ref: 'flaky-weather-chat', agent: chatAgent('flaky-weather.chat.agent', ['offline', 'weather']) },
-  wrongKey: { ref: 'wrong-key-weather-chat', agent: chatAgent('wrong-key-weather.chat.agent', ['wrong-key', 'weather']) },
+  wrongKey: {
+    ref: 'wrong-key-weather-chat',
+    agent: chatAgent('wrong-key-weather.chat.agent', ['wrong-key', 'weather']),
+  },
 } as const;
 
 const weatherModule = flowsModule('weather', {
   agents: Object.values(SYSTEMS).map((s) => s.agent),
-  flowActorSystemsFactoryMap: Object.fromEntries(Object.values(SYSTEMS).map((s) => [s.ref, () => actorSystem(s.ref, [actor(`${s.ref}.operator`, s.agent.ref)])])),
+  flowActorSystemsFactoryMap: Object.fromEntries(
+    Object.values(SYSTEMS).map((s) => [s.ref, () => actorSystem(s.ref, [actor(`${s.ref}.operator`, s.agent.ref)])]),
+  ),
 });
 
 const turnsOf = (systemRef: string) => `/api/v1/flows-actors/systems/${systemRef}/turns`;
@@ -57,7 +62,12 @@ describe('external MCP servers in a streaming turn (real SDK server over Streama
         { ref: 'weather', url: weather.url, headers: key, timeoutMs: 5_000 },
         { ref: 'gated', url: weather.url, headers: key, timeoutMs: 5_000, requiresHumanApproval: true },
         { ref: 'offline', url: offline, timeoutMs: 5_000 },
-        { ref: 'wrong-key', url: weather.url, headers: () => ({ authorization: 'Bearer not-the-key' }), timeoutMs: 5_000 },
+        {
+          ref: 'wrong-key',
+          url: weather.url,
+          headers: () => ({ authorization: 'Bearer not-the-key' }),
+          timeoutMs: 5_000,
+        },
       ],
     });
     user = await signUp(t.api, 'weather-user');
@@ -75,25 +85,40 @@ describe('external MCP servers in a streaming turn (real SDK server over Streama
   });
 
   const decide = (approval: PendingApproval, decision: 'approve' | 'deny') =>
-    postStream(t.api, `/api/v1/flows-actors/approvals/${approval.approvalId}/decision`, user.auth, { approvalToken: approval.approvalToken, decision });
+    postStream(t.api, `/api/v1/flows-actors/approvals/${approval.approvalId}/decision`, user.auth, {
+      approvalToken: approval.approvalToken,
+      decision,
+    });
 
   it('discovers the server’s tools at turn start and offers them to the model under their vendor-safe name', async () => {
     stub.enqueue(textReply('I can look up the weather.'));
     const res = await postStream(t.api, turnsOf(SYSTEMS.weather.ref), user.auth, { message: 'What can you do?' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(eventsOf(res.turn, 'turn_completed')[0]).toMatchObject({ status: 'completed' });
-    const body = stub.requests[0]!.body as { tools?: { name: string; description: string; input_schema: { properties?: Record<string, unknown> } }[] };
+    const body = stub.requests[0]!.body as {
+      tools?: { name: string; description: string; input_schema: { properties?: Record<string, unknown> } }[];
+    };
     expect(toolNamesOf(body)).toEqual([WEATHER_TOOL]);
-    expect(body.tools![0]).toMatchObject({ description: 'Current weather of a city.', input_schema: { properties: { city: expect.any(Object) } } });
+    expect(body.tools![0]).toMatchObject({
+      description: 'Current weather of a city.',
+      input_schema: { properties: { city: expect.any(Object) } },
+    });
     // Discovery only: nothing ran on the server.
     expect(weather.calls).toEqual([]);
   });
 
   it('runs the model’s call on the external server and streams the server’s content as the tool result', async () => {
-    stub.enqueue(toolCallsReply([{ id: 'call-weather', name: WEATHER_TOOL, arguments: { city: 'Lisbon' } }]), textReply('It is sunny in Lisbon.'));
+    stub.enqueue(
+      toolCallsReply([{ id: 'call-weather', name: WEATHER_TOOL, arguments: { city: 'Lisbon' } }]),
+      textReply('It is sunny in Lisbon.'),
+    );
     const res = await postStream(t.api, turnsOf(SYSTEMS.weather.ref), user.auth, { message: 'Weather in Lisbon?' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(eventsOf(res.turn, 'tool_call')[0]).toMatchObject({ toolCallId: 'call-weather', functionRef: 'mcp:weather/lookup_weather', arguments: { city: 'Lisbon' } });
+    expect(eventsOf(res.turn, 'tool_call')[0]).toMatchObject({
+      toolCallId: 'call-weather',
+      functionRef: 'mcp:weather/lookup_weather',
+      arguments: { city: 'Lisbon' },
+    });
     expect(eventsOf(res.turn, 'tool_result')[0]).toMatchObject({
       toolCallId: 'call-weather',
       functionRef: 'mcp:weather/lookup_weather',
@@ -107,7 +132,10 @@ describe('external MCP servers in a streaming turn (real SDK server over Streama
   });
 
   it('sends the configured headers with every request to the external server', async () => {
-    stub.enqueue(toolCallsReply([{ id: 'call-headers', name: WEATHER_TOOL, arguments: { city: 'Faro' } }]), textReply('Sunny.'));
+    stub.enqueue(
+      toolCallsReply([{ id: 'call-headers', name: WEATHER_TOOL, arguments: { city: 'Faro' } }]),
+      textReply('Sunny.'),
+    );
     const res = await postStream(t.api, turnsOf(SYSTEMS.weather.ref), user.auth, { message: 'Weather in Faro?' });
     expect(res.status).toBe(200);
     expect(weather.calls).toHaveLength(1);
@@ -122,7 +150,11 @@ describe('external MCP servers in a streaming turn (real SDK server over Streama
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(toolNamesOf(stub.requests[0]!.body)).toEqual([GATED_TOOL]);
     const [paused] = eventsOf(res.turn, 'approval_required');
-    expect(paused?.approval).toMatchObject({ functionRef: 'mcp:gated/lookup_weather', toolCallId: 'call-gated', arguments: { city: 'Porto' } });
+    expect(paused?.approval).toMatchObject({
+      functionRef: 'mcp:gated/lookup_weather',
+      toolCallId: 'call-gated',
+      arguments: { city: 'Porto' },
+    });
     expect(eventsOf(res.turn, 'tool_result')).toEqual([]);
     expect(eventsOf(res.turn, 'turn_completed')[0]).toMatchObject({ status: 'awaiting_approval' });
     expect(weather.calls).toEqual([]);
@@ -138,7 +170,10 @@ describe('external MCP servers in a streaming turn (real SDK server over Streama
     stub.enqueue(textReply('Sunny in Braga.'));
     const resumed = await decide(paused!.approval, 'approve');
     expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
-    expect(eventsOf(resumed.turn, 'approval_decided')[0]).toMatchObject({ decision: 'approve', toolCallId: 'call-approved' });
+    expect(eventsOf(resumed.turn, 'approval_decided')[0]).toMatchObject({
+      decision: 'approve',
+      toolCallId: 'call-approved',
+    });
     expect(eventsOf(resumed.turn, 'tool_result')[0]).toMatchObject({
       functionRef: 'mcp:gated/lookup_weather',
       outcome: { ok: true, result: [{ type: 'text', text: WeatherMcpServer.forecast('Braga') }] },
@@ -156,14 +191,20 @@ describe('external MCP servers in a streaming turn (real SDK server over Streama
     stub.enqueue(textReply('OK, I will not look it up.'));
     const resumed = await decide(paused!.approval, 'deny');
     expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
-    expect(eventsOf(resumed.turn, 'tool_result')[0]).toMatchObject({ functionRef: 'mcp:gated/lookup_weather', outcome: { ok: false, error: { code: 'DENIED' } } });
+    expect(eventsOf(resumed.turn, 'tool_result')[0]).toMatchObject({
+      functionRef: 'mcp:gated/lookup_weather',
+      outcome: { ok: false, error: { code: 'DENIED' } },
+    });
     expect(eventsOf(resumed.turn, 'turn_completed')[0]).toMatchObject({ status: 'completed' });
     expect(weather.calls).toEqual([]);
     expect(JSON.stringify(stub.requests.at(-1)!.body.messages)).toContain('DENIED');
   });
 
   it('leaves out an unreachable server: the turn completes with the reachable server’s tools and a warning names the mcpRef', async () => {
-    stub.enqueue(toolCallsReply([{ id: 'call-flaky', name: WEATHER_TOOL, arguments: { city: 'Coimbra' } }]), textReply('Sunny in Coimbra.'));
+    stub.enqueue(
+      toolCallsReply([{ id: 'call-flaky', name: WEATHER_TOOL, arguments: { city: 'Coimbra' } }]),
+      textReply('Sunny in Coimbra.'),
+    );
     const res = await postStream(t.api, turnsOf(SYSTEMS.flaky.ref), user.auth, { message: 'Weather in Coimbra?' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(eventsOf(res.turn, 'turn_completed')[0]).toMatchObject({ status: 'completed' });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { deferred, errorReply, structuredReply, textReply, toolCallsReply, type ScriptedStubServer, type StubMessageReply } from '../../../testing/llm-stubs/index.js';
+import {
+  deferred,
+  errorReply,
+  structuredReply,
+  textReply,
+  toolCallsReply,
+  type ScriptedStubServer,
+  type StubMessageReply,
+} from '../../../testing/llm-stubs/index.js';
 import {
   abortInFlight,
   chatRequest,
@@ -11,13 +19,21 @@ import {
   type StubbedAdapter,
   type StubbedAdapterSetup,
 } from './adapter.fixtures.js';
-import type { ChatStreamRequest, LLMProviderAdapter, ProviderCallErrorKind, ProviderFinishReason } from './llm-provider.types.js';
+import type {
+  ChatStreamRequest,
+  LLMProviderAdapter,
+  ProviderCallErrorKind,
+  ProviderFinishReason,
+} from './llm-provider.types.js';
 
 /** An adapter offering streaming chat and structured output. */
 export type ChatAdapter = LLMProviderAdapter & Required<Pick<LLMProviderAdapter, 'streamChat' | 'generateStructured'>>;
 
 /** What the contract needs to know of a vendor: its setup against its stub, and how its API words things. */
-export interface ChatAdapterVendor<S extends ScriptedStubServer, A extends ChatAdapter> extends StubbedAdapterSetup<S, A> {
+export interface ChatAdapterVendor<S extends ScriptedStubServer, A extends ChatAdapter> extends StubbedAdapterSetup<
+  S,
+  A
+> {
   /** The vendor's model id sent in requests. */
   readonly model: string;
   /** How the vendor's tool-call ids begin (the stub streams back the ids it is given). */
@@ -84,14 +100,20 @@ export function describeChatAdapterContract<S extends ScriptedStubServer, A exte
       const events = await streamed();
 
       expect(events.filter((event) => event.type === 'tool_call')).toEqual([
-        { type: 'tool_call', call: { id: toolCallId('a'), name: 'get_weather', arguments: { city: 'Paris', units: 'metric' } } },
+        {
+          type: 'tool_call',
+          call: { id: toolCallId('a'), name: 'get_weather', arguments: { city: 'Paris', units: 'metric' } },
+        },
         { type: 'tool_call', call: { id: toolCallId('b'), name: 'get_time', arguments: { timezone: 'Europe/Paris' } } },
       ]);
     });
 
     it('streams the text that precedes tool calls before the calls', async () => {
       harness.stub.enqueue(
-        toolCallsReply([{ id: toolCallId('a'), name: 'lookup', arguments: { q: 'x' } }], { text: 'Let me check.', textDeltas: ['Let me ', 'check.'] }),
+        toolCallsReply([{ id: toolCallId('a'), name: 'lookup', arguments: { q: 'x' } }], {
+          text: 'Let me check.',
+          textDeltas: ['Let me ', 'check.'],
+        }),
       );
 
       const events = await streamed();
@@ -104,7 +126,10 @@ export function describeChatAdapterContract<S extends ScriptedStubServer, A exte
 
       const events = await streamed();
 
-      expect(events.find((event) => event.type === 'tool_call')).toEqual({ type: 'tool_call', call: { id: toolCallId('a'), name: 'list_todos', arguments: {} } });
+      expect(events.find((event) => event.type === 'tool_call')).toEqual({
+        type: 'tool_call',
+        call: { id: toolCallId('a'), name: 'list_todos', arguments: {} },
+      });
     });
 
     it.each([
@@ -123,16 +148,22 @@ export function describeChatAdapterContract<S extends ScriptedStubServer, A exte
 
       const events = await streamed();
 
-      expect(events.at(-1)).toMatchObject({ type: 'finish', usage: { inputTokens: 42, outputTokens: 7, totalTokens: 49 } });
+      expect(events.at(-1)).toMatchObject({
+        type: 'finish',
+        usage: { inputTokens: 42, outputTokens: 7, totalTokens: 49 },
+      });
     });
 
-    it.each(vendor.stopReasons)(`maps ${vendor.stopReasonName} %s to finish reason %s`, async (stopReason, finishReason) => {
-      harness.stub.enqueue(textReply('Some text', { stopReason }));
+    it.each(vendor.stopReasons)(
+      `maps ${vendor.stopReasonName} %s to finish reason %s`,
+      async (stopReason, finishReason) => {
+        harness.stub.enqueue(textReply('Some text', { stopReason }));
 
-      const events = await streamed();
+        const events = await streamed();
 
-      expect(events.at(-1)).toMatchObject({ type: 'finish', finishReason });
-    });
+        expect(events.at(-1)).toMatchObject({ type: 'finish', finishReason });
+      },
+    );
 
     it(`maps ${vendor.stopReasonName} ${vendor.toolCallsStopReason} to finish reason tool_calls`, async () => {
       harness.stub.enqueue(toolCallsReply([{ name: 'lookup', arguments: { q: 'x' } }]));
@@ -156,7 +187,8 @@ export function describeChatAdapterContract<S extends ScriptedStubServer, A exte
 
       await rejection(
         (async () => {
-          for await (const event of harness.adapter.streamChat(chat())) if (event.type === 'text_delta') seen.push(event.text);
+          for await (const event of harness.adapter.streamChat(chat()))
+            if (event.type === 'text_delta') seen.push(event.text);
         })(),
       );
 
@@ -216,7 +248,10 @@ export function describeChatAdapterContract<S extends ScriptedStubServer, A exte
 
     it('retries a 500 itself when maxRetries allows, against the same server', async () => {
       const retrying = vendor.createAdapter(harness.stub, { maxRetries: 1 });
-      harness.stub.enqueue(errorReply(500, 'transient', { headers: { 'retry-after-ms': '1' } }), textReply('Recovered'));
+      harness.stub.enqueue(
+        errorReply(500, 'transient', { headers: { 'retry-after-ms': '1' } }),
+        textReply('Recovered'),
+      );
 
       const events = await collect(retrying.streamChat(chat()));
 

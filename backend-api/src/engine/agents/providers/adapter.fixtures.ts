@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, expect } from 'vitest';
-import { AnthropicStub, deferred, OpenAIStub, type ScriptedStubServer, type StubReply } from '../../../testing/llm-stubs/index.js';
+import {
+  AnthropicStub,
+  deferred,
+  OpenAIStub,
+  type ScriptedStubServer,
+  type StubReply,
+} from '../../../testing/llm-stubs/index.js';
 import { AnthropicAdapter } from './anthropic.adapter.js';
 import {
   ProviderCallError,
@@ -29,7 +35,10 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 /** `error` is a {@link ProviderCallError} with these fields. */
-export function expectProviderError(error: unknown, fields: Partial<Pick<ProviderCallError, 'kind' | 'status' | 'providerRef' | 'retryAfterMs'>>): void {
+export function expectProviderError(
+  error: unknown,
+  fields: Partial<Pick<ProviderCallError, 'kind' | 'status' | 'providerRef' | 'retryAfterMs'>>,
+): void {
   expect(error).toBeInstanceOf(ProviderCallError);
   expect(error).toMatchObject(fields);
 }
@@ -84,7 +93,11 @@ export function structuredRequest(model: string): StructuredRequest {
 export const WEATHER_TOOL: ProviderToolSpec = {
   name: 'get_weather',
   description: 'The weather in a city',
-  inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { city: { type: 'string' } } },
+  inputSchema: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties: { city: { type: 'string' } },
+  },
 };
 
 /** How one vendor's adapter is stood up against that vendor's stub. */
@@ -98,13 +111,15 @@ export interface StubbedAdapterSetup<S extends ScriptedStubServer, A extends LLM
 export const ANTHROPIC_SETUP: StubbedAdapterSetup<AnthropicStub, AnthropicAdapter> = {
   ref: 'anthropic',
   startStub: () => new AnthropicStub().start(),
-  createAdapter: (stub, { maxRetries }) => new AnthropicAdapter({ apiKey: 'sk-ant-test', baseURL: stub.baseURL, maxRetries }),
+  createAdapter: (stub, { maxRetries }) =>
+    new AnthropicAdapter({ apiKey: 'sk-ant-test', baseURL: stub.baseURL, maxRetries }),
 };
 
 export const OPENAI_SETUP: StubbedAdapterSetup<OpenAIStub, OpenAIAdapter> = {
   ref: 'openai',
   startStub: () => new OpenAIStub().start(),
-  createAdapter: (stub, { maxRetries }) => new OpenAIAdapter({ apiKey: 'sk-openai-test', baseURL: stub.baseURL, maxRetries }),
+  createAdapter: (stub, { maxRetries }) =>
+    new OpenAIAdapter({ apiKey: 'sk-openai-test', baseURL: stub.baseURL, maxRetries }),
 };
 
 /** The stub and the adapter of the running test. */
@@ -117,7 +132,9 @@ export interface StubbedAdapter<S extends ScriptedStubServer, A extends LLMProvi
  * Before each test of the enclosing `describe`, starts the vendor's stub and builds an adapter on it that does
  * not retry (`maxRetries: 0`); closes the stub after each test.
  */
-export function useStubbedAdapter<S extends ScriptedStubServer, A extends LLMProviderAdapter>(setup: StubbedAdapterSetup<S, A>): StubbedAdapter<S, A> {
+export function useStubbedAdapter<S extends ScriptedStubServer, A extends LLMProviderAdapter>(
+  setup: StubbedAdapterSetup<S, A>,
+): StubbedAdapter<S, A> {
   let current: StubbedAdapter<S, A> | undefined;
   beforeEach(async () => {
     const stub = await setup.startStub();

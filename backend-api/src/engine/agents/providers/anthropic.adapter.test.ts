@@ -100,7 +100,11 @@ describe('AnthropicAdapter against the Messages API stub', () => {
       await collect(harness.adapter.streamChat(chat({ tools: [WEATHER_TOOL] })));
 
       expect(harness.stub.requests[0]?.body.tools).toEqual([
-        { name: 'get_weather', description: 'The weather in a city', input_schema: { type: 'object', properties: { city: { type: 'string' } } } },
+        {
+          name: 'get_weather',
+          description: 'The weather in a city',
+          input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+        },
       ]);
     });
 
@@ -172,11 +176,38 @@ describe('AnthropicAdapter against the Messages API stub', () => {
 
     it('counts cache writes and reads as input tokens', async () => {
       const sse = [
-        ['message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: MODEL, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000 } } }],
+        [
+          'message_start',
+          {
+            type: 'message_start',
+            message: {
+              id: 'msg_1',
+              type: 'message',
+              role: 'assistant',
+              model: MODEL,
+              content: [],
+              stop_reason: null,
+              stop_sequence: null,
+              usage: {
+                input_tokens: 10,
+                output_tokens: 1,
+                cache_creation_input_tokens: 100,
+                cache_read_input_tokens: 1000,
+              },
+            },
+          },
+        ],
         ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
         ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } }],
         ['content_block_stop', { type: 'content_block_stop', index: 0 }],
-        ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 3 } }],
+        [
+          'message_delta',
+          {
+            type: 'message_delta',
+            delta: { stop_reason: 'end_turn', stop_sequence: null },
+            usage: { output_tokens: 3 },
+          },
+        ],
         ['message_stop', { type: 'message_stop' }],
       ] as const;
       harness.stub.enqueue({
@@ -187,7 +218,10 @@ describe('AnthropicAdapter against the Messages API stub', () => {
 
       const events = await collect(harness.adapter.streamChat(chat()));
 
-      expect(events.at(-1)).toMatchObject({ type: 'finish', usage: { inputTokens: 1110, outputTokens: 3, totalTokens: 1113 } });
+      expect(events.at(-1)).toMatchObject({
+        type: 'finish',
+        usage: { inputTokens: 1110, outputTokens: 3, totalTokens: 1113 },
+      });
     });
 
     it('maps an error event inside the stream to unavailable', async () => {
@@ -217,7 +251,11 @@ describe('AnthropicAdapter against the Messages API stub', () => {
     it('asks for the schema through output_config.format, without the $schema keyword', async () => {
       harness.stub.enqueue(structuredReply({ name: 'red' }));
 
-      await harness.adapter.generateStructured({ ...structuredRequest(MODEL), reasoningEffort: 'medium', system: 'Answer briefly.' });
+      await harness.adapter.generateStructured({
+        ...structuredRequest(MODEL),
+        reasoningEffort: 'medium',
+        system: 'Answer briefly.',
+      });
 
       const body = harness.stub.requests[0]?.body;
       expect(body).not.toHaveProperty('stream');
@@ -229,7 +267,12 @@ describe('AnthropicAdapter against the Messages API stub', () => {
           effort: 'medium',
           format: {
             type: 'json_schema',
-            schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false },
+            schema: {
+              type: 'object',
+              properties: { name: { type: 'string' } },
+              required: ['name'],
+              additionalProperties: false,
+            },
           },
         },
       });

@@ -52,7 +52,8 @@ interface AnthropicUsageLike {
 
 /** Input tokens include cache writes and reads (the vendor counts them apart). */
 function toUsage(usage: AnthropicUsageLike): AgentCallUsage {
-  const inputTokens = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+  const inputTokens =
+    (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
   const outputTokens = usage.output_tokens ?? 0;
   return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
 }
@@ -75,13 +76,18 @@ export function toAnthropicMessages(messages: readonly ProviderMessage[]): Messa
     if (message.role === 'user') {
       pushUser([{ type: 'text', text: message.content }]);
     } else if (message.role === 'tool') {
-      const block: ContentBlockParam = { type: 'tool_result', tool_use_id: message.toolCallId, content: message.content };
+      const block: ContentBlockParam = {
+        type: 'tool_result',
+        tool_use_id: message.toolCallId,
+        content: message.content,
+      };
       if (message.isError) block.is_error = true;
       pushUser([block]);
     } else {
       const blocks: ContentBlockParam[] = [];
       if (message.content !== '') blocks.push({ type: 'text', text: message.content });
-      for (const call of message.toolCalls ?? []) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+      for (const call of message.toolCalls ?? [])
+        blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
       if (blocks.length > 0) turns.push({ role: 'assistant', content: blocks });
     }
   }
@@ -100,7 +106,10 @@ export class AnthropicAdapter implements LLMProviderAdapter {
     this.#sdk = lazySdk(async () => {
       const sdk = await import('@anthropic-ai/sdk');
       const { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } = sdk;
-      return { client: new sdk.Anthropic(clientOptions), errors: { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } };
+      return {
+        client: new sdk.Anthropic(clientOptions),
+        errors: { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError },
+      };
     });
   }
 
@@ -109,9 +118,15 @@ export class AnthropicAdapter implements LLMProviderAdapter {
    * has no `temperature` (the catalogue refuses it at registration); a call that still sets one is refused
    * here rather than sent without it.
    */
-  #baseParams(settings: ProviderCallSettings): Pick<MessageCreateParamsBase, 'model' | 'max_tokens' | 'system' | 'output_config'> {
+  #baseParams(
+    settings: ProviderCallSettings,
+  ): Pick<MessageCreateParamsBase, 'model' | 'max_tokens' | 'system' | 'output_config'> {
     if (settings.temperature !== undefined) {
-      throw new ProviderCallError(this.ref, 'refused', `${this.ref}: the Messages API does not accept temperature; remove it from the agent's config`);
+      throw new ProviderCallError(
+        this.ref,
+        'refused',
+        `${this.ref}: the Messages API does not accept temperature; remove it from the agent's config`,
+      );
     }
     const params: Pick<MessageCreateParamsBase, 'model' | 'max_tokens' | 'system' | 'output_config'> = {
       model: settings.model,
@@ -166,7 +181,14 @@ export class AnthropicAdapter implements LLMProviderAdapter {
             const block = toolBlocks.get(event.index);
             if (block) {
               toolBlocks.delete(event.index);
-              yield { type: 'tool_call', call: { id: block.id, name: block.name, arguments: parseToolArguments(this.ref, block.name, block.json) } };
+              yield {
+                type: 'tool_call',
+                call: {
+                  id: block.id,
+                  name: block.name,
+                  arguments: parseToolArguments(this.ref, block.name, block.json),
+                },
+              };
             }
             break;
           }
@@ -187,7 +209,11 @@ export class AnthropicAdapter implements LLMProviderAdapter {
       throw toProviderError(this.ref, error, errors, request.signal);
     }
     if (!sawStop || stopReason === null) {
-      throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} ended the stream before the message was complete (no stop reason)`);
+      throw new ProviderCallError(
+        this.ref,
+        'invalid_response',
+        `${this.ref} ended the stream before the message was complete (no stop reason)`,
+      );
     }
     yield { type: 'finish', finishReason: mapAnthropicStopReason(stopReason), usage: toUsage(usage) };
   }
@@ -201,12 +227,21 @@ export class AnthropicAdapter implements LLMProviderAdapter {
     const params: Anthropic.Messages.MessageCreateParamsNonStreaming = {
       ...base,
       messages: [{ role: 'user', content: request.prompt }],
-      output_config: { ...base.output_config, format: { type: 'json_schema', schema: withoutSchemaKeyword(request.jsonSchema) } },
+      output_config: {
+        ...base.output_config,
+        format: { type: 'json_schema', schema: withoutSchemaKeyword(request.jsonSchema) },
+      },
     };
     const { client, errors } = await this.#sdk();
-    const message = await callSdk(this.ref, errors, request.signal, (options) => client.messages.create(params, options));
+    const message = await callSdk(this.ref, errors, request.signal, (options) =>
+      client.messages.create(params, options),
+    );
     if (message.stop_reason === 'refusal') {
-      throw new ProviderCallError(this.ref, 'refused', `${this.ref} refused to produce "${request.schemaName}" (stop reason: refusal)`);
+      throw new ProviderCallError(
+        this.ref,
+        'refused',
+        `${this.ref} refused to produce "${request.schemaName}" (stop reason: refusal)`,
+      );
     }
     const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
     if (message.stop_reason === 'max_tokens' || message.stop_reason === 'model_context_window_exceeded') {
@@ -217,7 +252,11 @@ export class AnthropicAdapter implements LLMProviderAdapter {
       );
     }
     if (text.trim() === '') {
-      throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} returned no JSON for "${request.schemaName}"`);
+      throw new ProviderCallError(
+        this.ref,
+        'invalid_response',
+        `${this.ref} returned no JSON for "${request.schemaName}"`,
+      );
     }
     return {
       object: parseModelJson(this.ref, text, `"${request.schemaName}"`),
@@ -231,7 +270,12 @@ export class AnthropicAdapter implements LLMProviderAdapter {
 function pickUsage(usage: AnthropicUsageLike | null | undefined): AnthropicUsageLike {
   const picked: AnthropicUsageLike = {};
   if (!usage) return picked;
-  for (const key of ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const) {
+  for (const key of [
+    'input_tokens',
+    'output_tokens',
+    'cache_creation_input_tokens',
+    'cache_read_input_tokens',
+  ] as const) {
     const value = usage[key];
     if (typeof value === 'number') picked[key] = value;
   }

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { deferred, textReply, type Deferred } from '../../../testing/llm-stubs/index.js';
 import { ANTHROPIC_SETUP, collect, rejection, useStubbedAdapter } from './adapter.fixtures.js';
 import { ConcurrencyLimiter, withConcurrencyLimit } from './concurrency-limiter.js';
-import { ProviderCallError, type ChatStreamEvent, type ChatStreamRequest, type LLMProviderAdapter, type StructuredResult } from './llm-provider.types.js';
+import {
+  ProviderCallError,
+  type ChatStreamEvent,
+  type ChatStreamRequest,
+  type LLMProviderAdapter,
+  type StructuredResult,
+} from './llm-provider.types.js';
 
 const USAGE = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
 const FINISH: ChatStreamEvent = { type: 'finish', finishReason: 'stop', usage: USAGE };
@@ -206,7 +212,10 @@ describe('ConcurrencyLimiter', () => {
 
 describe('withConcurrencyLimit', () => {
   it('keeps the methods the adapter lacks absent', () => {
-    const limited = withConcurrencyLimit({ ref: 'fake', embed: async () => ({ vectors: [], model: 'm', dims: 0, usage: USAGE }) }, new ConcurrencyLimiter(1));
+    const limited = withConcurrencyLimit(
+      { ref: 'fake', embed: async () => ({ vectors: [], model: 'm', dims: 0, usage: USAGE }) },
+      new ConcurrencyLimiter(1),
+    );
 
     expect(limited.ref).toBe('fake');
     expect(typeof limited.embed).toBe('function');
@@ -217,7 +226,9 @@ describe('withConcurrencyLimit', () => {
     const limiter = new ConcurrencyLimiter(1);
     const limited = withConcurrencyLimit(fakeAdapter().adapter, limiter);
 
-    await expect(limited.generateStructured!({ model: 'm', prompt: 'p', schemaName: 's', jsonSchema: {} })).rejects.toBeInstanceOf(ProviderCallError);
+    await expect(
+      limited.generateStructured!({ model: 'm', prompt: 'p', schemaName: 's', jsonSchema: {} }),
+    ).rejects.toBeInstanceOf(ProviderCallError);
 
     expect(limiter.inFlight).toBe(0);
   });
@@ -347,7 +358,10 @@ describe('withConcurrencyLimit around the Anthropic adapter and its stub', () =>
     const limiter = new ConcurrencyLimiter(1);
     const limited = withConcurrencyLimit(harness.adapter, limiter);
     const gate = deferred();
-    harness.stub.enqueue(textReply('First then the rest', { holdAfterFirstDelta: gate.promise }), textReply('Second call'));
+    harness.stub.enqueue(
+      textReply('First then the rest', { holdAfterFirstDelta: gate.promise }),
+      textReply('Second call'),
+    );
 
     for await (const event of limited.streamChat!(REQUEST)) {
       if (event.type === 'text_delta') break;

@@ -40,7 +40,8 @@ export class ConcurrencyLimiter {
   readonly #queue: Waiter[] = [];
 
   constructor(max: number = DEFAULT_PROVIDER_MAX_CONCURRENCY) {
-    if (!Number.isInteger(max) || max < 1) throw new RangeError(`A concurrency limit must be an integer of at least 1 (got ${max}).`);
+    if (!Number.isInteger(max) || max < 1)
+      throw new RangeError(`A concurrency limit must be an integer of at least 1 (got ${max}).`);
     this.max = max;
   }
 
@@ -109,7 +110,11 @@ export class ConcurrencyLimiter {
 }
 
 /** Streams `open()` while holding a permit from the first `next()` until the stream ends, fails or is closed. */
-async function* limitedStream<T>(limiter: ConcurrencyLimiter, signal: AbortSignal | undefined, open: () => AsyncIterable<T>): AsyncGenerator<T> {
+async function* limitedStream<T>(
+  limiter: ConcurrencyLimiter,
+  signal: AbortSignal | undefined,
+  open: () => AsyncIterable<T>,
+): AsyncGenerator<T> {
   const release = await limiter.acquire(signal);
   try {
     yield* open();
@@ -129,16 +134,20 @@ export function withConcurrencyLimit(adapter: LLMProviderAdapter, limiter: Concu
   const generateImage = adapter.generateImage?.bind(adapter);
   const embed = adapter.embed?.bind(adapter);
   if (streamChat) {
-    limited.streamChat = (request: ChatStreamRequest): AsyncIterable<ChatStreamEvent> => limitedStream(limiter, request.signal, () => streamChat(request));
+    limited.streamChat = (request: ChatStreamRequest): AsyncIterable<ChatStreamEvent> =>
+      limitedStream(limiter, request.signal, () => streamChat(request));
   }
   if (generateStructured) {
-    limited.generateStructured = (request: StructuredRequest): Promise<StructuredResult> => limiter.run(() => generateStructured(request), request.signal);
+    limited.generateStructured = (request: StructuredRequest): Promise<StructuredResult> =>
+      limiter.run(() => generateStructured(request), request.signal);
   }
   if (generateImage) {
-    limited.generateImage = (request: ImageRequest): Promise<ImageResult> => limiter.run(() => generateImage(request), request.signal);
+    limited.generateImage = (request: ImageRequest): Promise<ImageResult> =>
+      limiter.run(() => generateImage(request), request.signal);
   }
   if (embed) {
-    limited.embed = (request: EmbeddingsRequest): Promise<EmbeddingsResult> => limiter.run(() => embed(request), request.signal);
+    limited.embed = (request: EmbeddingsRequest): Promise<EmbeddingsResult> =>
+      limiter.run(() => embed(request), request.signal);
   }
   return limited;
 }

@@ -44,7 +44,7 @@ describe('resolveModel', () => {
       });
     });
 
-    it("of another provider is refused, naming the provider that serves it, with no substitute", () => {
+    it('of another provider is refused, naming the provider that serves it, with no substitute', () => {
       const resolution = resolveModel('anthropic', { model: LLM_Model.GPT_5, operationKey: CHAT });
 
       expect(resolution).toMatchObject({ ok: false, reason: 'model_not_served' });
@@ -60,7 +60,10 @@ describe('resolveModel', () => {
     });
 
     it('that does not serve the operation is refused', () => {
-      const resolution = resolveModel('openai', { model: EmbeddingsProvider_Model.OPEN_AI_TEXT_EMBEDDING_3_SMALL, operationKey: CHAT });
+      const resolution = resolveModel('openai', {
+        model: EmbeddingsProvider_Model.OPEN_AI_TEXT_EMBEDDING_3_SMALL,
+        operationKey: CHAT,
+      });
 
       expect(resolution).toMatchObject({ ok: false, reason: 'operation_not_supported' });
     });
@@ -76,16 +79,26 @@ describe('resolveModel', () => {
     ])('%s resolves %s to the concrete model %s', (providerRef, modelApplicability, model) => {
       const resolution = resolveModel(providerRef, { modelApplicability, operationKey: CHAT });
 
-      expect(resolution).toMatchObject({ ok: true, resolved: { model, vendorModelId: model, source: 'applicability', applicability: modelApplicability } });
+      expect(resolution).toMatchObject({
+        ok: true,
+        resolved: { model, vendorModelId: model, source: 'applicability', applicability: modelApplicability },
+      });
     });
 
     it('a provider has no model for is refused, with no other class substituted', () => {
       const catalogue = {
         ...MODEL_CATALOGUE,
-        anthropic: { ...MODEL_CATALOGUE.anthropic!, classModels: { [LLM_Model_Applicability.CONVERSATION]: LLM_Model.CLAUDE_SONNET_5 } },
+        anthropic: {
+          ...MODEL_CATALOGUE.anthropic!,
+          classModels: { [LLM_Model_Applicability.CONVERSATION]: LLM_Model.CLAUDE_SONNET_5 },
+        },
       };
 
-      const resolution = resolveModel('anthropic', { modelApplicability: LLM_Model_Applicability.FAST_CLASSIFICATION, operationKey: CHAT }, catalogue);
+      const resolution = resolveModel(
+        'anthropic',
+        { modelApplicability: LLM_Model_Applicability.FAST_CLASSIFICATION, operationKey: CHAT },
+        catalogue,
+      );
 
       expect(resolution).toMatchObject({ ok: false, reason: 'applicability_not_served' });
     });
@@ -102,13 +115,24 @@ describe('resolveModel', () => {
 
   describe('reasoning effort', () => {
     it('is kept for a model that supports it', () => {
-      const resolution = resolveModel('openai', { model: LLM_Model.GPT_5, operationKey: STRUCTURED, reasoningEffort: LLMProvider_ReasoningEffort.HIGH });
+      const resolution = resolveModel('openai', {
+        model: LLM_Model.GPT_5,
+        operationKey: STRUCTURED,
+        reasoningEffort: LLMProvider_ReasoningEffort.HIGH,
+      });
 
-      expect(resolution).toMatchObject({ ok: true, resolved: { reasoningEffort: 'high', supportsReasoningEffort: true } });
+      expect(resolution).toMatchObject({
+        ok: true,
+        resolved: { reasoningEffort: 'high', supportsReasoningEffort: true },
+      });
     });
 
     it('is refused on a pinned model that does not support it', () => {
-      const resolution = resolveModel('anthropic', { model: LLM_Model.CLAUDE_HAIKU_5, operationKey: CHAT, reasoningEffort: 'low' });
+      const resolution = resolveModel('anthropic', {
+        model: LLM_Model.CLAUDE_HAIKU_5,
+        operationKey: CHAT,
+        reasoningEffort: 'low',
+      });
 
       expect(resolution).toMatchObject({ ok: false, reason: 'reasoning_not_supported' });
       expect(resolution.ok ? '' : resolution.message).toContain(LLM_Model.CLAUDE_SONNET_5);
@@ -132,7 +156,10 @@ describe('resolveModel', () => {
   });
 
   it('refuses a provider without a catalogue', () => {
-    expect(resolveModel('mistral', { model: LLM_Model.GPT_5, operationKey: CHAT })).toMatchObject({ ok: false, reason: 'provider_unknown' });
+    expect(resolveModel('mistral', { model: LLM_Model.GPT_5, operationKey: CHAT })).toMatchObject({
+      ok: false,
+      reason: 'provider_unknown',
+    });
   });
 
   it('refuses an operation the provider does not serve, naming the providers that do', () => {
@@ -143,7 +170,11 @@ describe('resolveModel', () => {
   });
 
   it('refuses both a model and a class', () => {
-    const resolution = resolveModel('openai', { model: LLM_Model.GPT_5, modelApplicability: LLM_Model_Applicability.CONVERSATION, operationKey: CHAT });
+    const resolution = resolveModel('openai', {
+      model: LLM_Model.GPT_5,
+      modelApplicability: LLM_Model_Applicability.CONVERSATION,
+      operationKey: CHAT,
+    });
 
     expect(resolution).toMatchObject({ ok: false, reason: 'invalid_selection' });
   });
@@ -166,21 +197,29 @@ describe('resolveModel', () => {
 
     expect(resolution).toMatchObject({
       ok: true,
-      resolved: { model: EmbeddingsProvider_Model.OPEN_AI_TEXT_EMBEDDING_3_SMALL, source: 'default', embeddingDims: 1536 },
+      resolved: {
+        model: EmbeddingsProvider_Model.OPEN_AI_TEXT_EMBEDDING_3_SMALL,
+        source: 'default',
+        embeddingDims: 1536,
+      },
     });
   });
 });
 
 describe('resolveModelOrThrow', () => {
   it('returns the resolved model', () => {
-    expect(resolveModelOrThrow('openai', { model: LLM_Model.GPT_5_MINI, operationKey: CHAT }).vendorModelId).toBe('gpt-5-mini');
+    expect(resolveModelOrThrow('openai', { model: LLM_Model.GPT_5_MINI, operationKey: CHAT }).vendorModelId).toBe(
+      'gpt-5-mini',
+    );
   });
 
   it('throws a ModelResolutionError with the refusal reason', () => {
     expect(() => resolveModelOrThrow('anthropic', { model: LLM_Model.GPT_5, operationKey: CHAT })).toThrow(
       expect.objectContaining({ name: 'ModelResolutionError', reason: 'model_not_served', providerRef: 'anthropic' }),
     );
-    expect(() => resolveModelOrThrow('anthropic', { model: LLM_Model.GPT_5, operationKey: CHAT })).toThrow(ModelResolutionError);
+    expect(() => resolveModelOrThrow('anthropic', { model: LLM_Model.GPT_5, operationKey: CHAT })).toThrow(
+      ModelResolutionError,
+    );
   });
 });
 
@@ -211,27 +250,46 @@ describe('MODEL_CATALOGUE', () => {
     [EMBED_TEXTS_OPERATION]: 'embed',
   };
 
-  it.each(Object.keys(MODEL_CATALOGUE))('resolves every class of %s to one of its models serving both language operations', (providerRef) => {
-    const entry = MODEL_CATALOGUE[providerRef]!;
-    for (const [applicability, modelId] of Object.entries(entry.classModels)) {
-      const model = entry.models.find((candidate) => candidate.model === modelId);
-      expect(model, `${providerRef} ${applicability}`).toBeDefined();
-      expect(model?.operations).toEqual(expect.arrayContaining([CHAT, STRUCTURED]));
-      expect(model?.applicability).toContain(applicability);
-    }
-  });
+  it.each(Object.keys(MODEL_CATALOGUE))(
+    'resolves every class of %s to one of its models serving both language operations',
+    (providerRef) => {
+      const entry = MODEL_CATALOGUE[providerRef]!;
+      for (const [applicability, modelId] of Object.entries(entry.classModels)) {
+        const model = entry.models.find((candidate) => candidate.model === modelId);
+        expect(model, `${providerRef} ${applicability}`).toBeDefined();
+        expect(model?.operations).toEqual(expect.arrayContaining([CHAT, STRUCTURED]));
+        expect(model?.applicability).toContain(applicability);
+      }
+    },
+  );
 
-  it.each(Object.keys(MODEL_CATALOGUE))('lists for %s only operations its shipped adapter implements', (providerRef) => {
-    const adapter = BUILT_IN_ADAPTER_FACTORIES[providerRef]!({ ref: providerRef, apiKey: 'unused', baseURL: 'http://127.0.0.1:9' });
-    const operations = new Set<ProviderOperationKey>(MODEL_CATALOGUE[providerRef]!.models.flatMap((model) => model.operations));
+  it.each(Object.keys(MODEL_CATALOGUE))(
+    'lists for %s only operations its shipped adapter implements',
+    (providerRef) => {
+      const adapter = BUILT_IN_ADAPTER_FACTORIES[providerRef]!({
+        ref: providerRef,
+        apiKey: 'unused',
+        baseURL: 'http://127.0.0.1:9',
+      });
+      const operations = new Set<ProviderOperationKey>(
+        MODEL_CATALOGUE[providerRef]!.models.flatMap((model) => model.operations),
+      );
 
-    for (const operation of operations) expect(adapter[ADAPTER_METHOD[operation]!], `${providerRef} ${operation}`).toBeTypeOf('function');
-  });
+      for (const operation of operations)
+        expect(adapter[ADAPTER_METHOD[operation]!], `${providerRef} ${operation}`).toBeTypeOf('function');
+    },
+  );
 
   it('types exactly the chat models of each provider for agent declarations', () => {
     const chatModels = Object.fromEntries(
       Object.entries(MODEL_CATALOGUE)
-        .map(([providerRef, entry]) => [providerRef, entry.models.filter((model) => model.operations.includes(CHAT)).map((model) => model.model)] as const)
+        .map(
+          ([providerRef, entry]) =>
+            [
+              providerRef,
+              entry.models.filter((model) => model.operations.includes(CHAT)).map((model) => model.model),
+            ] as const,
+        )
         .filter(([, models]) => models.length > 0),
     );
     expect(chatModels).toEqual(LANGUAGE_MODELS_BY_PROVIDER);

@@ -48,7 +48,9 @@ export interface ProviderModelCatalogue {
   /** Language-model classes: the one model each class resolves to (a class absent here is not served). */
   readonly classModels: Readonly<Partial<Record<LLM_Model_Applicability, CatalogueModelId>>>;
   /** The model used when an image or embeddings call pins none. */
-  readonly defaultModels: Readonly<Partial<Record<ImageProvider_OperationKey | EmbeddingsOperationKey, CatalogueModelId>>>;
+  readonly defaultModels: Readonly<
+    Partial<Record<ImageProvider_OperationKey | EmbeddingsOperationKey, CatalogueModelId>>
+  >;
 }
 
 /** The whole catalogue, by provider ref. */
@@ -63,7 +65,10 @@ export const LANGUAGE_MODELS_BY_PROVIDER = {
   openai: [LLM_Model.GPT_5, LLM_Model.GPT_5_MINI],
 } as const satisfies Readonly<Record<string, readonly LLM_Model[]>>;
 
-const LLM_OPERATIONS = [LLMProvider_OperationKey.CHAT_COMPLETION, LLMProvider_OperationKey.GENERATE_STRUCTURED] as const;
+const LLM_OPERATIONS = [
+  LLMProvider_OperationKey.CHAT_COMPLETION,
+  LLMProvider_OperationKey.GENERATE_STRUCTURED,
+] as const;
 const ALL_CLASSES = Object.values(LLM_Model_Applicability);
 
 function llm(
@@ -94,10 +99,15 @@ export const MODEL_CATALOGUE: ModelCatalogue = {
       // The Messages API (SDK 1.15.0) has no `temperature` parameter any more.
       llm('anthropic', LLM_Model.CLAUDE_OPUS_5, ALL_CLASSES, { reasoning: true, temperature: false }),
       llm('anthropic', LLM_Model.CLAUDE_SONNET_5, ALL_CLASSES, { reasoning: true, temperature: false }),
-      llm('anthropic', LLM_Model.CLAUDE_HAIKU_5, [LLM_Model_Applicability.FAST_CLASSIFICATION, LLM_Model_Applicability.CONVERSATION], {
-        reasoning: false,
-        temperature: false,
-      }),
+      llm(
+        'anthropic',
+        LLM_Model.CLAUDE_HAIKU_5,
+        [LLM_Model_Applicability.FAST_CLASSIFICATION, LLM_Model_Applicability.CONVERSATION],
+        {
+          reasoning: false,
+          temperature: false,
+        },
+      ),
     ],
     classModels: {
       [LLM_Model_Applicability.STRUCTURED_AUTHORING]: LLM_Model.CLAUDE_SONNET_5,
@@ -111,10 +121,15 @@ export const MODEL_CATALOGUE: ModelCatalogue = {
     models: [
       // GPT-5 models are reasoning models: they accept only their default temperature.
       llm('openai', LLM_Model.GPT_5, ALL_CLASSES, { reasoning: true, temperature: false }),
-      llm('openai', LLM_Model.GPT_5_MINI, [LLM_Model_Applicability.FAST_CLASSIFICATION, LLM_Model_Applicability.CONVERSATION], {
-        reasoning: true,
-        temperature: false,
-      }),
+      llm(
+        'openai',
+        LLM_Model.GPT_5_MINI,
+        [LLM_Model_Applicability.FAST_CLASSIFICATION, LLM_Model_Applicability.CONVERSATION],
+        {
+          reasoning: true,
+          temperature: false,
+        },
+      ),
       {
         model: ImageProvider_Model.OPEN_AI_GPT_IMAGE_1_5,
         providerRef: 'openai',
@@ -210,12 +225,16 @@ export class ModelResolutionError extends Error {
 }
 
 const isLanguageOperation = (operationKey: ProviderOperationKey): operationKey is LLMProvider_OperationKey =>
-  operationKey === LLMProvider_OperationKey.CHAT_COMPLETION || operationKey === LLMProvider_OperationKey.GENERATE_STRUCTURED;
+  operationKey === LLMProvider_OperationKey.CHAT_COMPLETION ||
+  operationKey === LLMProvider_OperationKey.GENERATE_STRUCTURED;
 
 const quoteList = (values: readonly string[]): string => values.map((value) => `"${value}"`).join(', ');
 
 /** Providers of `catalogue` with at least one model serving `operationKey`, sorted. */
-export function providersServing(operationKey: ProviderOperationKey, catalogue: ModelCatalogue = MODEL_CATALOGUE): string[] {
+export function providersServing(
+  operationKey: ProviderOperationKey,
+  catalogue: ModelCatalogue = MODEL_CATALOGUE,
+): string[] {
   return Object.values(catalogue)
     .filter((entry) => entry.models.some((model) => model.operations.includes(operationKey)))
     .map((entry) => entry.providerRef)
@@ -299,11 +318,15 @@ export function resolveModel(
   if (request.model !== undefined) {
     const found = entry.models.find((model) => model.model === request.model);
     if (!found) {
-      const owner = Object.values(catalogue).find((other) => other.models.some((model) => model.model === request.model));
+      const owner = Object.values(catalogue).find((other) =>
+        other.models.some((model) => model.model === request.model),
+      );
       return refuse(
         'model_not_served',
         `Provider "${providerRef}" does not serve model "${request.model}"` +
-          (owner ? ` (it is a "${owner.providerRef}" model; to use it, set providerRef to "${owner.providerRef}")` : ' (not in the model catalogue)') +
+          (owner
+            ? ` (it is a "${owner.providerRef}" model; to use it, set providerRef to "${owner.providerRef}")`
+            : ' (not in the model catalogue)') +
           `. Models "${providerRef}" serves for ${operationKey}: ${servingIds}.`,
       );
     }
@@ -333,7 +356,9 @@ export function resolveModel(
     chosen = found;
     source = 'applicability';
   } else {
-    const defaultId = languageOperation ? undefined : entry.defaultModels[operationKey as ImageProvider_OperationKey | EmbeddingsOperationKey];
+    const defaultId = languageOperation
+      ? undefined
+      : entry.defaultModels[operationKey as ImageProvider_OperationKey | EmbeddingsOperationKey];
     const found = defaultId === undefined ? undefined : entry.models.find((model) => model.model === defaultId);
     if (!found) {
       return refuse(
@@ -347,13 +372,17 @@ export function resolveModel(
   }
 
   const chosenLabel =
-    source === 'applicability' ? `Model "${chosen.model}" (what ${request.modelApplicability} resolves to on "${providerRef}")` : `Model "${chosen.model}"`;
+    source === 'applicability'
+      ? `Model "${chosen.model}" (what ${request.modelApplicability} resolves to on "${providerRef}")`
+      : `Model "${chosen.model}"`;
   if (request.reasoningEffort !== undefined && !chosen.supportsReasoningEffort) {
     const reasoningModels = serving.filter((model) => model.supportsReasoningEffort).map((model) => model.model);
     return refuse(
       'reasoning_not_supported',
       `${chosenLabel} does not support reasoningEffort. Remove reasoningEffort` +
-        (reasoningModels.length > 0 ? `, or pin a model of "${providerRef}" that supports it: ${quoteList(reasoningModels)}.` : '.'),
+        (reasoningModels.length > 0
+          ? `, or pin a model of "${providerRef}" that supports it: ${quoteList(reasoningModels)}.`
+          : '.'),
     );
   }
   if (request.temperature !== undefined && !chosen.supportsTemperature) {
@@ -361,7 +390,9 @@ export function resolveModel(
     return refuse(
       'temperature_not_supported',
       `${chosenLabel} accepts only its default temperature. Remove temperature` +
-        (temperatureModels.length > 0 ? `, or pin a model of "${providerRef}" that accepts it: ${quoteList(temperatureModels)}.` : '.'),
+        (temperatureModels.length > 0
+          ? `, or pin a model of "${providerRef}" that accepts it: ${quoteList(temperatureModels)}.`
+          : '.'),
     );
   }
 
@@ -373,8 +404,10 @@ export function resolveModel(
     source,
     supportsReasoningEffort: chosen.supportsReasoningEffort,
   };
-  if (source === 'applicability' && request.modelApplicability !== undefined) resolved.applicability = request.modelApplicability;
-  if (request.reasoningEffort !== undefined) resolved.reasoningEffort = request.reasoningEffort as ResolvedModel['reasoningEffort'];
+  if (source === 'applicability' && request.modelApplicability !== undefined)
+    resolved.applicability = request.modelApplicability;
+  if (request.reasoningEffort !== undefined)
+    resolved.reasoningEffort = request.reasoningEffort as ResolvedModel['reasoningEffort'];
   if (chosen.embeddingDims !== undefined) resolved.embeddingDims = chosen.embeddingDims;
   return { ok: true, resolved };
 }

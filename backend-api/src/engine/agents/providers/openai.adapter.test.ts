@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { deterministicVector, errorReply, OpenAIStub, structuredReply, STUB_PNG_BASE64, textReply } from '../../../testing/llm-stubs/index.js';
+import {
+  deterministicVector,
+  errorReply,
+  OpenAIStub,
+  structuredReply,
+  STUB_PNG_BASE64,
+  textReply,
+} from '../../../testing/llm-stubs/index.js';
 import { describeChatAdapterContract, type ChatAdapterVendor } from './adapter.contract.js';
 import {
   abortInFlight,
@@ -74,9 +81,15 @@ describe('OpenAIAdapter against the OpenAI stub', () => {
     it('sends maxOutputTokens, temperature and reasoningEffort as their Chat Completions parameters', async () => {
       harness.stub.enqueue(textReply('Hi'));
 
-      await collect(harness.adapter.streamChat(chat({ maxOutputTokens: 300, temperature: 0.3, reasoningEffort: 'high' })));
+      await collect(
+        harness.adapter.streamChat(chat({ maxOutputTokens: 300, temperature: 0.3, reasoningEffort: 'high' })),
+      );
 
-      expect(harness.stub.requests[0]?.body).toMatchObject({ max_completion_tokens: 300, temperature: 0.3, reasoning_effort: 'high' });
+      expect(harness.stub.requests[0]?.body).toMatchObject({
+        max_completion_tokens: 300,
+        temperature: 0.3,
+        reasoning_effort: 'high',
+      });
     });
 
     it('sends tools as functions, without the $schema keyword', async () => {
@@ -87,7 +100,11 @@ describe('OpenAIAdapter against the OpenAI stub', () => {
       expect(harness.stub.requests[0]?.body.tools).toEqual([
         {
           type: 'function',
-          function: { name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+          function: {
+            name: 'get_weather',
+            description: 'The weather in a city',
+            parameters: { type: 'object', properties: { city: { type: 'string' } } },
+          },
         },
       ]);
     });
@@ -97,7 +114,9 @@ describe('OpenAIAdapter against the OpenAI stub', () => {
 
       const events = await collect(harness.adapter.streamChat(chat()));
 
-      expect(events.filter((event) => event.type === 'text_delta')).toEqual([{ type: 'text_delta', text: 'I cannot help with that.' }]);
+      expect(events.filter((event) => event.type === 'text_delta')).toEqual([
+        { type: 'text_delta', text: 'I cannot help with that.' },
+      ]);
     });
 
     it('translates assistant tool calls and tool results into tool_calls and tool messages', async () => {
@@ -149,7 +168,9 @@ describe('OpenAIAdapter against the OpenAI stub', () => {
     it('maps an error of the Embeddings API the same way (500 -> unavailable)', async () => {
       harness.stub.enqueue(errorReply(500, 'The server had an error'));
 
-      const error = await rejection(harness.adapter.embed({ model: 'text-embedding-3-small', texts: ['a'], purpose: 'CORPUS' }));
+      const error = await rejection(
+        harness.adapter.embed({ model: 'text-embedding-3-small', texts: ['a'], purpose: 'CORPUS' }),
+      );
 
       expectProviderError(error, { kind: 'unavailable', status: 500 });
     });
@@ -186,7 +207,12 @@ describe('OpenAIAdapter against the OpenAI stub', () => {
         json_schema: {
           name: 'colour',
           strict: true,
-          schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false },
+          schema: {
+            type: 'object',
+            properties: { name: { type: 'string' } },
+            required: ['name'],
+            additionalProperties: false,
+          },
         },
       });
     });
@@ -196,7 +222,12 @@ describe('OpenAIAdapter against the OpenAI stub', () => {
 
       await harness.adapter.generateStructured({
         ...STRUCTURED,
-        jsonSchema: { type: 'object', properties: { name: { type: 'string' }, hex: { type: 'string' } }, required: ['name'], additionalProperties: false },
+        jsonSchema: {
+          type: 'object',
+          properties: { name: { type: 'string' }, hex: { type: 'string' } },
+          required: ['name'],
+          additionalProperties: false,
+        },
       });
 
       expect(harness.stub.requests[0]?.body.response_format.json_schema.strict).toBe(false);
@@ -282,23 +313,43 @@ describe('OpenAIAdapter against the OpenAI stub', () => {
     it('returns one vector per text, in the order of the texts', async () => {
       harness.stub.enqueue({ type: 'embeddings', dims: 4 });
 
-      const result = await harness.adapter.embed({ model: 'text-embedding-3-small', texts: ['alpha', 'beta', 'gamma'], purpose: 'CORPUS' });
+      const result = await harness.adapter.embed({
+        model: 'text-embedding-3-small',
+        texts: ['alpha', 'beta', 'gamma'],
+        purpose: 'CORPUS',
+      });
 
-      expect(result.vectors).toEqual([deterministicVector('alpha', 4), deterministicVector('beta', 4), deterministicVector('gamma', 4)]);
+      expect(result.vectors).toEqual([
+        deterministicVector('alpha', 4),
+        deterministicVector('beta', 4),
+        deterministicVector('gamma', 4),
+      ]);
     });
 
     it('puts vectors back in text order when the API lists them out of order', async () => {
       harness.stub.enqueue({ type: 'embeddings', dims: 4, reverseOrder: true });
 
-      const result = await harness.adapter.embed({ model: 'text-embedding-3-small', texts: ['alpha', 'beta', 'gamma'], purpose: 'CORPUS' });
+      const result = await harness.adapter.embed({
+        model: 'text-embedding-3-small',
+        texts: ['alpha', 'beta', 'gamma'],
+        purpose: 'CORPUS',
+      });
 
-      expect(result.vectors).toEqual([deterministicVector('alpha', 4), deterministicVector('beta', 4), deterministicVector('gamma', 4)]);
+      expect(result.vectors).toEqual([
+        deterministicVector('alpha', 4),
+        deterministicVector('beta', 4),
+        deterministicVector('gamma', 4),
+      ]);
     });
 
     it('reports the vector length as dims', async () => {
       harness.stub.enqueue({ type: 'embeddings', dims: 6 });
 
-      const result = await harness.adapter.embed({ model: 'text-embedding-3-small', texts: ['alpha'], purpose: 'QUERY' });
+      const result = await harness.adapter.embed({
+        model: 'text-embedding-3-small',
+        texts: ['alpha'],
+        purpose: 'QUERY',
+      });
 
       expect(result.dims).toBe(6);
     });
@@ -306,7 +357,11 @@ describe('OpenAIAdapter against the OpenAI stub', () => {
     it('reports the model that answered and the input tokens as usage', async () => {
       harness.stub.enqueue({ type: 'embeddings', usage: { inputTokens: 11 } });
 
-      const result = await harness.adapter.embed({ model: 'text-embedding-3-small', texts: ['alpha', 'beta'], purpose: 'CORPUS' });
+      const result = await harness.adapter.embed({
+        model: 'text-embedding-3-small',
+        texts: ['alpha', 'beta'],
+        purpose: 'CORPUS',
+      });
 
       expect(result.model).toBe('text-embedding-3-small');
       expect(result.usage).toEqual({ inputTokens: 11, outputTokens: 0, totalTokens: 11 });
@@ -315,9 +370,18 @@ describe('OpenAIAdapter against the OpenAI stub', () => {
     it('passes dimensions through and gets vectors of that length', async () => {
       harness.stub.enqueue({ type: 'embeddings' });
 
-      const result = await harness.adapter.embed({ model: 'text-embedding-3-large', texts: ['alpha'], purpose: 'QUERY', dimensions: 12 });
+      const result = await harness.adapter.embed({
+        model: 'text-embedding-3-large',
+        texts: ['alpha'],
+        purpose: 'QUERY',
+        dimensions: 12,
+      });
 
-      expect(harness.stub.requests[0]?.body).toMatchObject({ model: 'text-embedding-3-large', input: ['alpha'], dimensions: 12 });
+      expect(harness.stub.requests[0]?.body).toMatchObject({
+        model: 'text-embedding-3-large',
+        input: ['alpha'],
+        dimensions: 12,
+      });
       expect(result.dims).toBe(12);
       expect(result.vectors[0]).toHaveLength(12);
     });
@@ -336,7 +400,10 @@ describe('OpenAIAdapter against the OpenAI stub', () => {
 
       const result = await harness.adapter.embed({ model: 'text-embedding-3-small', texts, purpose: 'CORPUS' });
 
-      expect(harness.stub.requests.map((request) => request.body.input.length)).toEqual([OPENAI_EMBEDDINGS_MAX_BATCH, 3]);
+      expect(harness.stub.requests.map((request) => request.body.input.length)).toEqual([
+        OPENAI_EMBEDDINGS_MAX_BATCH,
+        3,
+      ]);
       expect(result.vectors).toHaveLength(texts.length);
       expect(result.vectors.at(-1)).toEqual(deterministicVector(`text ${OPENAI_EMBEDDINGS_MAX_BATCH + 2}`, 2));
     });
@@ -344,7 +411,9 @@ describe('OpenAIAdapter against the OpenAI stub', () => {
     it('rejects an answer with fewer vectors than texts as invalid_response', async () => {
       harness.stub.enqueue({ type: 'embeddings', vectors: [[0.5, 0.5]] });
 
-      const error = await rejection(harness.adapter.embed({ model: 'text-embedding-3-small', texts: ['alpha', 'beta'], purpose: 'CORPUS' }));
+      const error = await rejection(
+        harness.adapter.embed({ model: 'text-embedding-3-small', texts: ['alpha', 'beta'], purpose: 'CORPUS' }),
+      );
 
       expectProviderError(error, { kind: 'invalid_response' });
     });

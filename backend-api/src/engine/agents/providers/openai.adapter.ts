@@ -25,7 +25,6 @@ export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** The most inputs one Embeddings API request takes; longer lists are sent in consecutive batches. */
 export const OPENAI_EMBEDDINGS_MAX_BATCH = 2048;
 
-
 type ChatMessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ChatCreateParamsBase = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 
@@ -46,7 +45,9 @@ export function mapOpenAIFinishReason(reason: string | null | undefined): Provid
   }
 }
 
-function toUsage(usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null | undefined): AgentCallUsage {
+function toUsage(
+  usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null | undefined,
+): AgentCallUsage {
   const inputTokens = usage?.prompt_tokens ?? 0;
   const outputTokens = usage?.completion_tokens ?? 0;
   return { inputTokens, outputTokens, totalTokens: usage?.total_tokens ?? inputTokens + outputTokens };
@@ -63,7 +64,11 @@ export function toOpenAIMessages(system: string | undefined, messages: readonly 
     if (message.role === 'user') {
       out.push({ role: 'user', content: message.content });
     } else if (message.role === 'tool') {
-      out.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.isError ? `[tool error] ${message.content}` : message.content });
+      out.push({
+        role: 'tool',
+        tool_call_id: message.toolCallId,
+        content: message.isError ? `[tool error] ${message.content}` : message.content,
+      });
     } else {
       const toolCalls = message.toolCalls ?? [];
       out.push({
@@ -122,12 +127,19 @@ export class OpenAIAdapter implements LLMProviderAdapter {
     this.#sdk = lazySdk(async () => {
       const sdk = await import('openai');
       const { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } = sdk;
-      return { client: new sdk.OpenAI(clientOptions), errors: { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } };
+      return {
+        client: new sdk.OpenAI(clientOptions),
+        errors: { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError },
+      };
     });
   }
 
-  #baseParams(settings: ProviderCallSettings): Pick<ChatCreateParamsBase, 'model' | 'max_completion_tokens' | 'temperature' | 'reasoning_effort'> {
-    const params: Pick<ChatCreateParamsBase, 'model' | 'max_completion_tokens' | 'temperature' | 'reasoning_effort'> = { model: settings.model };
+  #baseParams(
+    settings: ProviderCallSettings,
+  ): Pick<ChatCreateParamsBase, 'model' | 'max_completion_tokens' | 'temperature' | 'reasoning_effort'> {
+    const params: Pick<ChatCreateParamsBase, 'model' | 'max_completion_tokens' | 'temperature' | 'reasoning_effort'> = {
+      model: settings.model,
+    };
     if (settings.maxOutputTokens !== undefined) params.max_completion_tokens = settings.maxOutputTokens;
     if (settings.temperature !== undefined) params.temperature = settings.temperature;
     if (settings.reasoningEffort !== undefined) params.reasoning_effort = settings.reasoningEffort;
@@ -144,7 +156,11 @@ export class OpenAIAdapter implements LLMProviderAdapter {
     if (request.tools && request.tools.length > 0) {
       params.tools = request.tools.map((tool) => ({
         type: 'function' as const,
-        function: { name: tool.name, description: tool.description, parameters: withoutSchemaKeyword(tool.inputSchema) },
+        function: {
+          name: tool.name,
+          description: tool.description,
+          parameters: withoutSchemaKeyword(tool.inputSchema),
+        },
       }));
     }
     const calls = new Map<number, { id: string; name: string; json: string }>();
@@ -184,13 +200,24 @@ export class OpenAIAdapter implements LLMProviderAdapter {
       throw toProviderError(this.ref, error, errors, request.signal);
     }
     if (finishReason === null) {
-      throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} ended the stream before the completion was complete (no finish reason)`);
+      throw new ProviderCallError(
+        this.ref,
+        'invalid_response',
+        `${this.ref} ended the stream before the completion was complete (no finish reason)`,
+      );
     }
     for (const [index, call] of [...calls].sort(([a], [b]) => a - b)) {
       if (call.id === '' || call.name === '') {
-        throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} streamed a tool call without an id or a name (index ${index})`);
+        throw new ProviderCallError(
+          this.ref,
+          'invalid_response',
+          `${this.ref} streamed a tool call without an id or a name (index ${index})`,
+        );
       }
-      yield { type: 'tool_call', call: { id: call.id, name: call.name, arguments: parseToolArguments(this.ref, call.name, call.json) } };
+      yield {
+        type: 'tool_call',
+        call: { id: call.id, name: call.name, arguments: parseToolArguments(this.ref, call.name, call.json) },
+      };
     }
     yield { type: 'finish', finishReason: mapOpenAIFinishReason(finishReason), usage: toUsage(usage) };
   }
@@ -203,18 +230,37 @@ export class OpenAIAdapter implements LLMProviderAdapter {
       messages: toOpenAIMessages(request.system, [{ role: 'user', content: request.prompt }]),
       response_format: {
         type: 'json_schema',
-        json_schema: { name: toSchemaName(request.schemaName), schema, strict: request.strict ?? isStrictCompatibleSchema(schema) },
+        json_schema: {
+          name: toSchemaName(request.schemaName),
+          schema,
+          strict: request.strict ?? isStrictCompatibleSchema(schema),
+        },
       },
     };
     const { client, errors } = await this.#sdk();
-    const completion = await callSdk(this.ref, errors, request.signal, (options) => client.chat.completions.create(params, options));
+    const completion = await callSdk(this.ref, errors, request.signal, (options) =>
+      client.chat.completions.create(params, options),
+    );
     const choice = completion.choices[0];
-    if (!choice) throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} returned no choice for "${request.schemaName}"`);
+    if (!choice)
+      throw new ProviderCallError(
+        this.ref,
+        'invalid_response',
+        `${this.ref} returned no choice for "${request.schemaName}"`,
+      );
     if (choice.message.refusal) {
-      throw new ProviderCallError(this.ref, 'refused', `${this.ref} refused to produce "${request.schemaName}": ${choice.message.refusal}`);
+      throw new ProviderCallError(
+        this.ref,
+        'refused',
+        `${this.ref} refused to produce "${request.schemaName}": ${choice.message.refusal}`,
+      );
     }
     if (choice.finish_reason === 'content_filter') {
-      throw new ProviderCallError(this.ref, 'refused', `${this.ref} filtered the answer for "${request.schemaName}" (finish reason: content_filter)`);
+      throw new ProviderCallError(
+        this.ref,
+        'refused',
+        `${this.ref} filtered the answer for "${request.schemaName}" (finish reason: content_filter)`,
+      );
     }
     if (choice.finish_reason === 'length') {
       throw new ProviderCallError(
@@ -224,7 +270,12 @@ export class OpenAIAdapter implements LLMProviderAdapter {
       );
     }
     const text = choice.message.content ?? '';
-    if (text.trim() === '') throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} returned no JSON for "${request.schemaName}"`);
+    if (text.trim() === '')
+      throw new ProviderCallError(
+        this.ref,
+        'invalid_response',
+        `${this.ref} returned no JSON for "${request.schemaName}"`,
+      );
     return {
       object: parseModelJson(this.ref, text, `"${request.schemaName}"`),
       finishReason: mapOpenAIFinishReason(choice.finish_reason),
@@ -238,17 +289,25 @@ export class OpenAIAdapter implements LLMProviderAdapter {
     if (request.n !== undefined) params.n = request.n;
     if (request.size !== undefined) params.size = request.size as OpenAI.Images.ImageGenerateParams['size'];
     if (request.quality !== undefined) params.quality = request.quality as OpenAI.Images.ImageGenerateParams['quality'];
-    if (request.background !== undefined) params.background = request.background as OpenAI.Images.ImageGenerateParams['background'];
-    if (request.outputFormat !== undefined) params.output_format = request.outputFormat as OpenAI.Images.ImageGenerateParams['output_format'];
+    if (request.background !== undefined)
+      params.background = request.background as OpenAI.Images.ImageGenerateParams['background'];
+    if (request.outputFormat !== undefined)
+      params.output_format = request.outputFormat as OpenAI.Images.ImageGenerateParams['output_format'];
     const { client, errors } = await this.#sdk();
-    const response = await callSdk(this.ref, errors, request.signal, (options) => client.images.generate(params, options));
+    const response = await callSdk(this.ref, errors, request.signal, (options) =>
+      client.images.generate(params, options),
+    );
     const format = response.output_format ?? request.outputFormat ?? 'png';
     const mediaType = `image/${format === 'jpg' ? 'jpeg' : format}`;
     const data = response.data ?? [];
     if (data.length === 0) throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} returned no image`);
     const images = data.map((image, index) => {
       if (!image.b64_json) {
-        throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} returned image ${index} without base64 data (b64_json)`);
+        throw new ProviderCallError(
+          this.ref,
+          'invalid_response',
+          `${this.ref} returned image ${index} without base64 data (b64_json)`,
+        );
       }
       return { base64: image.b64_json, mediaType };
     });
@@ -273,19 +332,31 @@ export class OpenAIAdapter implements LLMProviderAdapter {
       const batch = request.texts.slice(start, start + OPENAI_EMBEDDINGS_MAX_BATCH);
       const params: OpenAI.Embeddings.EmbeddingCreateParams = { model: request.model, input: batch };
       if (request.dimensions !== undefined) params.dimensions = request.dimensions;
-      const response = await callSdk(this.ref, errors, request.signal, (options) => client.embeddings.create(params, options));
+      const response = await callSdk(this.ref, errors, request.signal, (options) =>
+        client.embeddings.create(params, options),
+      );
       if (response.data.length !== batch.length) {
-        throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} returned ${response.data.length} embeddings for ${batch.length} texts`);
+        throw new ProviderCallError(
+          this.ref,
+          'invalid_response',
+          `${this.ref} returned ${response.data.length} embeddings for ${batch.length} texts`,
+        );
       }
       const ordered = [...response.data].sort((a, b) => a.index - b.index);
       ordered.forEach((item, offset) => {
-        if (item.index !== offset) throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} returned embeddings with missing indexes`);
+        if (item.index !== offset)
+          throw new ProviderCallError(
+            this.ref,
+            'invalid_response',
+            `${this.ref} returned embeddings with missing indexes`,
+          );
         vectors.push(item.embedding);
       });
       model = response.model || model;
       inputTokens += response.usage?.prompt_tokens ?? 0;
     }
-    const dims = vectors[0]?.length ?? request.dimensions ?? findModelByVendorId(this.ref, request.model)?.embeddingDims ?? 0;
+    const dims =
+      vectors[0]?.length ?? request.dimensions ?? findModelByVendorId(this.ref, request.model)?.embeddingDims ?? 0;
     if (vectors.some((vector) => vector.length !== dims)) {
       throw new ProviderCallError(this.ref, 'invalid_response', `${this.ref} returned vectors of different lengths`);
     }

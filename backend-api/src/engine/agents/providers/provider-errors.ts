@@ -43,37 +43,66 @@ const KIND_LABEL: Record<ProviderCallErrorKind, string> = {
  * aborted (an abort is not a provider failure), a {@link ProviderCallError} already classified as is, and
  * every SDK error classified by {@link kindOfStatus} (connection failures and timeouts are `unavailable`).
  */
-export function toProviderError(providerRef: string, error: unknown, sdk: SdkErrorClasses, signal?: AbortSignal): unknown {
+export function toProviderError(
+  providerRef: string,
+  error: unknown,
+  sdk: SdkErrorClasses,
+  signal?: AbortSignal,
+): unknown {
   if (signal?.aborted) return signal.reason;
   if (error instanceof ProviderCallError) return error;
   if (error instanceof sdk.APIUserAbortError) return error;
   if (error instanceof sdk.APIConnectionTimeoutError) {
-    return new ProviderCallError(providerRef, 'unavailable', `${providerRef} timed out: ${error.message}`, { cause: error });
+    return new ProviderCallError(providerRef, 'unavailable', `${providerRef} timed out: ${error.message}`, {
+      cause: error,
+    });
   }
   if (error instanceof sdk.APIConnectionError) {
-    return new ProviderCallError(providerRef, 'unavailable', `${providerRef} could not be reached: ${error.message}`, { cause: error });
+    return new ProviderCallError(providerRef, 'unavailable', `${providerRef} could not be reached: ${error.message}`, {
+      cause: error,
+    });
   }
   if (error instanceof sdk.APIError) {
     const status = error.status;
     if (status === undefined) {
       // An error event inside a stream (no HTTP status): the vendor failed mid-answer.
-      return new ProviderCallError(providerRef, 'unavailable', `${providerRef} failed while streaming: ${error.message}`, { cause: error });
+      return new ProviderCallError(
+        providerRef,
+        'unavailable',
+        `${providerRef} failed while streaming: ${error.message}`,
+        { cause: error },
+      );
     }
     const kind = kindOfStatus(status);
     const wait = kind === 'rate_limited' ? retryAfterMs(error.headers) : undefined;
     const options: { cause: unknown; status: number; retryAfterMs?: number } = { cause: error, status };
     if (wait !== undefined) options.retryAfterMs = wait;
-    return new ProviderCallError(providerRef, kind, `${providerRef} ${KIND_LABEL[kind]} (HTTP ${status}): ${error.message}`, options);
+    return new ProviderCallError(
+      providerRef,
+      kind,
+      `${providerRef} ${KIND_LABEL[kind]} (HTTP ${status}): ${error.message}`,
+      options,
+    );
   }
   if (isDroppedConnection(error)) {
     // fetch's body reader fails with a bare TypeError when the connection drops after the headers (mid-stream):
     // the SDKs pass it through unwrapped.
-    return new ProviderCallError(providerRef, 'unavailable', `${providerRef}: the connection dropped while reading the answer: ${error.message}`, {
-      cause: error,
-    });
+    return new ProviderCallError(
+      providerRef,
+      'unavailable',
+      `${providerRef}: the connection dropped while reading the answer: ${error.message}`,
+      {
+        cause: error,
+      },
+    );
   }
   if (error instanceof SyntaxError) {
-    return new ProviderCallError(providerRef, 'invalid_response', `${providerRef} returned unparsable data: ${error.message}`, { cause: error });
+    return new ProviderCallError(
+      providerRef,
+      'invalid_response',
+      `${providerRef} returned unparsable data: ${error.message}`,
+      { cause: error },
+    );
   }
   return error;
 }
@@ -83,7 +112,10 @@ function isDroppedConnection(error: unknown): error is TypeError {
   if (!(error instanceof TypeError)) return false;
   if (error.message === 'terminated') return true;
   const code = (error.cause as { code?: unknown } | null | undefined)?.code;
-  return typeof code === 'string' && (code.startsWith('UND_ERR_') || ['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED'].includes(code));
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('UND_ERR_') || ['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED'].includes(code))
+  );
 }
 
 /** Parses a JSON text the model produced; unparsable text is an `invalid_response`. */
@@ -92,9 +124,14 @@ export function parseModelJson(providerRef: string, text: string, what: string):
     return JSON.parse(text);
   } catch (error) {
     const preview = text.length > 120 ? `${text.slice(0, 120)}…` : text;
-    throw new ProviderCallError(providerRef, 'invalid_response', `${providerRef} returned ${what} that is not valid JSON: ${JSON.stringify(preview)}`, {
-      cause: error,
-    });
+    throw new ProviderCallError(
+      providerRef,
+      'invalid_response',
+      `${providerRef} returned ${what} that is not valid JSON: ${JSON.stringify(preview)}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -103,7 +140,11 @@ export function parseToolArguments(providerRef: string, toolName: string, text: 
   if (text.trim() === '') return {};
   const value = parseModelJson(providerRef, text, `arguments for tool "${toolName}"`);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ProviderCallError(providerRef, 'invalid_response', `${providerRef} returned arguments for tool "${toolName}" that are not a JSON object`);
+    throw new ProviderCallError(
+      providerRef,
+      'invalid_response',
+      `${providerRef} returned arguments for tool "${toolName}" that are not a JSON object`,
+    );
   }
   return value as Record<string, unknown>;
 }

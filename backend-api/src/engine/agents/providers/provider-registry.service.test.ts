@@ -55,7 +55,10 @@ describe('ProviderRegistry', () => {
     await Promise.all([anthropicStub.close(), openaiStub.close()]);
   });
 
-  function registry(env: Record<string, string | undefined>, options: Partial<ProviderRegistryOptions> = {}): ProviderRegistry {
+  function registry(
+    env: Record<string, string | undefined>,
+    options: Partial<ProviderRegistryOptions> = {},
+  ): ProviderRegistry {
     return new ProviderRegistry({ runtime: runtimeConfiguration(), env, maxRetries: 0, ...options });
   }
 
@@ -92,7 +95,11 @@ describe('ProviderRegistry', () => {
     it('reaches the OpenAI stub through OPENAI_BASE_URL with the credential from env', async () => {
       openaiStub.enqueue({ type: 'embeddings', dims: 3 });
 
-      const result = await registry(fullEnv()).get('openai').embed!({ model: 'text-embedding-3-small', texts: ['a', 'b'], purpose: 'CORPUS' });
+      const result = await registry(fullEnv()).get('openai').embed!({
+        model: 'text-embedding-3-small',
+        texts: ['a', 'b'],
+        purpose: 'CORPUS',
+      });
 
       expect(result.vectors).toHaveLength(2);
       expect(openaiStub.requests).toHaveLength(1);
@@ -120,7 +127,9 @@ describe('ProviderRegistry', () => {
     });
 
     it('refuses a base URL override that is not an http(s) URL', () => {
-      const status = registry({ ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: 'ftp://example.test' }).status('anthropic');
+      const status = registry({ ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: 'ftp://example.test' }).status(
+        'anthropic',
+      );
 
       expect(status).toMatchObject({ available: false, reason: 'invalid_base_url' });
       expect(status.available ? '' : status.message).toContain('ANTHROPIC_BASE_URL');
@@ -131,12 +140,20 @@ describe('ProviderRegistry', () => {
     it('reports missing_credential with a message naming the variable', () => {
       const status = registry({ OPENAI_API_KEY: OPENAI_KEY }).status('anthropic');
 
-      expect(status).toMatchObject({ ref: 'anthropic', available: false, reason: 'missing_credential', credentialEnvVar: 'ANTHROPIC_API_KEY' });
+      expect(status).toMatchObject({
+        ref: 'anthropic',
+        available: false,
+        reason: 'missing_credential',
+        credentialEnvVar: 'ANTHROPIC_API_KEY',
+      });
       expect(status.available ? '' : status.message).toContain('ANTHROPIC_API_KEY');
     });
 
     it('treats a blank credential as missing', () => {
-      expect(registry({ ANTHROPIC_API_KEY: '  ' }).status('anthropic')).toMatchObject({ available: false, reason: 'missing_credential' });
+      expect(registry({ ANTHROPIC_API_KEY: '  ' }).status('anthropic')).toMatchObject({
+        available: false,
+        reason: 'missing_credential',
+      });
     });
 
     it('throws not_configured from get(), naming the variable', () => {
@@ -150,7 +167,11 @@ describe('ProviderRegistry', () => {
 
   describe('a provider that is not declared', () => {
     it('reports not_declared', () => {
-      expect(registry(fullEnv()).status('mistral')).toMatchObject({ ref: 'mistral', available: false, reason: 'not_declared' });
+      expect(registry(fullEnv()).status('mistral')).toMatchObject({
+        ref: 'mistral',
+        available: false,
+        reason: 'not_declared',
+      });
     });
 
     it('throws not_configured from get()', () => {
@@ -161,12 +182,19 @@ describe('ProviderRegistry', () => {
     });
 
     it('is not listed', () => {
-      expect(registry(fullEnv()).list().map((status) => status.ref)).toEqual(['anthropic', 'openai', 'posthog']);
+      expect(
+        registry(fullEnv())
+          .list()
+          .map((status) => status.ref),
+      ).toEqual(['anthropic', 'openai', 'posthog']);
     });
   });
 
   it('reports a declared provider without a model adapter as no_adapter', () => {
-    expect(registry({ POSTHOG_PROJECT_API_KEY: 'phc_test' }).status('posthog')).toMatchObject({ available: false, reason: 'no_adapter' });
+    expect(registry({ POSTHOG_PROJECT_API_KEY: 'phc_test' }).status('posthog')).toMatchObject({
+      available: false,
+      reason: 'no_adapter',
+    });
   });
 
   it('reports a provider whose engine capabilities are all disabled as capability_disabled', () => {
@@ -200,7 +228,9 @@ describe('ProviderRegistry', () => {
     it('surfaces a failed anthropic call as an anthropic error without calling openai', async () => {
       anthropicStub.enqueue(errorReply(500, 'internal error'));
 
-      const error = await collect(registry(fullEnv()).get('anthropic').streamChat!(CHAT)).catch((caught: unknown) => caught);
+      const error = await collect(registry(fullEnv()).get('anthropic').streamChat!(CHAT)).catch(
+        (caught: unknown) => caught,
+      );
 
       expect(error).toBeInstanceOf(ProviderCallError);
       expect(error).toMatchObject({ kind: 'unavailable', providerRef: 'anthropic' });
@@ -218,7 +248,11 @@ describe('ProviderRegistry', () => {
     it('reports missing credentials with the variables to set', () => {
       const selection = registry({}).selectForCapability(EngineCapability.AI_EMBEDDINGS);
 
-      expect(selection).toMatchObject({ available: false, reason: 'missing_credentials', missingCredentialEnvVars: ['OPENAI_API_KEY'] });
+      expect(selection).toMatchObject({
+        available: false,
+        reason: 'missing_credentials',
+        missingCredentialEnvVars: ['OPENAI_API_KEY'],
+      });
     });
   });
 });

@@ -2,7 +2,12 @@ import type { EngineCapability, ProviderScopeName } from '@wildo/shared-lib';
 import { resolveProviderAvailability } from '../../config/provider-availability.js';
 import type { RuntimeConfiguration, RuntimeScope } from '../../config/runtime-configuration.schema.js';
 import { AnthropicAdapter } from './anthropic.adapter.js';
-import { ConcurrencyLimiter, DEFAULT_PROVIDER_MAX_CONCURRENCY, withConcurrencyLimit, type ConcurrencyLimiterStats } from './concurrency-limiter.js';
+import {
+  ConcurrencyLimiter,
+  DEFAULT_PROVIDER_MAX_CONCURRENCY,
+  withConcurrencyLimit,
+  type ConcurrencyLimiterStats,
+} from './concurrency-limiter.js';
 import { ProviderCallError, type LLMProviderAdapter, type ProviderAdapterOptions } from './llm-provider.types.js';
 import { OpenAIAdapter } from './openai.adapter.js';
 
@@ -43,7 +48,12 @@ export interface ProviderRegistryOptions {
 }
 
 /** Why a provider has no adapter in this scope. */
-export type ProviderUnavailableReason = 'not_declared' | 'no_adapter' | 'capability_disabled' | 'missing_credential' | 'invalid_base_url';
+export type ProviderUnavailableReason =
+  | 'not_declared'
+  | 'no_adapter'
+  | 'capability_disabled'
+  | 'missing_credential'
+  | 'invalid_base_url';
 
 /** Whether a provider can be called, or why not (with the fix in `message`). Credential values never appear. */
 export type ProviderStatus =
@@ -123,7 +133,11 @@ export class ProviderRegistry {
     const entry = this.#entries.get(ref);
     const status = entry?.status ?? this.#notDeclared(ref);
     if (!entry?.connect || !status.available) {
-      throw new ProviderCallError(ref, 'not_configured', status.available ? `Provider "${ref}" is not configured.` : status.message);
+      throw new ProviderCallError(
+        ref,
+        'not_configured',
+        status.available ? `Provider "${ref}" is not configured.` : status.message,
+      );
     }
     if (!entry.adapter) {
       const { factory, apiKey } = entry.connect;
@@ -132,7 +146,11 @@ export class ProviderRegistry {
       if (this.#options.timeoutMs !== undefined) adapterOptions.timeoutMs = this.#options.timeoutMs;
       if (this.#options.maxRetries !== undefined) adapterOptions.maxRetries = this.#options.maxRetries;
       if (this.#options.fetch) adapterOptions.fetch = this.#options.fetch;
-      entry.limiter = new ConcurrencyLimiter(this.#options.maxConcurrencyByProvider?.[ref] ?? this.#options.maxConcurrency ?? DEFAULT_PROVIDER_MAX_CONCURRENCY);
+      entry.limiter = new ConcurrencyLimiter(
+        this.#options.maxConcurrencyByProvider?.[ref] ??
+          this.#options.maxConcurrency ??
+          DEFAULT_PROVIDER_MAX_CONCURRENCY,
+      );
       entry.adapter = withConcurrencyLimit(factory(adapterOptions), entry.limiter);
     }
     return entry.adapter;
@@ -178,7 +196,13 @@ export class ProviderRegistry {
     }
     const status = this.status(availability.provider);
     if (!status.available) return { available: false, capability, reason: status.reason, message: status.message };
-    return { available: true, capability, ref: availability.provider, isPrimary: availability.isPrimary, adapter: this.get(availability.provider) };
+    return {
+      available: true,
+      capability,
+      ref: availability.provider,
+      isPrimary: availability.isPrimary,
+      adapter: this.get(availability.provider),
+    };
   }
 
   #notDeclared(ref: string): ProviderStatus {
@@ -195,7 +219,10 @@ export class ProviderRegistry {
     const credentialEnvVar = declaration.credentialEnvVar;
     const factory = Object.hasOwn(this.#factories, ref) ? this.#factories[ref] : undefined;
     if (!factory) {
-      const message = `Provider "${ref}" has no model adapter (adapters exist for ${Object.keys(this.#factories).sort().map((name) => `"${name}"`).join(', ')}); it cannot serve agent or embeddings calls.`;
+      const message = `Provider "${ref}" has no model adapter (adapters exist for ${Object.keys(this.#factories)
+        .sort()
+        .map((name) => `"${name}"`)
+        .join(', ')}); it cannot serve agent or embeddings calls.`;
       return { status: { ref, available: false, reason: 'no_adapter', credentialEnvVar, message } };
     }
     const declared = declaration.engineCapabilities;

@@ -79,7 +79,9 @@ export class ActorSystemAccess {
       { surface: request.surface, requestId: request.requestId },
     );
     if (entry.roles && entry.roles.length > 0 && !this.roles.satisfies(context.initiatorRoles, entry.roles)) {
-      throw new FrameworkError('FORBIDDEN', 'Your role does not allow using this assistant here.', { reason: 'role_refused' });
+      throw new FrameworkError('FORBIDDEN', 'Your role does not allow using this assistant here.', {
+        reason: 'role_refused',
+      });
     }
     return { system, agent, entry, context, tenant: budgetTenantOf(context) };
   }
@@ -89,9 +91,13 @@ export class ActorSystemAccess {
     const entries = system.config.accessControl;
     const entry = organizationId
       ? entries.find((e) => e.primaryScope === ResourcePrimaryScope.ORGANIZATIONS)
-      : (entries.find((e) => e.primaryScope === ResourcePrimaryScope.USER) ?? entries.find((e) => e.primaryScope === ResourcePrimaryScope.APPLICATION));
+      : (entries.find((e) => e.primaryScope === ResourcePrimaryScope.USER) ??
+        entries.find((e) => e.primaryScope === ResourcePrimaryScope.APPLICATION));
     if (entry) return entry;
     if (organizationId) throw noSuchSystem();
-    throw new FrameworkError('BAD_REQUEST', 'This assistant works within an organization: use /organizations/{organizationId}/flows-actors/systems/{systemRef}/turns.');
+    throw new FrameworkError(
+      'BAD_REQUEST',
+      'This assistant works within an organization: use /organizations/{organizationId}/flows-actors/systems/{systemRef}/turns.',
+    );
   }
 }

@@ -16,11 +16,16 @@ import type { FunctionToolExecutionContext } from './function-tool.types.js';
 export { READ_TOOL_MAX_RECORDS };
 
 /** One record by id; with a query, SEARCH when the resource serves it, otherwise LIST. */
-async function lookup(resourceType: string, args: Record<string, unknown>, ctx: FunctionToolExecutionContext): Promise<unknown> {
+async function lookup(
+  resourceType: string,
+  args: Record<string, unknown>,
+  ctx: FunctionToolExecutionContext,
+): Promise<unknown> {
   const records = ctx.records(resourceType);
   if (typeof args.id === 'string') return records.get(args.id);
   const limit = typeof args.limit === 'number' ? args.limit : 10;
-  if (typeof args.query === 'string' && ctx.serves(resourceType, CoreResourceOperation.SEARCH)) return records.search(args.query, { limit });
+  if (typeof args.query === 'string' && ctx.serves(resourceType, CoreResourceOperation.SEARCH))
+    return records.search(args.query, { limit });
   return records.list({ limit });
 }
 
@@ -29,19 +34,33 @@ async function lookup(resourceType: string, args: Record<string, unknown>, ctx: 
  * admission, validation, handler and projection run. A string `id` addresses the record of an instance operation
  * (the tools' input schemas name it so); every other argument is the body.
  */
-async function perform(resourceType: string, operation: string, args: Record<string, unknown>, ctx: FunctionToolExecutionContext): Promise<unknown> {
+async function perform(
+  resourceType: string,
+  operation: string,
+  args: Record<string, unknown>,
+  ctx: FunctionToolExecutionContext,
+): Promise<unknown> {
   if (operation === CoreResourceOperation.CREATE) return ctx.records(resourceType).create(args);
   const { id, ...input } = args;
   if (typeof id === 'string') return (await ctx.call(resourceType, operation, { id, input })).data;
   if (operation === CoreResourceOperation.UPDATE) {
-    throw new FrameworkError('VALIDATION_FAILED', 'The id is required.', { reason: 'input_invalid', problems: [{ path: 'id', expected: 'required' }] });
+    throw new FrameworkError('VALIDATION_FAILED', 'The id is required.', {
+      reason: 'input_invalid',
+      problems: [{ path: 'id', expected: 'required' }],
+    });
   }
   return (await ctx.call(resourceType, operation, { input: args })).data;
 }
 
 /** Runs every resource tool's call (the handles' tools and the two functions below): identity comes from the conversation. */
-function runResourceTool(call: ResourceToolCall, args: Record<string, unknown>, ctx: FunctionToolExecutionContext): Promise<unknown> {
-  return call.kind === 'lookup' ? lookup(call.resourceType, args, ctx) : perform(call.resourceType, call.operation, args, ctx);
+function runResourceTool(
+  call: ResourceToolCall,
+  args: Record<string, unknown>,
+  ctx: FunctionToolExecutionContext,
+): Promise<unknown> {
+  return call.kind === 'lookup'
+    ? lookup(call.resourceType, args, ctx)
+    : perform(call.resourceType, call.operation, args, ctx);
 }
 
 installResourceToolRunner(runResourceTool);
@@ -87,7 +106,12 @@ export function resourceWriteTool<TArgs extends z.ZodObject>(
   operation: CoreResourceOperation.CREATE | CoreResourceOperation.UPDATE | (string & {}),
   options: ResourceWriteToolOptions<TArgs>,
 ): ResourceTool<string, TArgs> {
-  const action = operation === CoreResourceOperation.CREATE ? 'Create' : operation === CoreResourceOperation.UPDATE ? 'Update' : `Run "${operation}" on`;
+  const action =
+    operation === CoreResourceOperation.CREATE
+      ? 'Create'
+      : operation === CoreResourceOperation.UPDATE
+        ? 'Update'
+        : `Run "${operation}" on`;
   return buildResourceTool(resourceToolRef(resourceType, operation), {
     kind: 'operation',
     resourceType,
@@ -95,6 +119,8 @@ export function resourceWriteTool<TArgs extends z.ZodObject>(
     description: options.description ?? `${action} one ${resourceType} record.`,
     inputSchema: options.inputSchema,
     ...(options.requiresHumanApproval !== undefined ? { requiresHumanApproval: options.requiresHumanApproval } : {}),
-    ...(options.allowArgumentModification !== undefined ? { allowArgumentModification: options.allowArgumentModification } : {}),
+    ...(options.allowArgumentModification !== undefined
+      ? { allowArgumentModification: options.allowArgumentModification }
+      : {}),
   });
 }

@@ -38,7 +38,12 @@ const vaultNotes = defineResource({
   primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
   schema: z.object({ title: z.string().max(200), secret: z.string().max(200) }),
   customOperations: {
-    reveal: { target: 'instance', requestSchema: z.object({}), responseSchema: z.object({ secret: z.string() }), effect: ResourceOperationEffect.READ },
+    reveal: {
+      target: 'instance',
+      requestSchema: z.object({}),
+      responseSchema: z.object({ secret: z.string() }),
+      effect: ResourceOperationEffect.READ,
+    },
   },
   operationsConfiguration: {
     [CoreResourceOperation.CREATE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: manager }] },
@@ -104,28 +109,48 @@ const probeTool: FunctionTool = {
       try {
         attempts.push({ entry, result: { returned: JSON.stringify((await run()) ?? null) } });
       } catch (error) {
-        attempts.push({ entry, result: { refused: error instanceof Error && 'code' in error ? String(error.code) : 'THREW' } });
+        attempts.push({
+          entry,
+          result: { refused: error instanceof Error && 'code' in error ? String(error.code) : 'THREW' },
+        });
       }
     }
     return {
       entryPoints: entryPointsOf(ctx),
       prototypeIsPlain: Object.getPrototypeOf(ctx) === Object.prototype,
-      dataMembers: Object.entries(ctx).filter(([, member]) => typeof member !== 'function').map(([name]) => name).sort(),
+      dataMembers: Object.entries(ctx)
+        .filter(([, member]) => typeof member !== 'function')
+        .map(([name]) => name)
+        .sort(),
       // The identity it holds is frozen: a tool cannot rewrite who the caller dispatches as.
-      identityWritable: Reflect.set(ctx.auth, 'userId', 'someone-else') || Reflect.set(ctx.auth.credential, 'type', 'api_key'),
+      identityWritable:
+        Reflect.set(ctx.auth, 'userId', 'someone-else') || Reflect.set(ctx.auth.credential, 'type', 'api_key'),
       attempts,
     };
   },
 };
 
-const PROBE_AGENT = languageAgent({ ref: 'vault.probe.agent', model: LLM_Model.CLAUDE_SONNET_5, capabilities: { tools: { functionRefs: [probeTool.functionRef] } } });
+const PROBE_AGENT = languageAgent({
+  ref: 'vault.probe.agent',
+  model: LLM_Model.CLAUDE_SONNET_5,
+  capabilities: { tools: { functionRefs: [probeTool.functionRef] } },
+});
 
 /** An ORGANIZATIONS-scoped assistant every member may talk to (the vault's own roles still apply to its tool). */
 function vaultSystem(): ActorSystem {
   const system = actorSystem('vault-probe', [actor('vault-probe.operator', PROBE_AGENT.ref)]);
   return {
     ...system,
-    config: { accessControl: [{ primaryScope: ResourcePrimaryScope.ORGANIZATIONS, requiresApproval: false, roles: [CORE_ORG_ROLES.ORG_MEMBER] }], riskLevel: ResourceOperationRiskLevel.LOW },
+    config: {
+      accessControl: [
+        {
+          primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
+          requiresApproval: false,
+          roles: [CORE_ORG_ROLES.ORG_MEMBER],
+        },
+      ],
+      riskLevel: ResourceOperationRiskLevel.LOW,
+    },
   };
 }
 
@@ -134,7 +159,11 @@ const application = defineBackendApplication({
   modules: [
     ...referenceApplication.modules,
     { name: 'vault', resources: [vaultNotes], customServiceImplementations: [vaultImplementation] },
-    flowsModule('vault-probe', { agents: [PROBE_AGENT], functionTools: [probeTool], flowActorSystemsFactoryMap: { 'vault-probe': vaultSystem } }),
+    flowsModule('vault-probe', {
+      agents: [PROBE_AGENT],
+      functionTools: [probeTool],
+      flowActorSystemsFactoryMap: { 'vault-probe': vaultSystem },
+    }),
   ],
 });
 
@@ -161,14 +190,25 @@ describe('what a function tool can reach', () => {
   });
 
   async function storeNote(owner: TestUser, orgId: string, secret = SECRET): Promise<string> {
-    const res = await assistant.t.api.post(`/api/v1/organizations/${orgId}/vault-notes`).set(owner.auth).send({ title: 'Safe', secret });
+    const res = await assistant.t.api
+      .post(`/api/v1/organizations/${orgId}/vault-notes`)
+      .set(owner.auth)
+      .send({ title: 'Safe', secret });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data._id as string;
   }
 
   async function probe(caller: TestUser, orgId: string, id: string, callId: string): Promise<ProbeReport> {
-    assistant.stub.enqueue(toolCallsReply([{ id: callId, name: 'vault_probe', arguments: { id } }]), textReply('Done.'));
-    const res = await postStream(assistant.t.api, `/api/v1/organizations/${orgId}/flows-actors/systems/vault-probe/turns`, caller.auth, { message: 'Open the vault.' });
+    assistant.stub.enqueue(
+      toolCallsReply([{ id: callId, name: 'vault_probe', arguments: { id } }]),
+      textReply('Done.'),
+    );
+    const res = await postStream(
+      assistant.t.api,
+      `/api/v1/organizations/${orgId}/flows-actors/systems/vault-probe/turns`,
+      caller.auth,
+      { message: 'Open the vault.' },
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [result] = eventsOf(res.turn, 'tool_result');
     expect(result?.outcome.ok, JSON.stringify(result)).toBe(true);
@@ -176,15 +216,32 @@ describe('what a function tool can reach', () => {
   }
 
   /** The entry points whose result carried the secret. */
-  const leaked = (report: ProbeReport, secret = SECRET) => report.attempts.filter(({ result }) => 'returned' in result && result.returned.includes(secret)).map(({ entry }) => entry);
+  const leaked = (report: ProbeReport, secret = SECRET) =>
+    report.attempts
+      .filter(({ result }) => 'returned' in result && result.returned.includes(secret))
+      .map(({ entry }) => entry);
 
   it('tries every entry point the context exposes, and the context exposes nothing but data besides them', async () => {
     const id = await storeNote(assistant.owner, assistant.orgId);
     const report = await probe(member, assistant.orgId, id, 'enumerate');
-    expect(report.entryPoints).toEqual(['call', 'records', 'records.create', 'records.delete', 'records.get', 'records.list', 'records.search', 'records.update', 'serves']);
+    expect(report.entryPoints).toEqual([
+      'call',
+      'records',
+      'records.create',
+      'records.delete',
+      'records.get',
+      'records.list',
+      'records.search',
+      'records.update',
+      'serves',
+    ]);
     expect([...new Set(report.attempts.map(({ entry }) => entry))].sort()).toEqual(report.entryPoints);
     expect(report.prototypeIsPlain).toBe(true);
-    expect(report.dataMembers.filter((name) => !['auth', 'executionId', 'organizationId', 'requestId', 'signal'].includes(name))).toEqual([]);
+    expect(
+      report.dataMembers.filter(
+        (name) => !['auth', 'executionId', 'organizationId', 'requestId', 'signal'].includes(name),
+      ),
+    ).toEqual([]);
     expect(report.identityWritable).toBe(false);
   });
 
@@ -196,7 +253,9 @@ describe('what a function tool can reach', () => {
       if (entry === 'records' || entry === 'serves') continue;
       expect({ entry, result }).toEqual({ entry, result: { refused: 'FORBIDDEN' } });
     }
-    const stored = await assistant.t.api.get(`/api/v1/organizations/${assistant.orgId}/vault-notes/${id}`).set(assistant.owner.auth);
+    const stored = await assistant.t.api
+      .get(`/api/v1/organizations/${assistant.orgId}/vault-notes/${id}`)
+      .set(assistant.owner.auth);
     expect(stored.status).toBe(200);
     expect(stored.body.data).toMatchObject({ title: 'Safe', secret: SECRET });
   });
@@ -204,8 +263,21 @@ describe('what a function tool can reach', () => {
   it('gives a manager of the same organization the record through each reading entry point (positive control)', async () => {
     const id = await storeNote(assistant.owner, assistant.orgId);
     const report = await probe(managerUser, assistant.orgId, id, 'manager-probe');
-    expect(leaked(report).sort()).toEqual(['call', 'call', 'call', 'call', 'call', 'call', 'records.get', 'records.list', 'records.search', 'records.update']);
-    const deleted = await assistant.t.api.get(`/api/v1/organizations/${assistant.orgId}/vault-notes/${id}`).set(assistant.owner.auth);
+    expect(leaked(report).sort()).toEqual([
+      'call',
+      'call',
+      'call',
+      'call',
+      'call',
+      'call',
+      'records.get',
+      'records.list',
+      'records.search',
+      'records.update',
+    ]);
+    const deleted = await assistant.t.api
+      .get(`/api/v1/organizations/${assistant.orgId}/vault-notes/${id}`)
+      .set(assistant.owner.auth);
     expect(deleted.status).toBe(404);
   });
 
@@ -215,7 +287,9 @@ describe('what a function tool can reach', () => {
     const id = await storeNote(stranger, otherOrg, OTHER_SECRET);
     const report = await probe(managerUser, assistant.orgId, id, 'cross-tenant-probe');
     expect(leaked(report, OTHER_SECRET)).toEqual([]);
-    for (const { entry, result } of report.attempts.filter(({ entry }) => ['records.get', 'records.update', 'records.delete'].includes(entry))) {
+    for (const { entry, result } of report.attempts.filter(({ entry }) =>
+      ['records.get', 'records.update', 'records.delete'].includes(entry),
+    )) {
       expect({ entry, result }).toEqual({ entry, result: { refused: 'NOT_FOUND' } });
     }
     const stored = await assistant.t.api.get(`/api/v1/organizations/${otherOrg}/vault-notes/${id}`).set(stranger.auth);

@@ -2,7 +2,11 @@ import { CoreResourceOperation } from '@wildo/shared-lib';
 import { FrameworkError } from '../../errors/index.js';
 import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
 import type { CompiledOperation } from '../../resources/compiled-resource.types.js';
-import type { DispatchRequest, DispatchResult, OperationDispatcher } from '../../resources/operation-dispatcher.service.js';
+import type {
+  DispatchRequest,
+  DispatchResult,
+  OperationDispatcher,
+} from '../../resources/operation-dispatcher.service.js';
 import type { ResourcesRegistry } from '../../resources/resources-registry.service.js';
 import { servicePathOf } from '../../resources/resource-naming.js';
 
@@ -115,20 +119,33 @@ export function createToolCaller(path: ToolDispatchPath, identity: ToolCallIdent
     return {
       get: async (id) => (await run(CoreResourceOperation.READ, { id })).data,
       list: async ({ filters, limit, cursor } = {}) => {
-        const list = { ...filters, ...(limit !== undefined ? { limit } : {}), ...(cursor !== undefined ? { cursor } : {}) };
+        const list = {
+          ...filters,
+          ...(limit !== undefined ? { limit } : {}),
+          ...(cursor !== undefined ? { cursor } : {}),
+        };
         return page(await run(CoreResourceOperation.LIST, { list }));
       },
-      search: async (query, options = {}) => page(await run(CoreResourceOperation.SEARCH, { input: { query, ...options } })),
+      search: async (query, options = {}) =>
+        page(await run(CoreResourceOperation.SEARCH, { input: { query, ...options } })),
       create: async (input) => (await run(CoreResourceOperation.CREATE, { input })).data,
-      update: async (id, patch, options = {}) => (await run(CoreResourceOperation.UPDATE, { id, input: patch, ...options })).data,
+      update: async (id, patch, options = {}) =>
+        (await run(CoreResourceOperation.UPDATE, { id, input: patch, ...options })).data,
       delete: async (id, options = {}) => (await run(CoreResourceOperation.DELETE, { id, ...options })).data,
     };
   };
-  const serves = (resourceType: string, operation: string): boolean => path.findOperation(servicePathOf(resourceType, operation))?.http !== undefined;
+  const serves = (resourceType: string, operation: string): boolean =>
+    path.findOperation(servicePathOf(resourceType, operation))?.http !== undefined;
   return { call, records, serves };
 }
 
 /** The path tools dispatch through: the engine's one dispatcher, and its registry for looking operations up. */
-export function toolDispatchPath(dispatcher: Pick<OperationDispatcher, 'dispatch'>, registry: Pick<ResourcesRegistry, 'findOperation'>): ToolDispatchPath {
-  return { dispatch: (request) => dispatcher.dispatch(request), findOperation: (servicePath) => registry.findOperation(servicePath) };
+export function toolDispatchPath(
+  dispatcher: Pick<OperationDispatcher, 'dispatch'>,
+  registry: Pick<ResourcesRegistry, 'findOperation'>,
+): ToolDispatchPath {
+  return {
+    dispatch: (request) => dispatcher.dispatch(request),
+    findOperation: (servicePath) => registry.findOperation(servicePath),
+  };
 }

@@ -29,7 +29,11 @@ function frozenCopy<T>(value: T): T {
  */
 export function createToolExecutionContext(path: ToolDispatchPath, site: ToolCallSite): FunctionToolExecutionContext {
   const auth = frozenCopy(site.principal);
-  const identity = { principal: auth, requestId: site.requestId, ...(site.organizationId ? { organizationId: site.organizationId } : {}) };
+  const identity = {
+    principal: auth,
+    requestId: site.requestId,
+    ...(site.organizationId ? { organizationId: site.organizationId } : {}),
+  };
   return {
     ...createToolCaller(path, identity),
     auth,

@@ -14,7 +14,14 @@ export interface TestCertificate {
 }
 
 /** Names the test certificate is valid for. */
-export const TEST_CERTIFICATE_NAMES = ['localhost', 'tool.test', 'other.test', 'tool.example', '127.0.0.1', '::1'] as const;
+export const TEST_CERTIFICATE_NAMES = [
+  'localhost',
+  'tool.test',
+  'other.test',
+  'tool.example',
+  '127.0.0.1',
+  '::1',
+] as const;
 
 let cached: TestCertificate | undefined;
 
@@ -25,11 +32,30 @@ export function testCertificate(): TestCertificate {
   try {
     const keyPath = join(dir, 'key.pem');
     const certPath = join(dir, 'cert.pem');
-    const san = TEST_CERTIFICATE_NAMES.map((name) => (name.includes(':') || /^\d/.test(name) ? `IP:${name}` : `DNS:${name}`)).join(',');
+    const san = TEST_CERTIFICATE_NAMES.map((name) =>
+      name.includes(':') || /^\d/.test(name) ? `IP:${name}` : `DNS:${name}`,
+    ).join(',');
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-        '-subj', '/CN=wildo-test', '-addext', `subjectAltName=${san}`, '-keyout', keyPath, '-out', certPath],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=wildo-test',
+        '-addext',
+        `subjectAltName=${san}`,
+        '-keyout',
+        keyPath,
+        '-out',
+        certPath,
+      ],
       { stdio: 'ignore' },
     );
     cached = { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8') };

@@ -3,7 +3,8 @@ export class BoundedExpiringCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAtMs: number }>();
 
   constructor(private readonly maxEntries: number) {
-    if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new TypeError('BoundedExpiringCache: maxEntries must be a positive integer.');
+    if (!Number.isInteger(maxEntries) || maxEntries < 1)
+      throw new TypeError('BoundedExpiringCache: maxEntries must be a positive integer.');
   }
 
   /** Entries currently held, expired ones included until they are next touched or evicted. */

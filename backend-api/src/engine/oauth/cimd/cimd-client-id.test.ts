@@ -34,7 +34,10 @@ describe('parseCimdClientId', () => {
 });
 
 describe('admitCimdClientId', () => {
-  const exact = CimdConfigSchema.parse({ policy: CimdTrustPolicy.ALLOWLIST, allowedClients: ['https://tool.example/client.json'] });
+  const exact = CimdConfigSchema.parse({
+    policy: CimdTrustPolicy.ALLOWLIST,
+    allowedClients: ['https://tool.example/client.json'],
+  });
   const host = CimdConfigSchema.parse({ policy: CimdTrustPolicy.ALLOWLIST, allowedClients: ['tool.example'] });
 
   it('admits an exactly allowlisted URL (positive control)', () => {
@@ -51,7 +54,9 @@ describe('admitCimdClientId', () => {
 
   it('refuses a host that merely ends with an allowlisted host', () => {
     expect(reasonOf(() => admitCimdClientId('https://eviltool.example/client.json', host))).toBe('not_allowlisted');
-    expect(reasonOf(() => admitCimdClientId('https://tool.example.evil.test/client.json', host))).toBe('not_allowlisted');
+    expect(reasonOf(() => admitCimdClientId('https://tool.example.evil.test/client.json', host))).toBe(
+      'not_allowlisted',
+    );
   });
 
   it('refuses everything when DISABLED, before looking at the URL', () => {

@@ -9,7 +9,8 @@ import { CimdResolutionError } from './cimd.errors.js';
  * @throws {CimdResolutionError} with reason `invalid_client_id_url`
  */
 export function parseCimdClientId(clientId: string): URL {
-  if (clientId.length > CIMD_MAX_URL_LENGTH || clientId.includes('#')) throw new CimdResolutionError('invalid_client_id_url');
+  if (clientId.length > CIMD_MAX_URL_LENGTH || clientId.includes('#'))
+    throw new CimdResolutionError('invalid_client_id_url');
   let url: URL;
   try {
     url = new URL(clientId);
@@ -17,7 +18,11 @@ export function parseCimdClientId(clientId: string): URL {
     throw new CimdResolutionError('invalid_client_id_url');
   }
   const acceptable =
-    url.protocol === 'https:' && url.username === '' && url.password === '' && url.pathname !== '/' && url.href === clientId;
+    url.protocol === 'https:' &&
+    url.username === '' &&
+    url.password === '' &&
+    url.pathname !== '/' &&
+    url.href === clientId;
   if (!acceptable) throw new CimdResolutionError('invalid_client_id_url');
   return url;
 }
@@ -33,7 +38,10 @@ export function admitCimdClientId(clientId: string, config: CimdConfig): URL {
     throw new CimdResolutionError('cimd_disabled');
   }
   const url = parseCimdClientId(clientId);
-  if (config.policy === CimdTrustPolicy.ALLOWLIST && !config.allowedClients.some((entry) => allowlistEntryMatches(entry, url))) {
+  if (
+    config.policy === CimdTrustPolicy.ALLOWLIST &&
+    !config.allowedClients.some((entry) => allowlistEntryMatches(entry, url))
+  ) {
     throw new CimdResolutionError('not_allowlisted');
   }
   return url;

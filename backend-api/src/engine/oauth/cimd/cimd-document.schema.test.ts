@@ -46,7 +46,10 @@ describe('CimdDocumentSchema', () => {
 
   it('accepts a document without token_endpoint_auth_method and with unknown members', () => {
     const { token_endpoint_auth_method: _omitted, ...rest } = valid;
-    expect(CimdDocumentSchema.safeParse({ ...rest, contacts: ['ops@tool.example'], grant_types: ['authorization_code'] }).success).toBe(true);
+    expect(
+      CimdDocumentSchema.safeParse({ ...rest, contacts: ['ops@tool.example'], grant_types: ['authorization_code'] })
+        .success,
+    ).toBe(true);
   });
 
   it('refuses an empty redirect_uris', () => {
@@ -68,11 +71,15 @@ describe('CimdDocumentSchema', () => {
   });
 
   it('refuses an unsafe redirect among safe ones', () => {
-    expect(problemPaths({ ...valid, redirect_uris: ['https://tool.example/cb', 'http://tool.example/cb'] })).toEqual(['redirect_uris.1']);
+    expect(problemPaths({ ...valid, redirect_uris: ['https://tool.example/cb', 'http://tool.example/cb'] })).toEqual([
+      'redirect_uris.1',
+    ]);
   });
 
   it('refuses grant types other than authorization_code', () => {
-    expect(problemPaths({ ...valid, grant_types: ['authorization_code', 'client_credentials'] })).toEqual(['grant_types.1']);
+    expect(problemPaths({ ...valid, grant_types: ['authorization_code', 'client_credentials'] })).toEqual([
+      'grant_types.1',
+    ]);
   });
 
   it('refuses a document that carries a client secret', () => {
@@ -80,6 +87,9 @@ describe('CimdDocumentSchema', () => {
   });
 
   it('refuses a non-https client_uri or logo_uri', () => {
-    expect(problemPaths({ ...valid, client_uri: 'http://tool.example/', logo_uri: 'javascript:alert(1)' })).toEqual(['client_uri', 'logo_uri']);
+    expect(problemPaths({ ...valid, client_uri: 'http://tool.example/', logo_uri: 'javascript:alert(1)' })).toEqual([
+      'client_uri',
+      'logo_uri',
+    ]);
   });
 });

@@ -30,35 +30,39 @@ export function isSafeRedirectUri(value: string): boolean {
 
 function isHttpsUrl(value: string): boolean {
   const url = parseUrl(value);
-  return url !== undefined && url.protocol === 'https:' && url.username === '' && url.password === '' && !value.includes('#');
+  return (
+    url !== undefined && url.protocol === 'https:' && url.username === '' && url.password === '' && !value.includes('#')
+  );
 }
 
-const httpsUrl = z.string().max(CIMD_MAX_URL_LENGTH).refine(isHttpsUrl, 'must be an https URL without credentials or fragment');
+const httpsUrl = z
+  .string()
+  .max(CIMD_MAX_URL_LENGTH)
+  .refine(isHttpsUrl, 'must be an https URL without credentials or fragment');
 
 /**
  * The client metadata document fields this server reads. Unknown members are ignored; a document
  * carrying a client secret is refused, since a metadata-document client is public by definition.
  */
-export const CimdDocumentSchema = z
-  .object({
-    client_id: z.string().max(CIMD_MAX_URL_LENGTH),
-    client_name: z
-      .string()
-      .min(1)
-      .max(200)
-      .refine((name) => name.trim() !== '' && !DISPLAY_UNSAFE.test(name), 'must be a displayable name'),
-    redirect_uris: z
-      .array(z.string().refine(isSafeRedirectUri, 'must be https or loopback http, without credentials or fragment'))
-      .min(1)
-      .max(32),
-    token_endpoint_auth_method: z.string().max(64).optional(),
-    grant_types: z.array(z.literal('authorization_code')).min(1).max(4).optional(),
-    response_types: z.array(z.literal('code')).min(1).max(4).optional(),
-    client_uri: httpsUrl.optional(),
-    logo_uri: httpsUrl.optional(),
-    client_secret: z.never().optional(),
-    client_secret_expires_at: z.never().optional(),
-  });
+export const CimdDocumentSchema = z.object({
+  client_id: z.string().max(CIMD_MAX_URL_LENGTH),
+  client_name: z
+    .string()
+    .min(1)
+    .max(200)
+    .refine((name) => name.trim() !== '' && !DISPLAY_UNSAFE.test(name), 'must be a displayable name'),
+  redirect_uris: z
+    .array(z.string().refine(isSafeRedirectUri, 'must be https or loopback http, without credentials or fragment'))
+    .min(1)
+    .max(32),
+  token_endpoint_auth_method: z.string().max(64).optional(),
+  grant_types: z.array(z.literal('authorization_code')).min(1).max(4).optional(),
+  response_types: z.array(z.literal('code')).min(1).max(4).optional(),
+  client_uri: httpsUrl.optional(),
+  logo_uri: httpsUrl.optional(),
+  client_secret: z.never().optional(),
+  client_secret_expires_at: z.never().optional(),
+});
 
 /** A client metadata document as validated by {@link CimdDocumentSchema}. */
 export type CimdDocument = z.output<typeof CimdDocumentSchema>;

@@ -45,7 +45,9 @@ async function startDocumentServer(routes: Record<string, Route> = {}): Promise<
 
 function json(body: unknown, headers: Record<string, string> = {}): Route {
   return (_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json', ...headers }).end(typeof body === 'string' ? body : JSON.stringify(body));
+    response
+      .writeHead(200, { 'content-type': 'application/json', ...headers })
+      .end(typeof body === 'string' ? body : JSON.stringify(body));
   };
 }
 
@@ -139,7 +141,10 @@ describe('CimdResolver: trust policy', () => {
     const docs = await startDocumentServer();
     const clientId = docs.url('/client.json');
     docs.routes['/client.json'] = json(documentFor(clientId));
-    await expectRefused(resolverFor(docs, config({ policy: CimdTrustPolicy.DISABLED })).resolve(clientId), 'cimd_disabled');
+    await expectRefused(
+      resolverFor(docs, config({ policy: CimdTrustPolicy.DISABLED })).resolve(clientId),
+      'cimd_disabled',
+    );
     expect(docs.hits('/client.json')).toBe(0);
   });
 
@@ -147,7 +152,9 @@ describe('CimdResolver: trust policy', () => {
     const docs = await startDocumentServer();
     const clientId = docs.url('/client.json');
     docs.routes['/client.json'] = json(documentFor(clientId));
-    await expect(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId)).resolves.toMatchObject({ clientId });
+    await expect(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId)).resolves.toMatchObject({
+      clientId,
+    });
   });
 
   it('refuses a client_id that is not a valid https document URL', async () => {
@@ -162,7 +169,10 @@ describe('CimdResolver: document validation', () => {
     const docs = await startDocumentServer();
     const clientId = docs.url('/client.json');
     docs.routes['/client.json'] = json(documentFor(docs.url('/someone-else.json')));
-    await expectRefused(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId), 'client_id_mismatch');
+    await expectRefused(
+      resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId),
+      'client_id_mismatch',
+    );
   });
 
   it.each(['private_key_jwt', 'client_secret_basic', 'client_secret_post'])(
@@ -171,7 +181,10 @@ describe('CimdResolver: document validation', () => {
       const docs = await startDocumentServer();
       const clientId = docs.url('/client.json');
       docs.routes['/client.json'] = json(documentFor(clientId, { token_endpoint_auth_method: method }));
-      await expectRefused(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId), 'unsupported_auth_method');
+      await expectRefused(
+        resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId),
+        'unsupported_auth_method',
+      );
     },
   );
 
@@ -180,7 +193,9 @@ describe('CimdResolver: document validation', () => {
     const clientId = docs.url('/client.json');
     const { token_endpoint_auth_method: _omitted, ...document } = documentFor(clientId);
     docs.routes['/client.json'] = json(document);
-    await expect(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId)).resolves.toMatchObject({ clientId });
+    await expect(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId)).resolves.toMatchObject({
+      clientId,
+    });
   });
 
   it.each([
@@ -190,15 +205,23 @@ describe('CimdResolver: document validation', () => {
     const docs = await startDocumentServer();
     const clientId = docs.url('/client.json');
     docs.routes['/client.json'] = json(body);
-    const error = await expectRefused(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId), 'invalid_document');
+    const error = await expectRefused(
+      resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId),
+      'invalid_document',
+    );
     expect(error.message).not.toContain('SECRET-MARKER');
   });
 
   it('refuses an invalid document with the failing paths only, never the values', async () => {
     const docs = await startDocumentServer();
     const clientId = docs.url('/client.json');
-    docs.routes['/client.json'] = json(documentFor(clientId, { client_name: 'SECRET-MARKER', redirect_uris: ['http://SECRET-MARKER.test/cb'] }));
-    const error = await expectRefused(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId), 'invalid_document');
+    docs.routes['/client.json'] = json(
+      documentFor(clientId, { client_name: 'SECRET-MARKER', redirect_uris: ['http://SECRET-MARKER.test/cb'] }),
+    );
+    const error = await expectRefused(
+      resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId),
+      'invalid_document',
+    );
     expect(error.problemPaths).toEqual(['redirect_uris.0']);
     expect(JSON.stringify({ message: error.message, problemPaths: error.problemPaths })).not.toContain('SECRET-MARKER');
   });
@@ -207,7 +230,10 @@ describe('CimdResolver: document validation', () => {
     const docs = await startDocumentServer();
     const clientId = docs.url('/client.json');
     docs.routes['/client.json'] = json(documentFor(clientId, { client_name: 'Tool \ud800 SECRET-MARKER' }));
-    const error = await expectRefused(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId), 'invalid_document');
+    const error = await expectRefused(
+      resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId),
+      'invalid_document',
+    );
     expect(error.problemPaths).toEqual(['client_name']);
     expect(JSON.stringify({ message: error.message, problemPaths: error.problemPaths })).not.toContain('SECRET-MARKER');
   });
@@ -238,9 +264,13 @@ describe('CimdResolver: outbound guard', () => {
   it('refuses a redirect to another document without following it', async () => {
     const docs = await startDocumentServer();
     const clientId = docs.url('/client.json');
-    docs.routes['/client.json'] = (_request, response) => response.writeHead(302, { location: docs.url('/other.json') }).end();
+    docs.routes['/client.json'] = (_request, response) =>
+      response.writeHead(302, { location: docs.url('/other.json') }).end();
     docs.routes['/other.json'] = json(documentFor(docs.url('/other.json')));
-    const error = await expectRefused(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId), 'fetch_refused');
+    const error = await expectRefused(
+      resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId),
+      'fetch_refused',
+    );
     expect(error.guardReason).toBe('redirect_refused');
     expect(docs.hits('/other.json')).toBe(0);
   });
@@ -249,7 +279,10 @@ describe('CimdResolver: outbound guard', () => {
     const docs = await startDocumentServer();
     const clientId = docs.url('/client.json');
     docs.routes['/client.json'] = json(documentFor(clientId, { padding: 'x'.repeat(70_000) }));
-    const error = await expectRefused(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId), 'fetch_refused');
+    const error = await expectRefused(
+      resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId),
+      'fetch_refused',
+    );
     expect(error.guardReason).toBe('too_large');
   });
 
@@ -257,12 +290,17 @@ describe('CimdResolver: outbound guard', () => {
     const docs = await startDocumentServer();
     const clientId = docs.url('/client.json');
     docs.routes['/client.json'] = json(documentFor(clientId, { padding: 'x'.repeat(60_000) }));
-    await expect(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId)).resolves.toMatchObject({ clientId });
+    await expect(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(clientId)).resolves.toMatchObject({
+      clientId,
+    });
   });
 
   it('refuses a document served with a non-2xx status', async () => {
     const docs = await startDocumentServer();
-    const error = await expectRefused(resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(docs.url('/missing.json')), 'fetch_refused');
+    const error = await expectRefused(
+      resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN })).resolve(docs.url('/missing.json')),
+      'fetch_refused',
+    );
     expect(error.guardReason).toBe('bad_status');
   });
 });
@@ -341,7 +379,10 @@ describe('CimdResolver: cache', () => {
       docs.routes[path] = json(documentFor(docs.url(path)));
       return docs.url(path);
     });
-    const resolver = resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN }), { clock: fakeClock(), limits: { maxEntries: 2 } });
+    const resolver = resolverFor(docs, config({ policy: CimdTrustPolicy.OPEN }), {
+      clock: fakeClock(),
+      limits: { maxEntries: 2 },
+    });
     for (const id of ids) await resolver.resolve(id);
     await resolver.resolve(ids[2] as string);
     expect(docs.hits('/c.json')).toBe(1);

@@ -2,7 +2,12 @@ import type { CimdConfig } from '@wildo/shared-lib';
 import { systemClock, type Clock } from '../../container/clock.js';
 import type { Logger } from '../../logging/index.js';
 import { firstUnstorablePath, reportablePath } from '../../resources/schema/index.js';
-import { OutboundTargetGuard, OutboundTargetRefused, type OutboundFetcher, type OutboundTargetGuardOptions } from '../../net/index.js';
+import {
+  OutboundTargetGuard,
+  OutboundTargetRefused,
+  type OutboundFetcher,
+  type OutboundTargetGuardOptions,
+} from '../../net/index.js';
 import { BoundedExpiringCache } from './bounded-expiring-cache.js';
 import type { CimdClient } from './cimd-client.js';
 import { admitCimdClientId } from './cimd-client-id.js';
@@ -126,12 +131,18 @@ export class CimdResolver {
       return client;
     } catch (error) {
       const refusal =
-        error instanceof CimdResolutionError ? error : new CimdResolutionError('fetch_refused', { guardReason: 'unreachable', cause: error });
+        error instanceof CimdResolutionError
+          ? error
+          : new CimdResolutionError('fetch_refused', { guardReason: 'unreachable', cause: error });
       const options: CimdResolutionErrorOptions = {};
       if (refusal.guardReason) options.guardReason = refusal.guardReason;
       if (refusal.problemPaths) options.problemPaths = refusal.problemPaths;
       // Short on purpose: it only absorbs floods of the same bad client_id, it must not outlive a fix.
-      this.failed.set(clientId, { reason: refusal.reason, options }, this.clock.now().getTime() + this.limits.negativeTtlSeconds * 1_000);
+      this.failed.set(
+        clientId,
+        { reason: refusal.reason, options },
+        this.clock.now().getTime() + this.limits.negativeTtlSeconds * 1_000,
+      );
       this.logger?.warn('client metadata document refused', {
         reason: refusal.reason,
         guardReason: refusal.guardReason,
@@ -154,7 +165,10 @@ export class CimdResolver {
       const guardReason = error instanceof OutboundTargetRefused ? error.reason : 'unreachable';
       throw new CimdResolutionError('fetch_refused', { guardReason, cause: error });
     }
-    return { client: toClient(clientId, response.text), ttlSeconds: this.ttlSeconds(response.headers['cache-control']) };
+    return {
+      client: toClient(clientId, response.text),
+      ttlSeconds: this.ttlSeconds(response.headers['cache-control']),
+    };
   }
 
   private ttlSeconds(cacheControl: string | undefined): number {
@@ -177,16 +191,24 @@ function toClient(clientId: string, text: string): CimdClient {
   if ((raw as { client_id?: unknown }).client_id !== clientId) throw new CimdResolutionError('client_id_mismatch');
   // The client's name is stored with a remembered consent: text the database cannot store is refused here.
   const unstorable = firstUnstorablePath(raw);
-  if (unstorable) throw new CimdResolutionError('invalid_document', { problemPaths: [reportablePath(unstorable, '(document)')] });
+  if (unstorable)
+    throw new CimdResolutionError('invalid_document', { problemPaths: [reportablePath(unstorable, '(document)')] });
   const parsed = CimdDocumentSchema.safeParse(raw);
   if (!parsed.success) {
-    const problemPaths = parsed.error.issues.slice(0, 16).map((issue) => issue.path.map(String).join('.') || '(document)');
+    const problemPaths = parsed.error.issues
+      .slice(0, 16)
+      .map((issue) => issue.path.map(String).join('.') || '(document)');
     throw new CimdResolutionError('invalid_document', { problemPaths });
   }
   const document = parsed.data;
   // Anything but `none` names a credential this server would not check: refuse rather than treat the client as public.
-  if ((document.token_endpoint_auth_method ?? 'none') !== 'none') throw new CimdResolutionError('unsupported_auth_method');
-  const client: CimdClient = { clientId, clientName: document.client_name, redirectUris: [...new Set(document.redirect_uris)] };
+  if ((document.token_endpoint_auth_method ?? 'none') !== 'none')
+    throw new CimdResolutionError('unsupported_auth_method');
+  const client: CimdClient = {
+    clientId,
+    clientName: document.client_name,
+    redirectUris: [...new Set(document.redirect_uris)],
+  };
   if (document.client_uri !== undefined) client.clientUri = document.client_uri;
   if (document.logo_uri !== undefined) client.logoUri = document.logo_uri;
   return client;

@@ -1,7 +1,19 @@
 export { isNullableField, ragSourceTextFields, scalarKindOf } from './field-kinds.js';
 export { formatPath, isPlausibleIdentifier, reportablePath, type JsonPathSegment } from './input-paths.js';
-export { declaredNamesText, NO_UNDECLARED_FIELDS, READ_ONLY_FIELD, toInputProblems, type InputProblemContext } from './input-problems.js';
-export { firstUnstorablePath, isStorableText, STORABLE_TEXT_EXPECTATION, toStorableValue, unstorableTextProblem } from './storable-text.js';
+export {
+  declaredNamesText,
+  NO_UNDECLARED_FIELDS,
+  READ_ONLY_FIELD,
+  toInputProblems,
+  type InputProblemContext,
+} from './input-problems.js';
+export {
+  firstUnstorablePath,
+  isStorableText,
+  STORABLE_TEXT_EXPECTATION,
+  toStorableValue,
+  unstorableTextProblem,
+} from './storable-text.js';
 export { compileProjector, type Projector } from './projection.js';
 export { auditSchema, type SchemaAuditProblem } from './schema-audit.js';
 export { buildCreateInputSchema, buildPatchInputSchema, toStrictInput } from './strict-input.js';

@@ -53,7 +53,12 @@ export function toInputProblems(
   return problems;
 }
 
-function describeIssue(issue: Issue, input: unknown, basePath: readonly (string | number)[], context: InputProblemContext): InputProblem[] {
+function describeIssue(
+  issue: Issue,
+  input: unknown,
+  basePath: readonly (string | number)[],
+  context: InputProblemContext,
+): InputProblem[] {
   const fullPath = [...basePath, ...issue.path.map((segment) => (typeof segment === 'symbol' ? '?' : segment))];
   const path = formatPath(fullPath);
   switch (issue.code) {
@@ -132,7 +137,12 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** Each undeclared key at its own path when it may be named (read-only fields as such), the rest at the parent. */
-function undeclaredKeys(keys: readonly string[], fullPath: readonly (string | number)[], issuePath: readonly PropertyKey[], context: InputProblemContext): InputProblem[] {
+function undeclaredKeys(
+  keys: readonly string[],
+  fullPath: readonly (string | number)[],
+  issuePath: readonly PropertyKey[],
+  context: InputProblemContext,
+): InputProblem[] {
   const problems: InputProblem[] = [];
   let unnamed = false;
   let declared: string | undefined;

@@ -9,8 +9,16 @@ const registry = ResourcesRegistry.fromApplication(referenceApplication);
 const HOSTILE_KEYS = ['__proto__', 'constructor', 'passwordHash', 'margin', 'internal', 'toString'];
 const EXTRA_MARK = '\u0000extra';
 
-const extraValue = fc.oneof(fc.string(), fc.integer(), fc.constant(EXTRA_MARK), fc.dictionary(fc.string(), fc.constant(EXTRA_MARK), { maxKeys: 2 }));
-const extraKey = fc.oneof(fc.constantFrom(...HOSTILE_KEYS), fc.string({ minLength: 1, maxLength: 12 }).map((k) => `~${k}`));
+const extraValue = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.constant(EXTRA_MARK),
+  fc.dictionary(fc.string(), fc.constant(EXTRA_MARK), { maxKeys: 2 }),
+);
+const extraKey = fc.oneof(
+  fc.constantFrom(...HOSTILE_KEYS),
+  fc.string({ minLength: 1, maxLength: 12 }).map((k) => `~${k}`),
+);
 /** Extra fields: which object (by depth-first index) receives which key and value. */
 const extras = fc.array(fc.tuple(fc.nat(), extraKey, extraValue), { minLength: 1, maxLength: 12 });
 
@@ -36,7 +44,9 @@ const operations = registry.listOperations();
 
 describe('projection drops undeclared fields at every depth, for every declared operation', () => {
   it('covers every declared resource', () => {
-    expect(new Set(operations.map((op) => op.resourceType))).toEqual(new Set(registry.listResources().map((r) => r.type)));
+    expect(new Set(operations.map((op) => op.resourceType))).toEqual(
+      new Set(registry.listResources().map((r) => r.type)),
+    );
   });
 
   for (const operation of operations) {

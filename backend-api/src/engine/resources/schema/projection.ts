@@ -71,7 +71,10 @@ function buildNode(schema: z.ZodType, memo: Map<z.ZodType, ProjectNode>): Projec
     case 'array':
       return arrayNode(compileNode(def.element as z.ZodType, memo));
     case 'tuple':
-      return tupleNode((def.items ?? []).map((item) => compileNode(item, memo)), def.rest ? compileNode(def.rest, memo) : null);
+      return tupleNode(
+        (def.items ?? []).map((item) => compileNode(item, memo)),
+        def.rest ? compileNode(def.rest, memo) : null,
+      );
     case 'record':
       return recordNode(def.keyType, compileNode(def.valueType as z.ZodType, memo));
     case 'union':

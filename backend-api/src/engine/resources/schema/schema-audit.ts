@@ -50,7 +50,11 @@ export function auditSchema(schema: z.ZodType, basePath = ''): SchemaAuditProble
     switch (def.type) {
       case 'object':
         if (def.catchall && defOf(def.catchall).type !== 'never') {
-          problems.push({ path: path || '(root)', message: 'loose objects (looseObject/catchall/passthrough) let undeclared fields through; declare every field' });
+          problems.push({
+            path: path || '(root)',
+            message:
+              'loose objects (looseObject/catchall/passthrough) let undeclared fields through; declare every field',
+          });
         }
         for (const [key, child] of Object.entries(def.shape ?? {})) {
           if (RESERVED_KEYS.has(key)) problems.push({ path: join(path, key), message: `"${key}" is a reserved key` });

@@ -14,13 +14,20 @@ const Doc = z.object({
   status: z.enum(['a', 'b']).default('a'),
   items: z.array(Item).max(3),
   meta: z.record(z.string(), z.object({ n: z.number() })).optional(),
-  choice: z.union([z.object({ kind: z.literal('x'), x: z.number() }), z.object({ kind: z.literal('y'), y: z.string() })]).optional(),
+  choice: z
+    .union([z.object({ kind: z.literal('x'), x: z.number() }), z.object({ kind: z.literal('y'), y: z.string() })])
+    .optional(),
   stamp: z.string().optional(),
 });
 
 describe('strict input contracts', () => {
   it('accept the declared shape', () => {
-    const input = { title: 't', items: [{ label: 'l', tags: [{ name: 'n' }] }], meta: { k: { n: 1 } }, choice: { kind: 'y', y: 'v' } };
+    const input = {
+      title: 't',
+      items: [{ label: 'l', tags: [{ name: 'n' }] }],
+      meta: { k: { n: 1 } },
+      choice: { kind: 'y', y: 'v' },
+    };
     expect(toStrictInput(Doc).parse(input)).toEqual({ ...input, status: 'a' });
   });
 
@@ -72,7 +79,13 @@ describe('projection', () => {
   it('keeps declared values and reports where it removed others', () => {
     const withheld: string[] = [];
     const out = projector.project(
-      { title: 't', status: 'b', secret: 1, items: [{ label: 'l', cost: 3 }, 'garbage'], choice: { kind: 'x', x: 2, margin: 9 } },
+      {
+        title: 't',
+        status: 'b',
+        secret: 1,
+        items: [{ label: 'l', cost: 3 }, 'garbage'],
+        choice: { kind: 'x', x: 2, margin: 9 },
+      },
       withheld,
     );
     expect(out).toEqual({ title: 't', status: 'b', items: [{ label: 'l' }], choice: { kind: 'x', x: 2 } });
@@ -113,7 +126,12 @@ describe('input problems', () => {
 
   it('name an undeclared key that is a plain identifier with the declared keys there, and any other at its parent', () => {
     const schema = z.strictObject({ title: z.string(), items: z.array(z.strictObject({ label: z.string() })) });
-    const input = { title: 't', company: 'value-never-echoed', 'not an identifier': 1, items: [{ label: 'l', extra: true }] };
+    const input = {
+      title: 't',
+      company: 'value-never-echoed',
+      'not an identifier': 1,
+      items: [{ label: 'l', extra: true }],
+    };
     expect(toInputProblems(schema.safeParse(input).error!.issues, input, [], { schema })).toEqual([
       { path: 'items[0].extra', expected: 'a declared field: label' },
       { path: 'company', expected: 'a declared field: title, items' },
@@ -124,9 +142,9 @@ describe('input problems', () => {
   it('name a read-only field as not writable', () => {
     const schema = z.strictObject({ title: z.string() });
     const input = { title: 't', customerSince: '2020-01-01' };
-    expect(toInputProblems(schema.safeParse(input).error!.issues, input, [], { schema, readOnlyFields: ['customerSince'] })).toEqual([
-      { path: 'customerSince', expected: 'not writable: read-only field' },
-    ]);
+    expect(
+      toInputProblems(schema.safeParse(input).error!.issues, input, [], { schema, readOnlyFields: ['customerSince'] }),
+    ).toEqual([{ path: 'customerSince', expected: 'not writable: read-only field' }]);
     expect(schema.safeParse({ title: 't' }).success).toBe(true);
   });
 });

@@ -45,7 +45,8 @@ function mayHoldUnstorable(value: unknown, depth: number): boolean {
   if (depth >= MAX_RECURSION) return true;
   if (Array.isArray(value)) return value.some((item) => mayHoldUnstorable(item, depth + 1));
   const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) if (!isStorableText(key) || mayHoldUnstorable(record[key], depth + 1)) return true;
+  for (const key of Object.keys(record))
+    if (!isStorableText(key) || mayHoldUnstorable(record[key], depth + 1)) return true;
   return false;
 }
 
@@ -105,7 +106,13 @@ function rebuild(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rebuild);
   const out: Record<string, unknown> = {};
   // defineProperty: a `__proto__` key stays a plain key, as JSON.parse made it.
-  for (const [key, item] of Object.entries(value)) Object.defineProperty(out, storableText(key), { value: rebuild(item), enumerable: true, writable: true, configurable: true });
+  for (const [key, item] of Object.entries(value))
+    Object.defineProperty(out, storableText(key), {
+      value: rebuild(item),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 

@@ -33,7 +33,15 @@ export function defOf(schema: z.ZodType): ZodDefView {
 }
 
 /** Wrapper kinds that hold one inner schema and do not change the JSON shape. */
-export const TRANSPARENT_WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
+export const TRANSPARENT_WRAPPERS = new Set([
+  'optional',
+  'nullable',
+  'default',
+  'prefault',
+  'readonly',
+  'catch',
+  'nonoptional',
+]);
 
 /** Strips transparent wrappers (optional, nullable, default, ...) and returns the schema underneath. */
 export function unwrapTransparent(schema: z.ZodType): z.ZodType {
@@ -87,7 +95,8 @@ export function declaredKeysAt(schema: z.ZodType, path: readonly PropertyKey[]):
     if (def.type === 'object') current = typeof segment === 'string' ? def.shape?.[segment] : undefined;
     else if (def.type === 'array') current = typeof segment === 'number' ? def.element : undefined;
     else if (def.type === 'record') current = def.valueType;
-    else if (def.type === 'tuple') current = typeof segment === 'number' ? (def.items?.[segment] ?? def.rest ?? undefined) : undefined;
+    else if (def.type === 'tuple')
+      current = typeof segment === 'number' ? (def.items?.[segment] ?? def.rest ?? undefined) : undefined;
     else current = undefined;
   }
   return undefined;

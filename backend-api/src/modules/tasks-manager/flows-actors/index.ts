@@ -5,7 +5,13 @@ import { TicketTriageBackendService } from './ticket-triage.service.js';
 import { TASKS_MANAGER_TYPES } from './tasks-manager.tokens.js';
 import { todoAssistant } from './todo-assistant.js';
 
-export { TICKET_TRIAGE_AGENT_REF, TicketCategory, TicketTriageSchema, TicketUrgency, ticketTriageAgent } from './ticket-triage.agent.js';
+export {
+  TICKET_TRIAGE_AGENT_REF,
+  TicketCategory,
+  TicketTriageSchema,
+  TicketUrgency,
+  ticketTriageAgent,
+} from './ticket-triage.agent.js';
 export { TicketTriageBackendService } from './ticket-triage.service.js';
 export { TASKS_MANAGER_TYPES } from './tasks-manager.tokens.js';
 export {

@@ -36,7 +36,11 @@ export enum TicketUrgency {
 /** The triage contract: the descriptions tell the model what the fields mean; parsing proves the shape. */
 export const TicketTriageSchema = z.object({
   category: z.enum(TicketCategory).describe('The single best-fitting category for the ticket.'),
-  urgency: z.enum(TicketUrgency).describe(`How quickly a human must respond. "${TicketUrgency.HIGH}" only for outages, data loss, or billing failures.`),
+  urgency: z
+    .enum(TicketUrgency)
+    .describe(
+      `How quickly a human must respond. "${TicketUrgency.HIGH}" only for outages, data loss, or billing failures.`,
+    ),
   summary: z.string().max(200).describe('One-sentence neutral summary of what the customer is asking for.'),
 });
 

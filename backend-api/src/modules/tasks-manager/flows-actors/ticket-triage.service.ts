@@ -1,4 +1,9 @@
-import type { LLMProvider_GenerateStructuredInputSchema, LLMProvider_GenerateStructuredOutputSchema, LLMProvider_OperationContext_BaseSchema, FlowsActors_Agent_Invocation } from '@wildo/shared-lib';
+import type {
+  LLMProvider_GenerateStructuredInputSchema,
+  LLMProvider_GenerateStructuredOutputSchema,
+  LLMProvider_OperationContext_BaseSchema,
+  FlowsActors_Agent_Invocation,
+} from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
 import type { z } from 'zod';
 import { SAAS_SERVICE_TYPES, type AgentsBackendService } from '../../../engine/index.js';

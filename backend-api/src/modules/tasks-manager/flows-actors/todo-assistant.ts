@@ -1,4 +1,10 @@
-import { CORE_ORG_ROLES, LLM_Model, ResourceOperationRiskLevel, ResourcePrimaryScope, TodoSchema } from '@wildo/shared-lib';
+import {
+  CORE_ORG_ROLES,
+  LLM_Model,
+  ResourceOperationRiskLevel,
+  ResourcePrimaryScope,
+  TodoSchema,
+} from '@wildo/shared-lib';
 import { z } from 'zod';
 import { defineActorSystem, defineChatAgent } from '../../../engine/index.js';
 import { todosResource } from '../resources/todos.resource.js';

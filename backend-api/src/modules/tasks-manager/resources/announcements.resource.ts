@@ -23,6 +23,8 @@ export const announcementsResource = defineResource({
     [CoreResourceOperation.READ]: { variants: [{ variantType: API_CALL, isDefault: true, roles: user }] },
     [CoreResourceOperation.UPDATE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: admin }] },
     [CoreResourceOperation.DELETE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: admin }] },
-    [CoreResourceOperation.LIST]: { variants: [{ variantType: API_CALL, isDefault: true, roles: user, filters: ['severity'] }] },
+    [CoreResourceOperation.LIST]: {
+      variants: [{ variantType: API_CALL, isDefault: true, roles: user, filters: ['severity'] }],
+    },
   },
 });

@@ -22,16 +22,34 @@ export const knowledgeDocumentsResource = defineResource({
   operationsConfiguration: {
     [CoreResourceOperation.CREATE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member }] },
     [CoreResourceOperation.READ]: {
-      variants: [{ variantType: API_CALL, isDefault: true, roles: member, mcp: { exposed: true, servers: ['support'], description: 'Read one knowledge document.' } }],
+      variants: [
+        {
+          variantType: API_CALL,
+          isDefault: true,
+          roles: member,
+          mcp: { exposed: true, servers: ['support'], description: 'Read one knowledge document.' },
+        },
+      ],
     },
     [CoreResourceOperation.UPDATE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: manager }] },
     [CoreResourceOperation.DELETE]: {
-      variants: [{ variantType: API_CALL, isDefault: true, roles: manager, riskLevel: ResourceOperationRiskLevel.HIGH }],
+      variants: [
+        { variantType: API_CALL, isDefault: true, roles: manager, riskLevel: ResourceOperationRiskLevel.HIGH },
+      ],
     },
     [CoreResourceOperation.LIST]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member }] },
     [CoreResourceOperation.SEARCH]: {
       variants: [
-        { variantType: API_CALL, isDefault: true, roles: member, mcp: { exposed: true, servers: ['support'], description: 'Search the knowledge base by words in titles and bodies.' } },
+        {
+          variantType: API_CALL,
+          isDefault: true,
+          roles: member,
+          mcp: {
+            exposed: true,
+            servers: ['support'],
+            description: 'Search the knowledge base by words in titles and bodies.',
+          },
+        },
       ],
     },
   },

@@ -22,6 +22,8 @@ export const savedViewsResource = defineResource({
     [CoreResourceOperation.READ]: { variants: [{ variantType: API_CALL, isDefault: true, roles: user }] },
     [CoreResourceOperation.UPDATE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: user }] },
     [CoreResourceOperation.DELETE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: user }] },
-    [CoreResourceOperation.LIST]: { variants: [{ variantType: API_CALL, isDefault: true, roles: user, filters: ['pinned'] }] },
+    [CoreResourceOperation.LIST]: {
+      variants: [{ variantType: API_CALL, isDefault: true, roles: user, filters: ['pinned'] }],
+    },
   },
 });

@@ -26,7 +26,9 @@ export const todosResource = defineResource({
   schema: TodoSchema,
   readOnlyFields: ['completedAt', 'completionNote'],
   searchFields: ['title', 'description'],
-  relationships: [{ field: 'relatedDocumentId', resourceType: TasksManager_ResourceType.KNOWLEDGE_DOCUMENTS, kind: 'belongs-to' }],
+  relationships: [
+    { field: 'relatedDocumentId', resourceType: TasksManager_ResourceType.KNOWLEDGE_DOCUMENTS, kind: 'belongs-to' },
+  ],
   customOperations: {
     [Todos_Operations.COMPLETE]: {
       target: 'instance',
@@ -52,7 +54,11 @@ export const todosResource = defineResource({
           roles: member,
           riskLevel: ResourceOperationRiskLevel.LOW,
           rateLimit: { points: 120, durationSeconds: 60 },
-          mcp: { exposed: true, description: 'Create a todo in the organization: a title, optionally a description, status, priority and assignee.' },
+          mcp: {
+            exposed: true,
+            description:
+              'Create a todo in the organization: a title, optionally a description, status, priority and assignee.',
+          },
         },
       ],
     },
@@ -63,7 +69,10 @@ export const todosResource = defineResource({
           isDefault: true,
           roles: member,
           riskLevel: ResourceOperationRiskLevel.LOW,
-          mcp: { exposed: true, description: 'Fetch a single todo by its id, including its title, status, priority and assignee.' },
+          mcp: {
+            exposed: true,
+            description: 'Fetch a single todo by its id, including its title, status, priority and assignee.',
+          },
         },
       ],
     },
@@ -97,7 +106,10 @@ export const todosResource = defineResource({
           roles: member,
           filters: ['status', 'priority', 'assignee'],
           pageSize: { default: 20, max: 100 },
-          mcp: { exposed: true, description: 'List the organization’s todos, newest first, optionally by status, priority or assignee.' },
+          mcp: {
+            exposed: true,
+            description: 'List the organization’s todos, newest first, optionally by status, priority or assignee.',
+          },
         },
       ],
     },
@@ -108,7 +120,10 @@ export const todosResource = defineResource({
           isDefault: true,
           roles: member,
           filters: ['status'],
-          mcp: { exposed: true, description: 'Search the organization’s todos by words in their title and description.' },
+          mcp: {
+            exposed: true,
+            description: 'Search the organization’s todos by words in their title and description.',
+          },
         },
       ],
     },
