@@ -1,4 +1,4 @@
-import { TasksManager_ResourceType } from '@wildo/shared-lib';
+import { TasksManager_ResourceType } from '@wildo/shared-lib/app';
 import express, { type Express } from 'express';
 import { resourceTableName, type SqlDatabase } from '../src/engine/persistence/index.js';
 

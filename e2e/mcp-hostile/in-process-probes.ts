@@ -7,10 +7,8 @@ import {
   ResourceOperationEffect,
   ResourceOperationVariantType,
   ResourcePrimaryScope,
-  SavedViewSchema,
-  TodoStatsRequestSchema,
-  TodoStatsResponseSchema,
 } from '@wildo/shared-lib';
+import { SavedViewSchema, TodoStatsRequestSchema, TodoStatsResponseSchema } from '@wildo/shared-lib/app';
 import type { InProcessTools } from './scenario-context.js';
 
 // Test-only: what the reference application does not declare, so the in-process run can reach the two refusal

@@ -61,7 +61,6 @@ export {
   FlowsActors_TurnEventSchema,
   FlowsActors_WireErrorSchema,
   FrontendView_ScopeMode,
-  TODO_ASSISTANT_VIEW,
   type FlowsActors_ApprovalDecisionRequest,
   type FlowsActors_ApprovalQueue,
   type FlowsActors_ApprovalRequest,
@@ -115,25 +114,6 @@ export {
   RotateCredentialRequestSchema,
   RotateOAuthClientResponseFields,
 } from './credentials/index.js';
-export {
-  AnnouncementSchema,
-  CompleteTodoRequestSchema,
-  KnowledgeDocumentSchema,
-  KnowledgeDocuments_Operations,
-  SavedViewSchema,
-  TasksManager_ResourceType,
-  TodoChecklistItemSchema,
-  TodoSchema,
-  TodoStatsRequestSchema,
-  TodoStatsResponseSchema,
-  Todos_Operations,
-  Todos_Status,
-  type Announcement,
-  type KnowledgeDocument,
-  type SavedView,
-  type Todo,
-  type TodoStatsResponse,
-} from './app/index.js';
 export {
   ConsumableToken_ConsumptionMode,
   CORE_APP_ROLES,

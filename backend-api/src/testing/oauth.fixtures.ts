@@ -20,14 +20,12 @@ export function pkcePair(): { verifier: string; challenge: string } {
 
 /** Registers a public client through dynamic registration. */
 export async function registerPublicClient(api: supertest.Agent, redirectUri = REDIRECT_URI): Promise<string> {
-  const res = await api
-    .post('/api/v1/oauth/register')
-    .send({
-      client_name: 'Test tool',
-      redirect_uris: [redirectUri],
-      token_endpoint_auth_method: 'none',
-      scope: 'openid profile',
-    });
+  const res = await api.post('/api/v1/oauth/register').send({
+    client_name: 'Test tool',
+    redirect_uris: [redirectUri],
+    token_endpoint_auth_method: 'none',
+    scope: 'openid profile',
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.client_id as string;
 }

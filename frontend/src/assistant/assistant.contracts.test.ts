@@ -1,9 +1,5 @@
-import {
-  FlowsActors_ApprovalQueueSchema,
-  FlowsActors_TurnEventSchema,
-  ResourcePrimaryScope,
-  TODO_ASSISTANT_VIEW,
-} from '@wildo/shared-lib';
+import { FlowsActors_ApprovalQueueSchema, FlowsActors_TurnEventSchema, ResourcePrimaryScope } from '@wildo/shared-lib';
+import { TODO_ASSISTANT_VIEW } from '@wildo/shared-lib/app';
 import { describe, expect, it } from 'vitest';
 import { ApprovalListResponseSchema, TurnEventSchema } from './assistant.contracts';
 import { approvalFixture } from './assistant.test-support';

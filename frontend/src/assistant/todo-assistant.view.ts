@@ -1,6 +1,6 @@
 import type { FlowsActorsViewDefinition } from '@wildo/shared-lib';
 
-// Mirrors TODO_ASSISTANT_VIEW of @wildo/shared-lib (its package root is too heavy for the browser bundle);
+// Mirrors TODO_ASSISTANT_VIEW of @wildo/shared-lib/app (that entry imports the zod schemas, too heavy for the bundle);
 // todo-assistant.view.test.ts checks the two agree.
 
 /** The assistant's actor system. */

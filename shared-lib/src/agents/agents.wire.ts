@@ -130,14 +130,3 @@ export interface FlowsActorsViewDefinition {
   systemRef: string;
   layoutPreset: FlowsActorsView_LayoutPreset;
 }
-
-/** The todo assistant's chat view, addressed under an organization. */
-export const TODO_ASSISTANT_VIEW: FlowsActorsViewDefinition = {
-  ref: 'todo-assistant-view',
-  scope: FrontendView_ScopeMode.APPLICATION,
-  isAddressable: true,
-  operationLike: CoreResourceOperation.READ,
-  primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
-  systemRef: 'todo-assistant',
-  layoutPreset: 'Default',
-};

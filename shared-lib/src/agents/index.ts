@@ -60,7 +60,6 @@ export {
   FlowsActors_TurnEventSchema,
   FlowsActors_WireErrorSchema,
   FrontendView_ScopeMode,
-  TODO_ASSISTANT_VIEW,
   type FlowsActors_ApprovalDecisionRequest,
   type FlowsActors_ApprovalQueue,
   type FlowsActors_ApprovalRequest,

@@ -17,3 +17,4 @@ export {
   type Todo,
   type TodoStatsResponse,
 } from './tasks-manager.schemas.js';
+export { TODO_ASSISTANT_VIEW } from './todo-assistant.view.js';

@@ -195,16 +195,13 @@ describe('hostile input over REST', () => {
   it('refuses system and read-only fields in a write as not writable (no ownership or id smuggling)', async () => {
     await using t = await createTestBackend(database());
     const { user, base } = await member(t);
-    const res = await t.api
-      .post(base)
-      .set(user.auth)
-      .send({
-        title: 'x',
-        organizationId: 'other',
-        _id: 'mine',
-        createdByUserId: 'someone',
-        completedAt: '2026-01-01T00:00:00Z',
-      });
+    const res = await t.api.post(base).set(user.auth).send({
+      title: 'x',
+      organizationId: 'other',
+      _id: 'mine',
+      createdByUserId: 'someone',
+      completedAt: '2026-01-01T00:00:00Z',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.problems).toEqual(
       ['organizationId', '_id', 'createdByUserId', 'completedAt'].map((path) => ({

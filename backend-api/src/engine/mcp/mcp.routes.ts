@@ -219,14 +219,12 @@ export function createMcpRouter(options: McpRouterOptions): Router {
     const name = params.name;
     const args = params.arguments ?? {};
     if (typeof name !== 'string' || typeof args !== 'object' || args === null || Array.isArray(args)) {
-      return void res
-        .status(era.stateless ? 400 : 200)
-        .json(
-          rpcError(message.id, {
-            code: RPC_ERRORS.INVALID_PARAMS,
-            message: 'Invalid params: tools/call needs a name and an object of arguments.',
-          }),
-        );
+      return void res.status(era.stateless ? 400 : 200).json(
+        rpcError(message.id, {
+          code: RPC_ERRORS.INVALID_PARAMS,
+          message: 'Invalid params: tools/call needs a name and an object of arguments.',
+        }),
+      );
     }
     let sse = false;
     const write = (payload: unknown) => res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);

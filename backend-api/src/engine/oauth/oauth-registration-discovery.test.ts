@@ -46,15 +46,13 @@ describe('dynamic client registration', () => {
 
   it('registers a public client without a secret and lets it read its registration', async () => {
     await using t = await createTestBackend(database(), withRegistration());
-    const res = await t.api
-      .post('/api/v1/oauth/register')
-      .send({
-        client_name: 'Tool',
-        redirect_uris: [REDIRECT_URI],
-        token_endpoint_auth_method: 'none',
-        scope: 'openid email',
-        software_id: 'ignored',
-      });
+    const res = await t.api.post('/api/v1/oauth/register').send({
+      client_name: 'Tool',
+      redirect_uris: [REDIRECT_URI],
+      token_endpoint_auth_method: 'none',
+      scope: 'openid email',
+      software_id: 'ignored',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       client_name: 'Tool',

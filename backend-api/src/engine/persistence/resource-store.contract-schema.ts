@@ -36,12 +36,10 @@ export function describeSchemaContract(context: ContractContext): void {
 
     it('rebuilds the search column when searchFields change, keeping the records', async () => {
       const titleOnly = await context.freshDefinition({ searchFields: ['title'] });
-      const record = await context
-        .store()
-        .insert(titleOnly, orgA, {
-          data: { title: 'weekly sync', body: 'quarterly numbers' },
-          creator: byUser('user_u'),
-        });
+      const record = await context.store().insert(titleOnly, orgA, {
+        data: { title: 'weekly sync', body: 'quarterly numbers' },
+        creator: byUser('user_u'),
+      });
       const query = { text: 'quarterly', filters: {}, limit: 10 };
       expect((await context.store().search(titleOnly, orgA, query)).records).toEqual([]);
       const withBody: ResourceStoreDefinition = { ...titleOnly, searchFields: ['title', 'body'] };

@@ -9,8 +9,8 @@ import {
   ResourceOperationRiskLevel,
   ResourceOperationVariantType,
   ResourcePrimaryScope,
-  TODO_ASSISTANT_VIEW,
 } from '@wildo-ai/saas-models';
+import { TODO_ASSISTANT_VIEW } from '@wildo/shared-lib/app';
 import { ResourcesRegistry, SAAS_SERVICE_TYPES, type BackendDomainModule } from '@wildo-ai/saas-backend-lib';
 import {
   fileFieldRegistry,

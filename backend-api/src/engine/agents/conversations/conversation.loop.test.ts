@@ -4,9 +4,9 @@ import {
   LLM_Model,
   ResourceOperationRiskLevel,
   ResourcePrimaryScope,
-  TasksManager_ResourceType,
   type ActorSystem,
 } from '@wildo/shared-lib';
+import { TasksManager_ResourceType } from '@wildo/shared-lib/app';
 import express, { type Express, type Response } from 'express';
 import supertest from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

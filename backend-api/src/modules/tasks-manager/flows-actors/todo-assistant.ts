@@ -1,10 +1,5 @@
-import {
-  CORE_ORG_ROLES,
-  LLM_Model,
-  ResourceOperationRiskLevel,
-  ResourcePrimaryScope,
-  TodoSchema,
-} from '@wildo/shared-lib';
+import { CORE_ORG_ROLES, LLM_Model, ResourceOperationRiskLevel, ResourcePrimaryScope } from '@wildo/shared-lib';
+import { TodoSchema } from '@wildo/shared-lib/app';
 import { z } from 'zod';
 import { defineActorSystem, defineChatAgent } from '../../../engine/index.js';
 import { todosResource } from '../resources/todos.resource.js';

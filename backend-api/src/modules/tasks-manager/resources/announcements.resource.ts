@@ -1,12 +1,11 @@
 import {
-  AnnouncementSchema,
   CORE_APP_ROLES,
   CoreResourceOperation,
   defineResource,
   ResourceOperationVariantType,
   ResourcePrimaryScope,
-  TasksManager_ResourceType,
 } from '@wildo/shared-lib';
+import { AnnouncementSchema, TasksManager_ResourceType } from '@wildo/shared-lib/app';
 
 const API_CALL = ResourceOperationVariantType.API_CALL;
 const admin = [CORE_APP_ROLES.APP_ADMIN];

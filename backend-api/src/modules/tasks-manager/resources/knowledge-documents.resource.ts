@@ -2,12 +2,11 @@ import {
   CORE_ORG_ROLES,
   CoreResourceOperation,
   defineResource,
-  KnowledgeDocumentSchema,
   ResourceOperationRiskLevel,
   ResourceOperationVariantType,
   ResourcePrimaryScope,
-  TasksManager_ResourceType,
 } from '@wildo/shared-lib';
+import { KnowledgeDocumentSchema, TasksManager_ResourceType } from '@wildo/shared-lib/app';
 
 const API_CALL = ResourceOperationVariantType.API_CALL;
 const member = [CORE_ORG_ROLES.ORG_MEMBER];

@@ -4,9 +4,8 @@ import {
   defineResource,
   ResourceOperationVariantType,
   ResourcePrimaryScope,
-  SavedViewSchema,
-  TasksManager_ResourceType,
 } from '@wildo/shared-lib';
+import { SavedViewSchema, TasksManager_ResourceType } from '@wildo/shared-lib/app';
 
 const API_CALL = ResourceOperationVariantType.API_CALL;
 const user = [CORE_APP_ROLES.APP_USER];

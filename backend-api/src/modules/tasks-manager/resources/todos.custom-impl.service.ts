@@ -1,4 +1,4 @@
-import { TodoStatsResponseSchema, Todos_Operations, Todos_Status } from '@wildo/shared-lib';
+import { TodoStatsResponseSchema, Todos_Operations, Todos_Status } from '@wildo/shared-lib/app';
 import { todosResource } from './todos.resource.js';
 
 /** Service code of the todos resource: the `complete` and `stats` operations, typed from their declarations. */

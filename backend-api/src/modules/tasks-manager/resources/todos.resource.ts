@@ -1,6 +1,5 @@
 import {
   CORE_ORG_ROLES,
-  CompleteTodoRequestSchema,
   CoreResourceOperation,
   defineResource,
   ResourceOperationEffect,
@@ -8,12 +7,15 @@ import {
   ResourceOperationVariantType,
   ResourcePrimaryScope,
   resourceRecordSchema,
+} from '@wildo/shared-lib';
+import {
+  CompleteTodoRequestSchema,
   TasksManager_ResourceType,
   TodoSchema,
   TodoStatsRequestSchema,
   TodoStatsResponseSchema,
   Todos_Operations,
-} from '@wildo/shared-lib';
+} from '@wildo/shared-lib/app';
 
 const API_CALL = ResourceOperationVariantType.API_CALL;
 const member = [CORE_ORG_ROLES.ORG_MEMBER];
