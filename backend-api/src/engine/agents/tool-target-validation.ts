@@ -1,4 +1,5 @@
-import type { CompiledResource } from '../resources/compiled-resource.types.js';
+import { CoreResourceOperation } from '@wildo/shared-lib';
+import type { CompiledOperation, CompiledResource } from '../resources/compiled-resource.types.js';
 import { servicePathOf } from '../resources/resource-naming.js';
 import type { FunctionTool } from './tools/function-tool.types.js';
 
@@ -63,9 +64,22 @@ export function toolTargetProblem(tool: FunctionTool, declared: DeclaredResource
     };
   }
   const blocked = compiled.unimplemented ? 'unimplemented' : compiled.lifecycle === 'retired' ? 'retired' : undefined;
-  if (!blocked) return undefined;
+  if (!blocked) return idClash(tool, compiled);
   return {
     path: 'resourceOperation.operation',
     message: `"${compiled.servicePath}" is ${blocked}, so every call is refused; ${gate}implement the operation, or remove the tool`,
+  };
+}
+
+/**
+ * A resource tool's string `id` argument addresses the record of an instance operation; over a collection
+ * operation other than CREATE there is no record, so an `id` field would be taken for one.
+ */
+function idClash(tool: FunctionTool, compiled: CompiledOperation): ToolTargetProblem | undefined {
+  if (compiled.target !== 'collection' || compiled.core === CoreResourceOperation.CREATE) return undefined;
+  if (!('id' in tool.inputSchema.shape)) return undefined;
+  return {
+    path: 'inputSchema.id',
+    message: `"${compiled.servicePath}" addresses no record, but the tool's input has an "id" (a tool's id names the record of an instance operation); rename the field`,
   };
 }

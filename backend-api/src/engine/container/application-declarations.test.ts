@@ -165,6 +165,40 @@ describe('start-up refuses, one line each', () => {
     ).toBe(true);
   });
 
+  it('a write tool with an "id" argument over a collection operation (an id would be taken for a record)', () => {
+    const withArchiveAll = notes(
+      { 'archive-all': { variants: [variant()] } },
+      {
+        customOperations: {
+          'archive-all': {
+            target: 'collection',
+            requestSchema: z.object({ before: z.string() }),
+            responseSchema: z.object({ archived: z.number() }),
+            effect: ResourceOperationEffect.WRITE,
+          },
+        },
+      },
+    );
+    const service = createResourceCustomServiceImplementation('notes', {
+      customOperations: { 'archive-all': async () => ({ archived: 0 }) },
+    });
+    const module = (inputSchema: z.ZodObject) => ({
+      name: 'notes',
+      resources: [withArchiveAll],
+      customServiceImplementations: [service],
+      flowsActors: { functionTools: [resourceWriteTool('notes', 'archive-all', { inputSchema })] },
+    });
+    expect(printed([module(z.object({ id: z.string(), before: z.string() }))])).toBe(
+      HEADER +
+        'function tool "resource.notes.archive-all" (module "notes") › inputSchema.id: "notes.archive-all" addresses no record, ' +
+        'but the tool\'s input has an "id" (a tool\'s id names the record of an instance operation); rename the field',
+    );
+
+    expect(
+      validate([module(z.object({ before: z.string() }))]).agents.tool('resource.notes.archive-all'),
+    ).toBeDefined();
+  });
+
   it('an approval-gated write tool over an operation that is unimplemented or retired', () => {
     const module = (update: ResourceOperationVariant) => ({
       name: 'notes',
