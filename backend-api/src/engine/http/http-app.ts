@@ -87,6 +87,22 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
   app.use(requestContextMiddleware);
   app.use(accessLogMiddleware(logger, API_PREFIX));
   app.use(storableUrlMiddleware);
+  // The API's own steps, in order, for its routes and for resource operations (served before the API router).
+  const apiSteps = [
+    jsonBodyMiddleware(settings.bodyLimitBytes),
+    authenticationMiddleware(get<Authenticator>(SAAS_SERVICE_TYPES.Authenticator)),
+    burstThrottleMiddleware(rateLimits, settings.burst),
+  ];
+  // Resource routes first: they carry most traffic, and their paths cannot collide with the engine's own
+  // (reserved segments are refused at start).
+  app.use(
+    createResourceRouter({
+      registry: get<ResourcesRegistry>(SAAS_SERVICE_TYPES.ResourcesRegistry),
+      dispatcher: get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher),
+      prefix: API_PREFIX,
+      before: apiSteps,
+    }),
+  );
   const resourceServers = get<ResourceServerInstancesRegistryBackendService>(
     SAAS_SERVICE_TYPES.ResourceServerInstancesRegistry,
   );
@@ -134,17 +150,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       }),
     ]),
   );
-  api.use(jsonBodyMiddleware(settings.bodyLimitBytes));
-  api.use(authenticationMiddleware(get<Authenticator>(SAAS_SERVICE_TYPES.Authenticator)));
-  api.use(burstThrottleMiddleware(rateLimits, settings.burst));
-  // Resource routes first: they carry most traffic, and their paths cannot collide with the engine's own
-  // (reserved segments are refused at start).
-  api.use(
-    createResourceRouter({
-      registry: get<ResourcesRegistry>(SAAS_SERVICE_TYPES.ResourcesRegistry),
-      dispatcher: get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher),
-    }),
-  );
+  for (const step of apiSteps) api.use(step);
   api.use(
     createAuthRouter({
       users: get<UsersService>(SAAS_SERVICE_TYPES.UsersService),

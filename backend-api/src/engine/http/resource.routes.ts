@@ -11,6 +11,41 @@ import { RouteTable, type RouteEntry } from './route-table.js';
 export interface ResourceRouterOptions {
   registry: ResourcesRegistry;
   dispatcher: OperationDispatcher;
+  /** Where the API is mounted (`/api/v1`): the router is used at the application's root, before the API router. */
+  prefix: string;
+  /**
+   * What runs, in order, before a matched operation (body, authentication, throttle): the same middleware the API
+   * router runs for its own routes, here without the router's mount and layers on the busiest path.
+   */
+  before: readonly RequestHandler[];
+}
+
+/** Runs `handlers` in order like a router would (an error or a rejected promise ends the chain), then `done`. */
+function runInOrder(
+  handlers: readonly RequestHandler[],
+  req: Request,
+  res: Response,
+  done: (error?: unknown) => void,
+): void {
+  let index = 0;
+  let finished = false;
+  const finish = (error?: unknown) => {
+    if (finished) return;
+    finished = true;
+    done(error);
+  };
+  const step = (error?: unknown): void => {
+    if (error !== undefined && error !== null) return finish(error);
+    const handler = handlers[index++];
+    if (!handler) return finish();
+    try {
+      const outcome: unknown = handler(req, res, step);
+      if (outcome instanceof Promise) outcome.catch(finish);
+    } catch (thrown) {
+      finish(thrown);
+    }
+  };
+  step();
 }
 
 /** `If-Match: "3"` (or `W/"3"`) → 3; absent or `*` → undefined; anything else cannot match any version. */
@@ -60,7 +95,9 @@ type OperationHandler = ReturnType<typeof handlerFor>;
 
 /**
  * Serves every URL-bearing operation of the registry under `/api/v1` through the dispatcher, with one lookup
- * in a route table built at start (resource traffic is most of the traffic). A known path with an unsupported
+ * in a route table built at start (resource traffic is most of the traffic), mounted at the application's root
+ * so that traffic skips the API router's mount and layers; `before` runs the API's body, authentication and
+ * throttle steps first, in the API router's order. A known path with an unsupported
  * method answers 405 with `Allow`; other paths fall through to the engine's own routes.
  */
 export function createResourceRouter(options: ResourceRouterOptions): RequestHandler {
@@ -73,16 +110,23 @@ export function createResourceRouter(options: ResourceRouterOptions): RequestHan
       entries.push({ method, pattern: operation.http.path, target });
   }
   const table = new RouteTable(entries);
+  const prefix = options.prefix.toLowerCase();
   return function resourceRoutes(req: Request, res: Response, next: NextFunction): void {
-    const match = table.match(req.method, req.path);
+    const path = req.path;
+    // Under the API's mount point, in any letter case (as Express mounts), or not ours.
+    if (path.charCodeAt(prefix.length) !== 47 || path.slice(0, prefix.length).toLowerCase() !== prefix) return next();
+    const match = table.match(req.method, path.slice(prefix.length));
     if (match.kind === 'none') return next();
-    // As Express answers a parameter it cannot decode.
-    if (match.kind === 'undecodable') return next(new FrameworkError('BAD_REQUEST', 'The request is malformed.'));
-    if (match.kind === 'method_not_allowed') {
-      res.setHeader('allow', match.allow.join(', '));
-      return next(new FrameworkError('METHOD_NOT_ALLOWED', 'This method is not allowed here.'));
-    }
-    httpState(res).route = match.pattern;
-    match.target(req, res, match.params).catch(next);
+    runInOrder(options.before, req, res, (error) => {
+      if (error !== undefined) return next(error);
+      // As Express answers a parameter it cannot decode.
+      if (match.kind === 'undecodable') return next(new FrameworkError('BAD_REQUEST', 'The request is malformed.'));
+      if (match.kind === 'method_not_allowed') {
+        res.setHeader('allow', match.allow.join(', '));
+        return next(new FrameworkError('METHOD_NOT_ALLOWED', 'This method is not allowed here.'));
+      }
+      httpState(res).route = match.pattern;
+      match.target(req, res, match.params).catch(next);
+    });
   };
 }

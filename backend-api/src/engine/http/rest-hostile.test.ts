@@ -307,6 +307,18 @@ describe('hostile input over REST', () => {
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
   });
 
+  it('serves a resource under the API prefix in any letter case, as Express mounts routers, and only under it', async () => {
+    await using t = await createTestBackend(database());
+    const { user, base } = await member(t);
+    const created = await t.api.post(base).set(user.auth).send({ title: 'Case' });
+    expect(created.status).toBe(201);
+    const upper = await t.api.get(`${base.replace('/api/v1', '/API/V1')}/${created.body.data._id}`).set(user.auth);
+    expect(upper.status).toBe(200);
+    expect(upper.body.data.title).toBe('Case');
+    const outside = await t.api.get(`${base.replace('/api/v1', '/api/v10')}/${created.body.data._id}`).set(user.auth);
+    expect(outside.status).toBe(404);
+  });
+
   it('answers a path with broken percent-encoding as a malformed request, not a server error', async () => {
     await using t = await createTestBackend(database());
     const { user, base } = await member(t);
