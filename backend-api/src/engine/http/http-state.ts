@@ -31,6 +31,16 @@ export function param(req: Request, name: string): string {
 
 /** Sends the success envelope `{ data }` (plus `nextCursor` for pages). */
 export function sendData(res: Response, status: number, data: unknown, nextCursor?: string | null): void {
+  const envelope = nextCursor === undefined ? { data } : { data, nextCursor };
   res.statusCode = status;
-  res.json(nextCursor === undefined ? { data } : { data, nextCursor });
+  // A conditional request goes through Express, which answers 304 when the ETag matches; every other answer is
+  // written directly (Express's send re-parses the content type and checks freshness on each response).
+  if (res.req.headers['if-none-match'] !== undefined || res.req.headers['if-modified-since'] !== undefined) {
+    res.json(envelope);
+    return;
+  }
+  const body = JSON.stringify(envelope);
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.end(res.req.method === 'HEAD' ? undefined : body);
 }

@@ -319,6 +319,37 @@ describe('hostile input over REST', () => {
     expect(outside.status).toBe(404);
   });
 
+  it('answers a conditional GET whose ETag still matches with 304, and any other GET with the record', async () => {
+    await using t = await createTestBackend(database());
+    const { user, base } = await member(t);
+    const created = await t.api.post(base).set(user.auth).send({ title: 'Fresh' });
+    const path = `${base}/${created.body.data._id}`;
+    const full = await t.api.get(path).set(user.auth);
+    expect(full.status).toBe(200);
+    expect(full.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(full.headers['content-length']).toBe(String(Buffer.byteLength(full.text)));
+    const unchanged = await t.api
+      .get(path)
+      .set(user.auth)
+      .set('if-none-match', full.headers.etag as string);
+    expect(unchanged.status).toBe(304);
+    const stale = await t.api.get(path).set(user.auth).set('if-none-match', '"999"');
+    expect(stale.status).toBe(200);
+    expect(stale.body.data.title).toBe('Fresh');
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    await using t = await createTestBackend(database());
+    const { user, base } = await member(t);
+    const created = await t.api.post(base).set(user.auth).send({ title: 'Head' });
+    const path = `${base}/${created.body.data._id}`;
+    const get = await t.api.get(path).set(user.auth);
+    const head = await t.api.head(path).set(user.auth);
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+    expect(head.text ?? '').toBe('');
+  });
+
   it('answers a path with broken percent-encoding as a malformed request, not a server error', async () => {
     await using t = await createTestBackend(database());
     const { user, base } = await member(t);
