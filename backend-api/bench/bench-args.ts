@@ -26,7 +26,7 @@ doing the same SQL read, on PGlite (in memory) and, when DATABASE_URL is set, on
   --duration <s>     seconds per measured round (default 5)
   --connections <n>  concurrent keep-alive connections (default 10)
   --rounds <n>       measured rounds per server, framework and bare alternating (default 3)
-  --warmup <s>       seconds of unmeasured load per server first (default 4)
+  --warmup <s>       seconds of unmeasured load per server first (default 8)
   --cpu-prof <dir>   write a V8 CPU profile of each server child into <dir>`;
 
 function positive(name: string, raw: string | undefined, fallback: number, integer: boolean): number {
@@ -60,7 +60,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | null {
     durationSeconds: positive('duration', values.duration, 5, false),
     connections: positive('connections', values.connections, 10, true),
     rounds: positive('rounds', values.rounds, 3, true),
-    warmupSeconds: positive('warmup', values.warmup, 4, false),
+    warmupSeconds: positive('warmup', values.warmup, 8, false),
     ...(values['cpu-prof'] === undefined ? {} : { cpuProfDir: values['cpu-prof'] }),
   };
 }

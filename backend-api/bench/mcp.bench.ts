@@ -34,7 +34,7 @@ request with the same read, on PGlite and, when DATABASE_URL is set, on PostgreS
   --duration <s>     seconds per measured round (default 5)
   --connections <n>  concurrent keep-alive connections (default 10)
   --rounds <n>       measured rounds per server, rotating (default 3; the medians are reported)
-  --warmup <s>       seconds of unmeasured load per server first (default 4)
+  --warmup <s>       seconds of unmeasured load per server first (default 8)
   --cpu-prof <dir>   write a V8 CPU profile of each server child into <dir>`;
 
 const SERVER_SCRIPT = new URL('./mcp-bench-server.ts', import.meta.url).pathname;
