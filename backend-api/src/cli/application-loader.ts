@@ -1,14 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createJiti } from 'jiti';
+import { describeLoadFailure } from '../engine/config/load-failure.js';
 import type { BackendApplicationDefinition } from '../engine/container/backend-domain-module.js';
 import { APPLICATION_EXPORT, APPLICATION_MODULE_FILE } from './command-help.js';
 import { resolveProjectRoot, type ProjectRootOptions } from './project-root.js';
 
 // How `wildo exposure` and `wildo check` find the application: the convention under the project root, or --app
 // and --export.
-
-const MAX_REASON_LINES = 6;
 
 /** Where a command looks for the application. */
 export interface ApplicationLocation extends ProjectRootOptions {
@@ -112,18 +111,4 @@ function isApplication(value: unknown): value is BackendApplicationDefinition {
       (m) => m !== null && typeof m === 'object' && typeof (m as { name?: unknown }).name === 'string',
     )
   );
-}
-
-/** The first lines of a load failure, without colours, stack frames, the require stack or the base directory. */
-function describeLoadFailure(error: unknown, base: string): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const named = error instanceof Error && !/^\w*Error\b/.test(message) ? `${error.name}: ${message}` : message;
-  const lines: string[] = [];
-  // oxlint-disable-next-line no-control-regex -- strips terminal colour codes (ESC [ ... m) from a loader's message
-  for (const line of named.replace(/\u001b\[[0-9;]*m/g, '').split('\n')) {
-    if (/^\s*Require stack:/.test(line)) break;
-    if (/^\s+at /.test(line) || line.trim() === '') continue;
-    lines.push(line.trim().split(`${base}${path.sep}`).join(''));
-  }
-  return lines.slice(0, MAX_REASON_LINES).join('\n');
 }

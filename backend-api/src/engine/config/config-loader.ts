@@ -3,25 +3,7 @@ import { validateSaaSConfig, type SaaSConfig } from '@wildo/shared-lib';
 import { createJiti } from 'jiti';
 import { CONFIG_FILE_NAME } from './config.constants.js';
 import { ConfigInvalidError, ConfigLoadError } from './config.errors.js';
-
-const MAX_REASON_LINES = 6;
-
-/**
- * The part of a load failure worth showing: the message's first lines, without colours, stack
- * frames, the require stack or the project root's absolute path.
- */
-function describeLoadFailure(error: unknown, rootDir: string): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const named = error instanceof Error && !/^\w*Error\b/.test(message) ? `${error.name}: ${message}` : message;
-  const lines: string[] = [];
-  // oxlint-disable-next-line no-control-regex -- ESC starts the terminal colour codes a loader error may carry; they are stripped.
-  for (const line of named.replace(/\u001b\[[0-9;]*m/g, '').split('\n')) {
-    if (/^\s*Require stack:/.test(line)) break;
-    if (/^\s+at /.test(line) || line.trim() === '') continue;
-    lines.push(line.trim().split(`${rootDir}${path.sep}`).join(''));
-  }
-  return lines.slice(0, MAX_REASON_LINES).join('\n');
-}
+import { describeLoadFailure } from './load-failure.js';
 
 /**
  * Evaluates `wildo.saas.config.ts` (TypeScript, ESM) and returns its default export, unvalidated.
