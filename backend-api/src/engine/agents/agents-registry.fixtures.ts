@@ -1,6 +1,7 @@
 // Test fixtures for AgentsRegistry: the generated runtime configuration (and variants of it), and small
 // builders for agents, function tools, actor systems and modules.
 import {
+  CORE_ORG_ROLES,
   Actor_ExecutionMode,
   Actor_Role_Category,
   FlowActorSystem_Kind,
@@ -230,6 +231,24 @@ export function actorSystem(ref: string, actors: readonly FlowActor[]): ActorSys
     config: { accessControl: ACCESS, riskLevel: ResourceOperationRiskLevel.LOW },
     actors,
     createdAt: CREATED_AT,
+  };
+}
+
+/** An active actor system in an organization, open to every member (its tools' own roles still apply). */
+export function organizationActorSystem(ref: string, actors: readonly FlowActor[]): ActorSystem {
+  const system = actorSystem(ref, actors);
+  return {
+    ...system,
+    config: {
+      accessControl: [
+        {
+          primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
+          requiresApproval: false,
+          roles: [CORE_ORG_ROLES.ORG_MEMBER],
+        },
+      ],
+      riskLevel: ResourceOperationRiskLevel.LOW,
+    },
   };
 }
 

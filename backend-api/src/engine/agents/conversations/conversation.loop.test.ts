@@ -1,11 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import {
-  CORE_ORG_ROLES,
-  LLM_Model,
-  ResourceOperationRiskLevel,
-  ResourcePrimaryScope,
-  type ActorSystem,
-} from '@wildo/shared-lib';
+import { CORE_ORG_ROLES, LLM_Model, type ActorSystem } from '@wildo/shared-lib';
 import { TasksManager_ResourceType } from '@wildo/shared-lib/app';
 import express, { type Express, type Response } from 'express';
 import supertest from 'supertest';
@@ -17,7 +11,13 @@ import { addMember, createOrganization, signUp, type TestUser } from '../../../t
 import { AnthropicStub, deferred, textReply, toolCallsReply, type Deferred } from '../../../testing/llm-stubs/index.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
 import { defineBackendApplication } from '../../container/backend-domain-module.js';
-import { actor, actorSystem, flowsModule, languageAgent } from '../agents-registry.fixtures.js';
+import {
+  actor,
+  actorSystem,
+  flowsModule,
+  languageAgent,
+  organizationActorSystem,
+} from '../agents-registry.fixtures.js';
 import type { FunctionTool } from '../tools/function-tool.types.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -74,20 +74,7 @@ function echoSystem(): ActorSystem {
 
 /** ORGANIZATIONS-scoped, for every member. */
 function todosSystem(): ActorSystem {
-  const system = actorSystem('loop-todos', [actor('loop-todos.operator', TODOS_AGENT.ref)]);
-  return {
-    ...system,
-    config: {
-      accessControl: [
-        {
-          primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
-          requiresApproval: false,
-          roles: [CORE_ORG_ROLES.ORG_MEMBER],
-        },
-      ],
-      riskLevel: ResourceOperationRiskLevel.LOW,
-    },
-  };
+  return organizationActorSystem('loop-todos', [actor('loop-todos.operator', TODOS_AGENT.ref)]);
 }
 
 const loopModule = flowsModule('conversation-loop', {

@@ -4,7 +4,6 @@ import {
   defineResource,
   LLM_Model,
   ResourceOperationEffect,
-  ResourceOperationRiskLevel,
   ResourceOperationVariantType,
   ResourcePrimaryScope,
   type ActorSystem,
@@ -18,7 +17,7 @@ import { textReply, toolCallsReply } from '../../../testing/llm-stubs/index.js';
 import { useTestDatabase } from '../../../testing/test-backend.js';
 import { defineBackendApplication } from '../../container/backend-domain-module.js';
 import { createResourceCustomServiceImplementation } from '../../resources/custom-service.js';
-import { actor, actorSystem, flowsModule, languageAgent } from '../agents-registry.fixtures.js';
+import { actor, flowsModule, languageAgent, organizationActorSystem } from '../agents-registry.fixtures.js';
 import type { FunctionTool, FunctionToolExecutionContext } from './function-tool.types.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -138,20 +137,7 @@ const PROBE_AGENT = languageAgent({
 
 /** An ORGANIZATIONS-scoped assistant every member may talk to (the vault's own roles still apply to its tool). */
 function vaultSystem(): ActorSystem {
-  const system = actorSystem('vault-probe', [actor('vault-probe.operator', PROBE_AGENT.ref)]);
-  return {
-    ...system,
-    config: {
-      accessControl: [
-        {
-          primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
-          requiresApproval: false,
-          roles: [CORE_ORG_ROLES.ORG_MEMBER],
-        },
-      ],
-      riskLevel: ResourceOperationRiskLevel.LOW,
-    },
-  };
+  return organizationActorSystem('vault-probe', [actor('vault-probe.operator', PROBE_AGENT.ref)]);
 }
 
 const application = defineBackendApplication({
