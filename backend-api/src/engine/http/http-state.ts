@@ -42,5 +42,6 @@ export function sendData(res: Response, status: number, data: unknown, nextCurso
   const body = JSON.stringify(envelope);
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('content-length', Buffer.byteLength(body));
-  res.end(res.req.method === 'HEAD' ? undefined : body);
+  // Node writes no body for HEAD itself.
+  res.end(body);
 }
