@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { SAAS_SERVICE_TYPES, type TokenBudgetAdministration } from '../index.js';
 import {
+  A2A_AUDIENCE,
   A2A_CONCIERGE_AUDIENCE,
   A2A_CONCIERGE_PATH,
   A2A_PATH,
@@ -305,5 +306,29 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
       personToken,
     );
     expect(named.status.state).toBe('completed');
+  });
+
+  it('sweeps an abandoned task only when its lease can be taken; an unreadable lease store is no proof', async () => {
+    const { store, tasks } = runtime();
+    const task = await store.create({
+      contextId: 'ctx-abandoned',
+      audience: A2A_AUDIENCE,
+      skillId: 'todo-assistant',
+      ownerKey: `user:${owner.userId}`,
+      organizationId: orgId,
+    });
+    await store.noteLease(task.id);
+    const later = new Date(Date.now() + 10 * 60_000);
+    const coordination = t.backend.container.get<CoordinationBackend>(SAAS_SERVICE_TYPES.Coordination);
+    const unreadable = vi.spyOn(coordination, 'acquireLease').mockRejectedValue(new Error('lease store down'));
+    expect(await tasks.sweepAbandoned(later)).toEqual([]);
+    unreadable.mockRestore();
+    expect((await store.byId(task.id))?.state).toBe('working');
+    // A live holder keeps it too.
+    const held = await coordination.acquireLease(`a2a-task:${task.id}`, 60_000);
+    expect(await tasks.sweepAbandoned(later)).toEqual([]);
+    await held?.release();
+    expect(await tasks.sweepAbandoned(later)).toEqual([task.id]);
+    expect((await store.byId(task.id))?.state).toBe('failed');
   });
 });
