@@ -6,6 +6,7 @@ import {
   type ResourceServerInstance,
 } from '@wildo/shared-lib';
 import type { AgentsRegistry } from '../agents/agents-registry.service.js';
+import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
 import type { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
 import type { DeclarationProblem } from '../resources/resources.errors.js';
 import { invalidParams } from './a2a-protocol.js';
@@ -115,6 +116,35 @@ export class A2aAgentDirectory {
   list(): A2aAgent[] {
     return [...this.agents.values()];
   }
+}
+
+/** One A2A agent as `wildo exposure` reports it: its endpoint below `/api/v1` and the skills on its card. */
+export interface A2aAgentExposure {
+  name: string;
+  endpoint: string;
+  skills: string[];
+}
+
+/**
+ * The A2A agents an application publishes, read from its declarations without starting it: the default agent
+ * with every eligible actor system, then each named instance with its selection (refs that do not resolve are
+ * left out here; start-up refuses them).
+ */
+export function describeA2aAgents(application: BackendApplicationDefinition): A2aAgentExposure[] {
+  const systems = application.modules.flatMap((module) =>
+    Object.values(module.flowsActors?.flowActorSystemsFactoryMap ?? {}).map((factory) => factory()),
+  );
+  const eligible = systems.filter(isEligible).map((system) => system.ref);
+  return [
+    { name: 'default', endpoint: '/a2a', skills: [...eligible].sort() },
+    ...(application.resourceServerInstances ?? [])
+      .filter((instance) => instance.kind === ResourceServerKind.A2A)
+      .map((instance) => ({
+        name: instance.ref,
+        endpoint: `/a2a/${instance.ref}`,
+        skills: (instance.actorSystemRefs ?? eligible).filter((ref) => eligible.includes(ref)),
+      })),
+  ];
 }
 
 /**

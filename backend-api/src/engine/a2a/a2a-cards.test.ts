@@ -1,7 +1,9 @@
 import { ResourceServerKind } from '@wildo/shared-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderExposureReport } from '../../cli/exposure.render.js';
 import { referenceApplication } from '../../modules/index.js';
 import { A2A_AUDIENCE, A2A_CONCIERGE_AUDIENCE, A2A_CONCIERGE_PATH, A2A_PATH } from '../../testing/a2a.fixtures.js';
+import { buildExposureReport } from '../mcp/exposure-report.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 
 const database = useTestDatabase();
@@ -82,5 +84,19 @@ describe('A2A agent cards', () => {
     await expect(createTestBackend(database(), { application })).rejects.toThrow(
       /A2A instance "desk" › resourceServerInstances\[2\]\.actorSystemRefs\[1\]: "no-such-system" is not a registered ACTOR system.*register that system/,
     );
+  });
+
+  it('reports the A2A surface in `wildo exposure`: each agent, its endpoint and its skills', () => {
+    const report = buildExposureReport(referenceApplication);
+    expect(report.a2aAgents[0]).toMatchObject({ name: 'default', endpoint: '/a2a' });
+    expect(report.a2aAgents[0]?.skills).toContain('todo-assistant');
+    expect(report.a2aAgents.find((a) => a.name === 'concierge')).toEqual({
+      name: 'concierge',
+      endpoint: '/a2a/concierge',
+      skills: ['todo-assistant'],
+    });
+    const text = renderExposureReport(report, { file: 'src/modules/index.ts', exportName: 'referenceApplication' });
+    expect(text).toMatch(/A2A agents[^\n]*\n\s+AGENT\s+ENDPOINT\s+SKILLS\n\s+default\s+\/api\/v1\/a2a\s/);
+    expect(text).toMatch(/concierge\s+\/api\/v1\/a2a\/concierge\s+todo-assistant/);
   });
 });
