@@ -93,6 +93,7 @@ export class A2aPushService implements A2aStatusListener {
         this.deps.clock.now().toISOString(),
       ],
     );
+    await this.deps.tasks.notePushConfigured(task.id);
     return view({
       task_id: task.id,
       config_id: configId,
@@ -149,6 +150,8 @@ export class A2aPushService implements A2aStatusListener {
 
   /** Delivers a status change to the task's callbacks, in the background. */
   statusChanged(task: A2aTask, final: boolean): void {
+    // Most tasks never register a callback: their changes cost no lookup.
+    if (!task.pushConfigured) return;
     const previous = this.chains.get(task.id) ?? Promise.resolve();
     const delivery = previous
       .then(() => this.deliverAll(task, final || TERMINAL_STATES.has(task.state)))

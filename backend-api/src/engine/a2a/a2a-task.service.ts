@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { ConversationService } from '../agents/conversations/conversation.service.js';
 import type { TurnEvent } from '../agents/conversations/turn-events.js';
 import type { CoordinationBackend, Lease, Unsubscribe } from '../coordination/coordination.js';
-import { toFrameworkError } from '../errors/index.js';
+import { FrameworkError, toFrameworkError } from '../errors/index.js';
 import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
 import type { Logger } from '../logging/index.js';
 import { resolveSkill, type A2aAgent } from './a2a-agents.js';
@@ -99,10 +100,16 @@ export class A2aTaskService {
     const first = await events.next();
     if (first.done || first.value.type !== 'execution') throw new Error('A turn did not start with its execution.');
     const contextId = first.value.executionId;
+    if (params.blocking && !paused && !onUpdate) return this.runBlocking(caller, skillId, contextId, events);
+    // The lease is taken under the task's id before the task is stored, so the row says a runner holds it.
+    const taskId = paused?.id ?? randomUUID();
+    const lease = await this.acquireLease(taskId);
     const task = paused
       ? await this.deps.store.change(paused.id, { state: 'working' })
       : await this.deps.store
           .create({
+            id: taskId,
+            leaseEstablished: lease !== null,
             contextId,
             audience: caller.scope.audience,
             skillId,
@@ -115,11 +122,13 @@ export class A2aTaskService {
             return undefined;
           });
     if (!task) {
+      await lease?.release().catch(() => undefined);
       if (paused) throw taskNotFound();
-      return { message: { contextId, text: await this.drainToText(events) } };
+      return this.runBlocking(caller, skillId, contextId, events);
     }
+    if (paused && lease) await this.deps.store.noteLease(task.id);
     this.publish(task, { kind: 'status', task, final: false }, onUpdate);
-    const run = this.runLoop(task, events, abort, onUpdate);
+    const run = this.runLoop(task, events, abort, lease, onUpdate);
     if (params.blocking) return { task: await run };
     void run.catch((error: unknown) => this.deps.logger.error('A2A task loop failed', { error: String(error) }));
     return { task };
@@ -213,13 +222,16 @@ export class A2aTaskService {
     task: A2aTask,
     events: AsyncGenerator<TurnEvent, void>,
     abort: AbortController,
+    lease: Lease | null,
     onUpdate: ((update: A2aTaskUpdate) => void) | undefined,
   ): Promise<A2aTask> {
     this.running.set(task.id, abort);
-    const stopLease = await this.holdLease(task.id);
+    const stopLease = this.keepLease(task.id, lease);
     let change: A2aTaskChange;
     try {
-      change = await this.consume(task, events, onUpdate);
+      change = await this.consume(events, (text) =>
+        this.publish(task, { kind: 'delta', taskId: task.id, contextId: task.contextId, text }, onUpdate),
+      );
     } catch (error) {
       change = abort.signal.aborted
         ? { state: 'canceled', statusText: 'The task was canceled.' }
@@ -240,17 +252,17 @@ export class A2aTaskService {
     return current;
   }
 
+  /** Reads a turn to its end: the reply's deltas go to `onDelta`; returns the state it ends the task in. */
   private async consume(
-    task: A2aTask,
     events: AsyncGenerator<TurnEvent, void>,
-    onUpdate: ((update: A2aTaskUpdate) => void) | undefined,
+    onDelta?: (text: string) => void,
   ): Promise<A2aTaskChange> {
     let text = '';
     let change: A2aTaskChange = { state: 'completed', artifactText: '' };
     for await (const event of events) {
       if (event.type === 'text_delta') {
         text += event.text;
-        this.publish(task, { kind: 'delta', taskId: task.id, contextId: task.contextId, text: event.text }, onUpdate);
+        onDelta?.(event.text);
       } else if (event.type === 'approval_required') {
         const { approval } = event;
         change = {
@@ -272,20 +284,22 @@ export class A2aTaskService {
     return change;
   }
 
-  /** Takes and refreshes the task's lease while the turn runs; the returned function lets it go. */
-  private async holdLease(taskId: string): Promise<() => Promise<void>> {
-    const ttl = this.settings.leaseTtlMs;
-    let lease: Lease | null = null;
+  /** Takes the task's lease; null when the lease store cannot give one (the task then runs without it). */
+  private async acquireLease(taskId: string): Promise<Lease | null> {
     try {
-      lease = await this.deps.coordination.acquireLease(leaseName(taskId), ttl);
-      if (lease) await this.deps.store.noteLease(taskId);
+      return await this.deps.coordination.acquireLease(leaseName(taskId), this.settings.leaseTtlMs);
     } catch (error) {
       this.deps.logger.warn('A2A task lease unavailable; the task runs without one', { taskId, error: String(error) });
+      return null;
     }
+  }
+
+  /** Refreshes the lease while the turn runs (and touches the task, for the sweep); the result lets it go. */
+  private keepLease(taskId: string, lease: Lease | null): () => Promise<void> {
     if (!lease) return async () => undefined;
-    const held = lease;
+    const ttl = this.settings.leaseTtlMs;
     const timer = setInterval(() => {
-      void held
+      void lease
         .renew(ttl)
         .then((kept) => (kept ? this.deps.store.noteLease(taskId) : undefined))
         .catch((error: unknown) => this.deps.logger.warn('A2A lease refresh failed', { taskId, error: String(error) }));
@@ -293,7 +307,7 @@ export class A2aTaskService {
     timer.unref();
     return async () => {
       clearInterval(timer);
-      await held.release().catch(() => undefined);
+      await lease.release().catch(() => undefined);
     };
   }
 
@@ -306,11 +320,45 @@ export class A2aTaskService {
     if (update.kind === 'status') this.deps.listener.statusChanged(update.task, update.final);
   }
 
-  private async drainToText(events: AsyncGenerator<TurnEvent, void>): Promise<string> {
-    let text = '';
-    for await (const event of events) if (event.type === 'text_delta') text += event.text;
-    return text;
+  /**
+   * A blocking send: the turn runs to its end, then the task is stored once in its final state (nobody can address
+   * it before the reply). Stored failing, the reply is answered as a message; a pause cannot be answered without
+   * its task, so that is an error.
+   */
+  private async runBlocking(
+    caller: A2aCaller,
+    skillId: string,
+    contextId: string,
+    events: AsyncGenerator<TurnEvent, void>,
+  ): Promise<A2aSendOutcome> {
+    let change: A2aTaskChange;
+    try {
+      change = await this.consume(events);
+    } catch (error) {
+      this.deps.logger.warn('A2A turn failed', { error: String(error) });
+      change = { state: 'failed', statusText: clientSafe(error) };
+    }
+    const task = await this.deps.store
+      .create({
+        contextId,
+        audience: caller.scope.audience,
+        skillId,
+        ownerKey: caller.scope.ownerKey,
+        organizationId: caller.organizationId ?? null,
+        finished: change,
+      })
+      .catch((error: unknown) => {
+        this.deps.logger.error('A2A task could not be stored', { error: String(error) });
+        return undefined;
+      });
+    if (task) return { task };
+    if (change.state === 'input-required')
+      throw new FrameworkError('SERVICE_UNAVAILABLE', 'The paused task could not be stored; try again shortly.', {
+        retryAfterSeconds: 5,
+      });
+    return { message: { contextId, text: change.artifactText ?? change.statusText ?? '' } };
   }
+
 }
 
 function leaseName(taskId: string): string {

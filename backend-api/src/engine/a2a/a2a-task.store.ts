@@ -16,6 +16,7 @@ interface TaskRow {
   approval: A2aApprovalRequest | null;
   artifact_text: string | null;
   version: number;
+  push_configured: boolean;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -43,6 +44,7 @@ function toTask(row: TaskRow): A2aTask {
     approval: row.approval,
     artifactText: row.artifact_text,
     version: Number(row.version),
+    pushConfigured: row.push_configured,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
@@ -59,19 +61,38 @@ export class A2aTaskStore {
     private readonly clock: Clock,
   ) {}
 
-  /** Creates a working task for a conversation. */
+  /** Creates a working task for a conversation (with the id its runner may already hold a lease under). */
   async create(input: {
+    id?: string;
+    leaseEstablished?: boolean;
     contextId: string;
     audience: string;
     skillId: string;
     ownerKey: string;
     organizationId: string | null;
+    /** Stores an already finished turn in one write (a blocking send): its final state. */
+    finished?: A2aTaskChange;
   }): Promise<A2aTask> {
     const now = this.clock.now().toISOString();
+    const finished = input.finished;
     const { rows } = await this.db.query<TaskRow>(
-      `INSERT INTO wildo_a2a_tasks (id, context_id, audience, skill_id, owner_key, organization_id, state, version, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'working', 1, $7, $7) RETURNING *`,
-      [randomUUID(), input.contextId, input.audience, input.skillId, input.ownerKey, input.organizationId, now],
+      `INSERT INTO wildo_a2a_tasks (id, context_id, audience, skill_id, owner_key, organization_id, state, version, lease_established,
+         status_text, approval, artifact_text, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $9, 1, $7, $10, $11, $12, $8, $8) RETURNING *`,
+      [
+        input.id ?? randomUUID(),
+        input.contextId,
+        input.audience,
+        input.skillId,
+        input.ownerKey,
+        input.organizationId,
+        input.leaseEstablished ?? false,
+        now,
+        finished?.state ?? 'working',
+        finished?.statusText ?? null,
+        finished?.approval ? JSON.stringify(finished.approval) : null,
+        finished?.artifactText ?? null,
+      ],
     );
     return toTask(rows[0] as TaskRow);
   }
@@ -140,6 +161,11 @@ export class A2aTaskStore {
       id,
       this.clock.now().toISOString(),
     ]);
+  }
+
+  /** Marks a task as having push configurations, so its status changes look them up. */
+  async notePushConfigured(id: string): Promise<void> {
+    await this.db.query('UPDATE wildo_a2a_tasks SET push_configured = true WHERE id = $1 AND NOT push_configured', [id]);
   }
 
   /** Running tasks not touched since `before` whose runner had established a lease: candidates for the sweep. */

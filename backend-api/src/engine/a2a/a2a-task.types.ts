@@ -26,6 +26,8 @@ export interface A2aTask {
   approval: A2aApprovalRequest | null;
   /** The agent's reply, set when the task completes. */
   artifactText: string | null;
+  /** Whether a push configuration was ever registered (status changes then look up callbacks). */
+  pushConfigured: boolean;
   /** Bumped at every status change, so a subscriber can skip what it has already reported. */
   version: number;
   updatedAt: string;

@@ -18,6 +18,7 @@ CREATE TABLE wildo_a2a_tasks (
   artifact_text text,
   version integer NOT NULL,
   lease_established boolean NOT NULL DEFAULT false,
+  push_configured boolean NOT NULL DEFAULT false,
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL
 );
