@@ -89,7 +89,9 @@ async function benchDatabase(label: string, database: SqlDatabase, stubUrl: stri
       return { status: res.status, text: await res.text() };
     };
     const email = `bench-${Date.now()}@example.test`;
-    const signup = JSON.parse((await post('/api/v1/auth/signup', { email, password: 'correct horse battery staple' })).text);
+    const signup = JSON.parse(
+      (await post('/api/v1/auth/signup', { email, password: 'correct horse battery staple' })).text,
+    );
     const bearer = `Bearer ${signup.data.accessToken as string}`;
     const orgId = JSON.parse((await post('/api/v1/organizations', { name: 'Bench' }, bearer)).text).data._id as string;
     const todoId = JSON.parse((await post(`/api/v1/organizations/${orgId}/todos`, { title: 'Benchmark' }, bearer)).text)
@@ -101,8 +103,13 @@ async function benchDatabase(label: string, database: SqlDatabase, stubUrl: stri
     const message = `What is the title of todo ${todoId}`;
 
     const rest = async () => {
-      const res = await post(`/api/v1/organizations/${orgId}/flows-actors/systems/todo-assistant/turns`, { message }, apiKey);
-      if (res.status !== 200 || !res.text.includes('"status":"completed"')) throw new Error(`REST turn: ${res.text.slice(0, 300)}`);
+      const res = await post(
+        `/api/v1/organizations/${orgId}/flows-actors/systems/todo-assistant/turns`,
+        { message },
+        apiKey,
+      );
+      if (res.status !== 200 || !res.text.includes('"status":"completed"'))
+        throw new Error(`REST turn: ${res.text.slice(0, 300)}`);
     };
     const a2a = async () => {
       const res = await post(
@@ -111,7 +118,14 @@ async function benchDatabase(label: string, database: SqlDatabase, stubUrl: stri
           jsonrpc: '2.0',
           id: 1,
           method: 'message/send',
-          params: { message: { kind: 'message', role: 'user', messageId: `m-${performance.now()}`, parts: [{ kind: 'text', text: message }] } },
+          params: {
+            message: {
+              kind: 'message',
+              role: 'user',
+              messageId: `m-${performance.now()}`,
+              parts: [{ kind: 'text', text: message }],
+            },
+          },
         },
         apiKey,
       );

@@ -49,7 +49,12 @@ export function a2aInstanceProblems(
   registry: Pick<AgentsRegistry, 'listSystems'>,
   instances: readonly ResourceServerInstance[],
 ): DeclarationProblem[] {
-  const eligible = new Set(registry.listSystems().filter(isEligible).map((system) => system.ref));
+  const eligible = new Set(
+    registry
+      .listSystems()
+      .filter(isEligible)
+      .map((system) => system.ref),
+  );
   const problems: DeclarationProblem[] = [];
   instances.forEach((instance, index) => {
     if (instance.kind !== ResourceServerKind.A2A) return;

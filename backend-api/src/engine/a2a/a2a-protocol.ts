@@ -66,7 +66,10 @@ export function v1State(state: A2aTaskState): string {
 
 /** A canonical state from either spelling, or undefined for an unknown one. */
 export function canonicalState(value: string): A2aTaskState | undefined {
-  const lower = value.replace(/^TASK_STATE_/, '').toLowerCase().replace('_', '-');
+  const lower = value
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace('_', '-');
   const states: readonly A2aTaskState[] = [
     'submitted',
     'working',

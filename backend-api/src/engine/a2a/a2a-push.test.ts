@@ -129,9 +129,9 @@ describe('A2A push notifications', () => {
     const listed = await send('tasks/pushNotificationConfig/list', { id: done.id });
     expect(listed).toHaveLength(1);
     const configId = listed[0].pushNotificationConfig.id;
-    expect((await send('tasks/pushNotificationConfig/get', { id: done.id, pushNotificationConfigId: configId })).taskId).toBe(
-      done.id,
-    );
+    expect(
+      (await send('tasks/pushNotificationConfig/get', { id: done.id, pushNotificationConfigId: configId })).taskId,
+    ).toBe(done.id);
     await send('tasks/pushNotificationConfig/delete', { id: done.id, pushNotificationConfigId: configId });
     const gone = await a2aError(
       assistant.t.api,
@@ -162,9 +162,9 @@ describe('A2A push notifications', () => {
       { attempt: 2, outcome: 'failed', detail: 'bad_status', httpStatus: 503 },
       { attempt: 3, outcome: 'gave_up', detail: 'bad_status', httpStatus: 503 },
     ]);
-    expect(receiver.received.filter((r) => r.path === '/fail' && r.body?.statusUpdate?.taskId === task.id)).toHaveLength(
-      3,
-    );
+    expect(
+      receiver.received.filter((r) => r.path === '/fail' && r.body?.statusUpdate?.taskId === task.id),
+    ).toHaveLength(3);
   });
 
   it('in production mode refuses a private literal callback at registration and again at delivery', async () => {
@@ -180,14 +180,19 @@ describe('A2A push notifications', () => {
       retry: { attempts: 2, baseDelayMs: 1 },
     });
     const scope = { ownerKey: `user:${assistant.owner.userId}`, audience: A2A_AUDIENCE };
-    await expect(production.set(scope, task.id, { url: 'https://10.0.0.7/hook' })).rejects.toThrow(/address_not_public/);
-    // Positive control: a public https callback is accepted by the same service.
-    await expect(production.set(scope, task.id, { id: 'public', url: 'https://receiver.example/hook' })).resolves.toMatchObject(
-      { taskId: task.id },
+    await expect(production.set(scope, task.id, { url: 'https://10.0.0.7/hook' })).rejects.toThrow(
+      /address_not_public/,
     );
+    // Positive control: a public https callback is accepted by the same service.
+    await expect(
+      production.set(scope, task.id, { id: 'public', url: 'https://receiver.example/hook' }),
+    ).resolves.toMatchObject({ taskId: task.id });
     await production.delete(scope, task.id, 'public');
     // Registered through the development guard, the loopback callback is refused when production delivers.
-    await send('tasks/pushNotificationConfig/set', { taskId: task.id, pushNotificationConfig: { id: 'dev', url: hook('/ok') } });
+    await send('tasks/pushNotificationConfig/set', {
+      taskId: task.id,
+      pushNotificationConfig: { id: 'dev', url: hook('/ok') },
+    });
     const stored = (await runtime().store.byId(task.id))!;
     production.statusChanged(stored, true);
     await production.idle();

@@ -172,7 +172,9 @@ describe('A2A with the official SDK clients as peers', () => {
     expect(listed.configs.map((c) => c.id)).toEqual(['hook-1']);
     expect(JSON.stringify(listed)).not.toContain('callback-secret');
     await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: opened.id, id: 'hook-1' });
-    await expect(client.getTaskPushNotificationConfig({ tenant: '', taskId: opened.id, id: 'hook-1' })).rejects.toThrow();
+    await expect(
+      client.getTaskPushNotificationConfig({ tenant: '', taskId: opened.id, id: 'hook-1' }),
+    ).rejects.toThrow();
 
     const cancelHold = deferred();
     stub.enqueue(textReply('Never finished', { holdAfterFirstDelta: cancelHold.promise }));

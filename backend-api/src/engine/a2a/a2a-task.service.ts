@@ -92,7 +92,8 @@ export class A2aTaskService {
     onUpdate?: (update: A2aTaskUpdate) => void,
   ): Promise<A2aSendOutcome> {
     const paused = params.taskId ? await this.pausedTask(caller.scope, params) : undefined;
-    if (!paused && params.decision) throw invalidParams('send a decision on the task that asks for it (message.taskId).');
+    if (!paused && params.decision)
+      throw invalidParams('send a decision on the task that asks for it (message.taskId).');
     const skillId = paused ? paused.skillId : resolveSkill(caller.agent, params.skillId).id;
     const abort = new AbortController();
     const events = this.turn(caller, params, skillId, paused, abort.signal);
@@ -207,7 +208,8 @@ export class A2aTaskService {
     signal: AbortSignal,
   ): AsyncGenerator<TurnEvent, void> {
     const common = { principal: caller.principal, requestId: caller.requestId, surface: 'a2a' as const, signal };
-    if (paused && params.decision) return this.deps.conversations.resumeAfterDecision({ ...params.decision, ...common });
+    if (paused && params.decision)
+      return this.deps.conversations.resumeAfterDecision({ ...params.decision, ...common });
     return this.deps.conversations.startTurn({
       ...common,
       systemRef: skillId,
@@ -298,12 +300,17 @@ export class A2aTaskService {
   private keepLease(taskId: string, lease: Lease | null): () => Promise<void> {
     if (!lease) return async () => undefined;
     const ttl = this.settings.leaseTtlMs;
-    const timer = setInterval(() => {
-      void lease
-        .renew(ttl)
-        .then((kept) => (kept ? this.deps.store.noteLease(taskId) : undefined))
-        .catch((error: unknown) => this.deps.logger.warn('A2A lease refresh failed', { taskId, error: String(error) }));
-    }, Math.max(10, Math.floor(ttl / 3)));
+    const timer = setInterval(
+      () => {
+        void lease
+          .renew(ttl)
+          .then((kept) => (kept ? this.deps.store.noteLease(taskId) : undefined))
+          .catch((error: unknown) =>
+            this.deps.logger.warn('A2A lease refresh failed', { taskId, error: String(error) }),
+          );
+      },
+      Math.max(10, Math.floor(ttl / 3)),
+    );
     timer.unref();
     return async () => {
       clearInterval(timer);
@@ -358,7 +365,6 @@ export class A2aTaskService {
       });
     return { message: { contextId, text: change.artifactText ?? change.statusText ?? '' } };
   }
-
 }
 
 function leaseName(taskId: string): string {

@@ -165,7 +165,9 @@ export class A2aTaskStore {
 
   /** Marks a task as having push configurations, so its status changes look them up. */
   async notePushConfigured(id: string): Promise<void> {
-    await this.db.query('UPDATE wildo_a2a_tasks SET push_configured = true WHERE id = $1 AND NOT push_configured', [id]);
+    await this.db.query('UPDATE wildo_a2a_tasks SET push_configured = true WHERE id = $1 AND NOT push_configured', [
+      id,
+    ]);
   }
 
   /** Running tasks not touched since `before` whose runner had established a lease: candidates for the sweep. */

@@ -178,7 +178,12 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
       message: legacyMessage('yes', {
         taskId: paused.id,
         contextId: paused.contextId,
-        parts: [{ kind: 'data', data: { approvalId: approval.approvalId, approvalToken: approval.approvalToken, decision: 'approve' } }],
+        parts: [
+          {
+            kind: 'data',
+            data: { approvalId: approval.approvalId, approvalToken: approval.approvalToken, decision: 'approve' },
+          },
+        ],
       }),
     });
     expect(resumed).toMatchObject({ id: paused.id, status: { state: 'completed' } });
@@ -188,14 +193,26 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
 
   it('streams message/stream and SendStreamingMessage: the task first, its deltas, then the final status', async () => {
     stub.enqueue(textReply('Streaming words here'));
-    const legacy = await a2aStream(t.api, A2A_PATH, 'message/stream', { message: legacyMessage('s'), metadata: SKILL }, token);
+    const legacy = await a2aStream(
+      t.api,
+      A2A_PATH,
+      'message/stream',
+      { message: legacyMessage('s'), metadata: SKILL },
+      token,
+    );
     expect(legacy.frames[0]).toMatchObject({ kind: 'task', status: { state: 'working' } });
     const deltas = legacy.frames.filter((frame) => frame.kind === 'artifact-update');
     expect(deltas.map((frame) => frame.artifact.parts[0].text).join('')).toBe('Streaming words here');
     expect(legacy.frames.at(-1)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
 
     stub.enqueue(textReply('Again'));
-    const v1 = await a2aStream(t.api, A2A_PATH, 'SendStreamingMessage', { message: v1Message('s'), metadata: SKILL }, token);
+    const v1 = await a2aStream(
+      t.api,
+      A2A_PATH,
+      'SendStreamingMessage',
+      { message: v1Message('s'), metadata: SKILL },
+      token,
+    );
     expect(v1.frames[0].task.status.state).toBe('TASK_STATE_WORKING');
     expect(v1.frames.at(-1).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
   });
@@ -252,7 +269,10 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
       ['GetTask', { id: mine.id }],
       ['tasks/cancel', { id: mine.id }],
       ['CancelTask', { id: mine.id }],
-      ['tasks/pushNotificationConfig/set', { taskId: mine.id, pushNotificationConfig: { url: 'https://example.com/h' } }],
+      [
+        'tasks/pushNotificationConfig/set',
+        { taskId: mine.id, pushNotificationConfig: { url: 'https://example.com/h' } },
+      ],
       ['ListTaskPushNotificationConfigs', { taskId: mine.id }],
     ] as const) {
       const error = await a2aError(t.api, A2A_PATH, method, params, theirs);
@@ -286,7 +306,13 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
     const ran = await send('message/send', { message: legacyMessage('x'), metadata: SKILL }, budgetToken);
     expect(ran.status.state).toBe('completed');
     const before = stub.requests.length;
-    const refused = await a2aPost(t.api, A2A_PATH, 'message/send', { message: legacyMessage('y'), metadata: SKILL }, budgetToken);
+    const refused = await a2aPost(
+      t.api,
+      A2A_PATH,
+      'message/send',
+      { message: legacyMessage('y'), metadata: SKILL },
+      budgetToken,
+    );
     expect(refused.status).toBe(429);
     expect(refused.body.error.data).toEqual({ reason: 'budget_exhausted' });
     expect(stub.requests.length).toBe(before);
@@ -297,7 +323,13 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
     const first = await createOrganization(t.api, person, 'One');
     await createOrganization(t.api, person, 'Two');
     const personToken = await a2aToken(t.api, person);
-    const unnamed = await a2aPost(t.api, A2A_PATH, 'message/send', { message: legacyMessage('x'), metadata: SKILL }, personToken);
+    const unnamed = await a2aPost(
+      t.api,
+      A2A_PATH,
+      'message/send',
+      { message: legacyMessage('x'), metadata: SKILL },
+      personToken,
+    );
     expect(unnamed.body.error).toBeDefined();
     stub.enqueue(textReply('Org one.'));
     const named = await send(

@@ -32,7 +32,8 @@ export interface A2aPushConfigInput {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** The params object of a request (an absent one is empty). */
@@ -81,7 +82,9 @@ export function pushConfigOf(value: unknown): A2aPushConfigInput {
   const url = str(inner.url);
   if (!url) throw invalidParams('a push notification configuration needs a url.');
   const auth = isObject(inner.authentication) ? inner.authentication : undefined;
-  const scheme = auth ? (str(auth.scheme) ?? (Array.isArray(auth.schemes) ? str(auth.schemes[0]) : undefined)) : undefined;
+  const scheme = auth
+    ? (str(auth.scheme) ?? (Array.isArray(auth.schemes) ? str(auth.schemes[0]) : undefined))
+    : undefined;
   const credentials = auth ? str(auth.credentials) : undefined;
   const token = str(inner.token);
   const id = str(inner.id);
@@ -115,7 +118,8 @@ export function sendParamsOf(dialect: A2aDialect, params: Json): A2aSendParams {
   const contextId = str(message.contextId);
   const taskId = str(message.taskId);
   const decision = decisionOf([...data, messageMeta, meta]);
-  const pushSource = dialect === 'legacy' ? configuration.pushNotificationConfig : configuration.taskPushNotificationConfig;
+  const pushSource =
+    dialect === 'legacy' ? configuration.pushNotificationConfig : configuration.taskPushNotificationConfig;
   return {
     text,
     blocking,
@@ -136,7 +140,12 @@ export function taskIdOf(params: Json, key: 'id' | 'taskId' = 'id'): string {
 }
 
 /** ListTasks filters. */
-export function listParamsOf(params: Json): { contextId?: string; state?: ReturnType<typeof canonicalState>; pageSize: number; offset: number } {
+export function listParamsOf(params: Json): {
+  contextId?: string;
+  state?: ReturnType<typeof canonicalState>;
+  pageSize: number;
+  offset: number;
+} {
   const pageSize = typeof params.pageSize === 'number' ? params.pageSize : 50;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) throw invalidParams('pageSize must be 1 to 100.');
   const token = str(params.pageToken);
@@ -158,12 +167,13 @@ function dataPart(dialect: A2aDialect, data: Json): Json {
 }
 
 /** An agent message in a dialect. */
-export function agentMessage(
-  dialect: A2aDialect,
-  parts: Json[],
-  ids: { contextId: string; taskId?: string },
-): Json {
-  const base = { messageId: randomUUID(), contextId: ids.contextId, ...(ids.taskId ? { taskId: ids.taskId } : {}), parts };
+export function agentMessage(dialect: A2aDialect, parts: Json[], ids: { contextId: string; taskId?: string }): Json {
+  const base = {
+    messageId: randomUUID(),
+    contextId: ids.contextId,
+    ...(ids.taskId ? { taskId: ids.taskId } : {}),
+    parts,
+  };
   return dialect === 'legacy' ? { kind: 'message', role: 'agent', ...base } : { role: 'ROLE_AGENT', ...base };
 }
 
@@ -179,7 +189,9 @@ function status(dialect: A2aDialect, task: A2aTask): Json {
   return {
     state: dialect === 'legacy' ? task.state : v1State(task.state),
     timestamp: task.updatedAt,
-    ...(parts.length > 0 ? { message: agentMessage(dialect, parts, { contextId: task.contextId, taskId: task.id }) } : {}),
+    ...(parts.length > 0
+      ? { message: agentMessage(dialect, parts, { contextId: task.contextId, taskId: task.id }) }
+      : {}),
   };
 }
 
@@ -201,7 +213,8 @@ export function taskView(dialect: A2aDialect, task: A2aTask): Json {
 
 /** The result of a send: 0.3 returns the task itself, 1.0 wraps it (`{ task }` / `{ message }`). */
 export function sendResult(dialect: A2aDialect, payload: { task: A2aTask } | { message: Json }): Json {
-  if ('task' in payload) return dialect === 'legacy' ? taskView(dialect, payload.task) : { task: taskView(dialect, payload.task) };
+  if ('task' in payload)
+    return dialect === 'legacy' ? taskView(dialect, payload.task) : { task: taskView(dialect, payload.task) };
   return dialect === 'legacy' ? payload.message : { message: payload.message };
 }
 
@@ -220,9 +233,7 @@ export function streamFrame(dialect: A2aDialect, update: A2aTaskUpdate | { kind:
     return dialect === 'legacy' ? { kind: 'artifact-update', ...event } : { artifactUpdate: event };
   }
   const event = { taskId: update.task.id, contextId: update.task.contextId, status: status(dialect, update.task) };
-  return dialect === 'legacy'
-    ? { kind: 'status-update', ...event, final: update.final }
-    : { statusUpdate: event };
+  return dialect === 'legacy' ? { kind: 'status-update', ...event, final: update.final } : { statusUpdate: event };
 }
 
 /** The payload pushed to a callback: a status event with the canonical lower-case state, never the reply. */

@@ -83,7 +83,9 @@ export function createA2aRouter(options: A2aRouterOptions): Router {
   router.all(['/a2a', '/a2a/:instance'], (req, res) => {
     const agent = options.agents.agent(instanceOf(req));
     if (!agent)
-      return void res.status(404).json(rpcError(null, { code: A2A_ERRORS.SERVER_ERROR, message: 'No such A2A agent.' }));
+      return void res
+        .status(404)
+        .json(rpcError(null, { code: A2A_ERRORS.SERVER_ERROR, message: 'No such A2A agent.' }));
     if (req.method !== 'POST')
       return void res
         .status(405)
@@ -112,7 +114,8 @@ export function createA2aRouter(options: A2aRouterOptions): Router {
     try {
       const method = A2A_METHODS[message.method];
       if (!method) throw new A2aRpcError(A2A_ERRORS.METHOD_NOT_FOUND, 'Method not found');
-      if (id === undefined || id === null) throw new A2aRpcError(A2A_ERRORS.INVALID_REQUEST, 'Invalid Request: an id is required.', 400);
+      if (id === undefined || id === null)
+        throw new A2aRpcError(A2A_ERRORS.INVALID_REQUEST, 'Invalid Request: an id is required.', 400);
       res.setHeader('a2a-version', admitVersion(req, method.dialect));
       const principal = await authenticate(req, res, agent, id);
       if (!principal) return;
