@@ -177,6 +177,7 @@ describe('wildo exposure on other applications', () => {
         })),
         moduleTools: [],
         agentTools: [],
+        a2aAgents: [],
       },
       { file: 'apps.ts', exportName: 'demo' },
     );

@@ -74,6 +74,13 @@ export function renderExposureReport(report: ExposureReport, source: ExposureSou
     for (const t of report.moduleTools) if (t.sends) lines.push('', ...toolDetails(t));
   }
   if (report.agentTools.length > 0) lines.push('', ...agentToolLines(report.agentTools));
+  lines.push('', 'A2A agents (each card lists its actor systems as skills)');
+  lines.push(
+    ...alignColumns([
+      ['AGENT', 'ENDPOINT', 'SKILLS'],
+      ...report.a2aAgents.map((a) => [a.name, `${API_PREFIX}${a.endpoint}`, a.skills.join(', ') || '-']),
+    ]).map((line) => `  ${line}`),
+  );
   return `${lines.join('\n')}\n`;
 }
 

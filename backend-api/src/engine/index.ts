@@ -76,6 +76,17 @@ export {
 } from './identity/access-token.service.js';
 export { OIDC_SUPPORTED_IDENTITY_SCOPES } from '@wildo/shared-lib';
 export { CimdTrustPolicy } from '@wildo/shared-lib';
+export {
+  A2A_PROTOCOL_VERSIONS,
+  A2aRuntime,
+  DEFAULT_PUSH_RETRY,
+  type A2aAgentExposure,
+  type A2aPushDelivery,
+  type A2aPushRetryPolicy,
+  type A2aSettings,
+  type A2aTask,
+  type A2aTaskState,
+} from './a2a/index.js';
 export { MCP_SUPPORTED_PROTOCOL_VERSIONS } from './mcp/mcp-protocol.js';
 export {
   McpClientCapabilityRequired,

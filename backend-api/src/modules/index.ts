@@ -16,5 +16,12 @@ export const referenceApplication = defineBackendApplication({
       displayName: 'Support',
       description: 'Tools for looking up records.',
     },
+    {
+      ref: 'concierge',
+      kind: ResourceServerKind.A2A,
+      displayName: 'Concierge',
+      description: 'An agent for application questions.',
+      actorSystemRefs: ['todo-assistant'],
+    },
   ],
 });

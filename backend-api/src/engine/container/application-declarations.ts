@@ -1,3 +1,4 @@
+import { a2aInstanceProblems } from '../a2a/a2a-agents.js';
 import { catalogueModelResolver } from '../agents/agent-model-resolver.js';
 import { AgentsRegistry, type AgentModelResolver } from '../agents/agents-registry.service.js';
 import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
@@ -50,6 +51,7 @@ export function validateDeclarations(
     if (!(error instanceof DeclarationValidationError)) throw error;
     problems.push(...error.problems);
   }
+  if (agents) problems.push(...a2aInstanceProblems(agents, full.resourceServerInstances ?? []));
   if (problems.length > 0 || !agents) throw new DeclarationValidationError(problems);
   return { application: full, registry: ResourcesRegistry.fromCompiled(compiled), agents };
 }

@@ -1,15 +1,17 @@
+import { a2aModule } from '../a2a/a2a.module.js';
 import { agentsModule } from '../agents/agents.module.js';
 import { tokenBudgetsModule } from '../agents/budgets/token-budget.module.js';
 import { credentialsModule } from '../credentials/credentials.module.js';
 import { oauthModule } from '../oauth/oauth.module.js';
 import type { BackendApplicationDefinition, BackendDomainModule } from './backend-domain-module.js';
 
-/** Modules every application gets: the engine's own resources (credentials, OAuth), token budgets and the agents runtime. */
+/** Modules every application gets: the engine's own resources (credentials, OAuth), token budgets, the agents runtime and A2A. */
 export const ENGINE_MODULES: readonly BackendDomainModule[] = [
   credentialsModule,
   oauthModule,
   tokenBudgetsModule,
   agentsModule,
+  a2aModule,
 ];
 
 /**

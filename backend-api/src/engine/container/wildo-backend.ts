@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Container } from 'inversify';
+import { A2aRuntime, createA2aRuntime, type A2aSettings } from '../a2a/a2a.module.js';
 import { createCoordination } from '../coordination/index.js';
 import type { CredentialDirectory } from '../credentials/credential-directory.service.js';
 import { CimdResolver } from '../oauth/cimd/index.js';
@@ -80,6 +81,8 @@ export interface WildoBackendOptions {
   jobs?: Partial<JobQueueSettings>;
   /** A trace sink to use instead of the one built from the runtime configuration (logger, PostHog). */
   traceSink?: AgentTraceSink;
+  /** A2A push callback guard and retries, task leases. */
+  a2a?: A2aSettings;
 }
 
 /** A running engine: its Express app, container and lifecycle. */
@@ -196,6 +199,14 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     const revocations = container.get<TokenRevocations>(T.TokenRevocations);
     await revocations.start();
     owned.unshift(() => revocations.stop());
+
+    const a2a = createA2aRuntime(container, application, {
+      production: options.production === true,
+      ...(options.a2a ? { settings: options.a2a } : {}),
+    });
+    container.bind(A2aRuntime).toConstantValue(a2a);
+    await a2a.start();
+    owned.unshift(() => a2a.stop());
 
     // Drained first at shutdown (runs in flight finish while the database and services are still open).
     const jobs = new JobQueueService({ database, logger, ...(options.jobs ? { settings: options.jobs } : {}) });

@@ -21,6 +21,9 @@ import type { OperationDispatcher } from '../resources/operation-dispatcher.serv
 import type { RateLimitService } from '../resources/rate-limit.service.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import { A2aRuntime } from '../a2a/a2a.module.js';
+import { createA2aRouter, createA2aWellKnownRouter } from '../a2a/a2a.routes.js';
+import type { CoordinationBackend } from '../coordination/coordination.js';
 import { createAgentsRouter } from '../agents/agents.routes.js';
 import type { ApprovalService } from '../agents/approvals/approval.service.js';
 import type { ConversationService } from '../agents/conversations/conversation.service.js';
@@ -103,6 +106,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       before: apiSteps,
     }),
   );
+  const a2a = container.get(A2aRuntime);
   const resourceServers = get<ResourceServerInstancesRegistryBackendService>(
     SAAS_SERVICE_TYPES.ResourceServerInstancesRegistry,
   );
@@ -111,6 +115,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       createJwksRouter(get<SigningKeyService>(SAAS_SERVICE_TYPES.SigningKeyService)),
       createDiscoveryRouter(oauthSettings),
       createProtectedResourceMetadataRouter(resourceServers, oauthSettings.issuer),
+      createA2aWellKnownRouter(a2a.agents, oauthSettings),
     ]),
   );
   const api = express.Router();
@@ -136,6 +141,23 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
         burst: settings.burst,
         logger,
         issuer: oauthSettings.issuer,
+      }),
+    ]),
+  );
+  api.use(
+    onlyUnder('/a2a', [
+      createA2aRouter({
+        agents: a2a.agents,
+        tasks: a2a.tasks,
+        store: a2a.store,
+        push: a2a.push,
+        directory,
+        coordination: get<CoordinationBackend>(SAAS_SERVICE_TYPES.Coordination),
+        authenticator: get<ResourceServerAuthenticator>(SAAS_SERVICE_TYPES.ResourceServerAuthenticator),
+        rateLimits,
+        burst: settings.burst,
+        logger,
+        authorization: oauthSettings,
       }),
     ]),
   );

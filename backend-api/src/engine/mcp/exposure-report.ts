@@ -1,3 +1,4 @@
+import { describeA2aAgents, type A2aAgentExposure } from '../a2a/a2a-agents.js';
 import { listAgentTools } from '../agents/agent-tool-listing.js';
 import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
 import { withEngineModules } from '../container/engine-modules.js';
@@ -101,6 +102,8 @@ export interface ExposureReport {
   moduleTools: ModuleToolExposure[];
   /** What each agent's model is offered, sorted by agent, then tool name. */
   agentTools: AgentToolExposure[];
+  /** The A2A agents (the default one first) and the actor systems each exposes as skills. */
+  a2aAgents: A2aAgentExposure[];
 }
 
 /**
@@ -178,6 +181,7 @@ export function describeExposure(
     ),
     moduleTools: moduleTools.sort((a, b) => compare(a.tool, b.tool) || compare(a.module, b.module)),
     agentTools: describeAgentTools(application),
+    a2aAgents: describeA2aAgents(application),
   };
 }
 

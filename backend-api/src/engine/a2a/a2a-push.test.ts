@@ -1,0 +1,203 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { A2A_AUDIENCE, A2A_PATH, a2aError, a2aResult, a2aToken, legacyMessage } from '../../testing/a2a.fixtures.js';
+import { useAssistantBackend } from '../../testing/agents.fixtures.js';
+import { deferred, textReply } from '../../testing/llm-stubs/index.js';
+import { MCP_BACKEND_OPTIONS } from '../../testing/mcp.fixtures.js';
+import { useTestDatabase } from '../../testing/test-backend.js';
+import { systemClock } from '../container/clock.js';
+import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import type { SqlDatabase } from '../persistence/sql-database.js';
+import type { WildoBackendOptions } from '../container/wildo-backend.js';
+import { createSilentLogger } from '../logging/index.js';
+import { OutboundTargetGuard } from '../net/index.js';
+import { A2aRuntime } from './a2a.module.js';
+import { A2A_ERRORS } from './a2a-protocol.js';
+import { A2aPushService } from './a2a-push.service.js';
+
+/** One request a receiver got. */
+interface Received {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+}
+
+/** A local receiver: `/ok` records and answers 204, `/redirect` points at `/ok`, `/fail` answers 503. */
+async function startReceiver(): Promise<{ server: Server; port: number; received: Received[] }> {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body: text ? JSON.parse(text) : undefined });
+      if (req.url === '/redirect') res.writeHead(302, { location: '/ok' }).end();
+      else if (req.url === '/fail') res.writeHead(503).end();
+      else res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, received };
+}
+
+describe('A2A push notifications', () => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const options: Partial<WildoBackendOptions> = { ...MCP_BACKEND_OPTIONS };
+  // Runs before the backend is built: the receiver's port is the test-only allowlist of the callback guard.
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    options.a2a = {
+      pushGuard: {
+        mode: 'development',
+        developmentTargets: [{ host: '127.0.0.1', port: receiver.port }],
+        allowHttpForDevelopmentTargets: true,
+      },
+      pushRetry: { attempts: 3, baseDelayMs: 20 },
+    };
+  });
+  afterAll(() => new Promise<void>((resolve) => receiver.server.close(() => resolve())));
+  const assistant = useAssistantBackend(useTestDatabase(), 'push-owner', options);
+  const { stub } = assistant;
+  let token: string;
+  beforeAll(async () => {
+    token = await a2aToken(assistant.t.api, assistant.owner);
+  });
+
+  const runtime = () => assistant.t.backend.container.get(A2aRuntime);
+  const hook = (path: string) => `http://127.0.0.1:${receiver.port}${path}`;
+  const send = (method: string, params: Record<string, unknown>) =>
+    a2aResult(assistant.t.api, A2A_PATH, method, params, token);
+
+  /** A non-blocking task held until `release()`; its push config registered while it runs. */
+  async function heldTask(path: string): Promise<{ id: string; release: () => Promise<void> }> {
+    const hold = deferred();
+    stub.enqueue(textReply('The secret reply text', { waitFor: hold.promise }));
+    const task = await send('message/send', {
+      message: legacyMessage('push me'),
+      metadata: { skillId: 'todo-assistant' },
+      configuration: { blocking: false },
+    });
+    const config = await send('tasks/pushNotificationConfig/set', {
+      taskId: task.id,
+      pushNotificationConfig: {
+        url: hook(path),
+        token: 'notification-token',
+        authentication: { schemes: ['Bearer'], credentials: 'callback-secret' },
+      },
+    });
+    expect(JSON.stringify(config)).not.toMatch(/callback-secret|notification-token/);
+    return {
+      id: task.id,
+      release: async () => {
+        hold.resolve();
+        await runtime().push.idle();
+        await vi.waitFor(() => expect(runtime().tasks.isRunningHere(task.id)).toBe(false));
+        await runtime().push.idle();
+      },
+    };
+  }
+
+  it('delivers the completion as a lower-case status event with the callback credential, never the reply', async () => {
+    const task = await heldTask('/ok');
+    await task.release();
+    const mine = receiver.received.filter((r) => r.body?.statusUpdate?.taskId === task.id);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]?.body).toEqual({
+      statusUpdate: {
+        taskId: task.id,
+        contextId: expect.any(String),
+        status: { state: 'completed', timestamp: expect.any(String) },
+        final: true,
+      },
+    });
+    expect(mine[0]?.headers.authorization).toBe('Bearer callback-secret');
+    expect(mine[0]?.headers['x-a2a-notification-token']).toBe('notification-token');
+    expect(JSON.stringify(mine[0]?.body)).not.toContain('secret reply');
+    expect(await runtime().push.deliveries(task.id)).toMatchObject([
+      { attempt: 1, outcome: 'delivered', httpStatus: 204, state: 'completed' },
+    ]);
+  });
+
+  it('replays nothing to a callback registered after completion', async () => {
+    stub.enqueue(textReply('Done.'));
+    const done = await send('message/send', { message: legacyMessage('x'), metadata: { skillId: 'todo-assistant' } });
+    await send('tasks/pushNotificationConfig/set', { taskId: done.id, url: hook('/ok') });
+    await runtime().push.idle();
+    expect(receiver.received.filter((r) => r.body?.statusUpdate?.taskId === done.id)).toEqual([]);
+    expect(await runtime().push.deliveries(done.id)).toEqual([]);
+    // The config is there (get, list), without secrets; delete removes it.
+    const listed = await send('tasks/pushNotificationConfig/list', { id: done.id });
+    expect(listed).toHaveLength(1);
+    const configId = listed[0].pushNotificationConfig.id;
+    expect(
+      (await send('tasks/pushNotificationConfig/get', { id: done.id, pushNotificationConfigId: configId })).taskId,
+    ).toBe(done.id);
+    await send('tasks/pushNotificationConfig/delete', { id: done.id, pushNotificationConfigId: configId });
+    const gone = await a2aError(
+      assistant.t.api,
+      A2A_PATH,
+      'tasks/pushNotificationConfig/get',
+      { id: done.id, pushNotificationConfigId: configId },
+      token,
+    );
+    expect(gone.code).toBe(A2A_ERRORS.TASK_NOT_FOUND);
+  });
+
+  it('does not follow a redirect: one refused attempt, the redirect target never reached', async () => {
+    const before = receiver.received.filter((r) => r.path === '/ok').length;
+    const task = await heldTask('/redirect');
+    await task.release();
+    expect(await runtime().push.deliveries(task.id)).toMatchObject([
+      { attempt: 1, outcome: 'refused', detail: 'redirect_refused', httpStatus: 302 },
+    ]);
+    expect(receiver.received.filter((r) => r.path === '/ok').length).toBe(before);
+  });
+
+  it('retries a failing receiver with backoff, records every attempt, then gives up', async () => {
+    const task = await heldTask('/fail');
+    await task.release();
+    const attempts = await runtime().push.deliveries(task.id);
+    expect(attempts).toMatchObject([
+      { attempt: 1, outcome: 'failed', detail: 'bad_status', httpStatus: 503 },
+      { attempt: 2, outcome: 'failed', detail: 'bad_status', httpStatus: 503 },
+      { attempt: 3, outcome: 'gave_up', detail: 'bad_status', httpStatus: 503 },
+    ]);
+    expect(
+      receiver.received.filter((r) => r.path === '/fail' && r.body?.statusUpdate?.taskId === task.id),
+    ).toHaveLength(3);
+  });
+
+  it('in production mode refuses a private literal callback at registration and again at delivery', async () => {
+    stub.enqueue(textReply('Done.'));
+    const task = await send('message/send', { message: legacyMessage('p'), metadata: { skillId: 'todo-assistant' } });
+    const guard = new OutboundTargetGuard({ mode: 'production' });
+    const production = new A2aPushService({
+      db: assistant.t.backend.container.get<SqlDatabase>(SAAS_SERVICE_TYPES.Database),
+      tasks: runtime().store,
+      guard,
+      clock: systemClock,
+      logger: createSilentLogger(),
+      retry: { attempts: 2, baseDelayMs: 1 },
+    });
+    const scope = { ownerKey: `user:${assistant.owner.userId}`, audience: A2A_AUDIENCE };
+    await expect(production.set(scope, task.id, { url: 'https://10.0.0.7/hook' })).rejects.toThrow(
+      /address_not_public/,
+    );
+    // Positive control: a public https callback is accepted by the same service.
+    await expect(
+      production.set(scope, task.id, { id: 'public', url: 'https://receiver.example/hook' }),
+    ).resolves.toMatchObject({ taskId: task.id });
+    await production.delete(scope, task.id, 'public');
+    // Registered through the development guard, the loopback callback is refused when production delivers.
+    await send('tasks/pushNotificationConfig/set', {
+      taskId: task.id,
+      pushNotificationConfig: { id: 'dev', url: hook('/ok') },
+    });
+    const stored = (await runtime().store.byId(task.id))!;
+    production.statusChanged(stored, true);
+    await production.idle();
+    const outcomes = (await runtime().push.deliveries(task.id)).map((d) => `${d.outcome}:${d.detail}`);
+    expect(outcomes).toContain('refused:scheme_not_allowed');
+    await guard.close();
+  });
+});

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../container/clock.js';
+import type { SqlDatabase } from '../persistence/sql-database.js';
+import { TERMINAL_STATES, type A2aTaskState } from './a2a-protocol.js';
+import type { A2aApprovalRequest, A2aTask, A2aTaskScope } from './a2a-task.types.js';
+
+interface TaskRow {
+  id: string;
+  context_id: string;
+  audience: string;
+  skill_id: string;
+  owner_key: string;
+  organization_id: string | null;
+  state: string;
+  status_text: string | null;
+  approval: A2aApprovalRequest | null;
+  artifact_text: string | null;
+  version: number;
+  push_configured: boolean;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/** A status change to store. */
+export interface A2aTaskChange {
+  state: A2aTaskState;
+  statusText?: string | null;
+  approval?: A2aApprovalRequest | null;
+  artifactText?: string | null;
+}
+
+const TERMINAL_SQL = [...TERMINAL_STATES].map((state) => `'${state}'`).join(', ');
+
+function toTask(row: TaskRow): A2aTask {
+  return {
+    id: row.id,
+    contextId: row.context_id,
+    audience: row.audience,
+    skillId: row.skill_id,
+    ownerKey: row.owner_key,
+    organizationId: row.organization_id,
+    state: row.state as A2aTaskState,
+    statusText: row.status_text,
+    approval: row.approval,
+    artifactText: row.artifact_text,
+    version: Number(row.version),
+    pushConfigured: row.push_configured,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/**
+ * A2A tasks on SQL (PGlite or PostgreSQL). Every read names the owner and the endpoint (and the organization of a
+ * confined credential): another tenant's task id is simply not found. Status changes never leave a terminal state,
+ * so a cancellation is not overwritten by the loop it stopped.
+ */
+export class A2aTaskStore {
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates a working task for a conversation (with the id its runner may already hold a lease under). */
+  async create(input: {
+    id?: string;
+    leaseEstablished?: boolean;
+    contextId: string;
+    audience: string;
+    skillId: string;
+    ownerKey: string;
+    organizationId: string | null;
+    /** Stores an already finished turn in one write (a blocking send): its final state. */
+    finished?: A2aTaskChange;
+  }): Promise<A2aTask> {
+    const now = this.clock.now().toISOString();
+    const finished = input.finished;
+    const { rows } = await this.db.query<TaskRow>(
+      `INSERT INTO wildo_a2a_tasks (id, context_id, audience, skill_id, owner_key, organization_id, state, version, lease_established,
+         status_text, approval, artifact_text, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $9, 1, $7, $10, $11, $12, $8, $8) RETURNING *`,
+      [
+        input.id ?? randomUUID(),
+        input.contextId,
+        input.audience,
+        input.skillId,
+        input.ownerKey,
+        input.organizationId,
+        input.leaseEstablished ?? false,
+        now,
+        finished?.state ?? 'working',
+        finished?.statusText ?? null,
+        finished?.approval ? JSON.stringify(finished.approval) : null,
+        finished?.artifactText ?? null,
+      ],
+    );
+    return toTask(rows[0] as TaskRow);
+  }
+
+  /** A task the scope may see, or undefined. */
+  async find(scope: A2aTaskScope, id: string): Promise<A2aTask | undefined> {
+    const { rows } = await this.db.query<TaskRow>(
+      `SELECT * FROM wildo_a2a_tasks WHERE id = $1 AND owner_key = $2 AND audience = $3
+         AND ($4::text IS NULL OR organization_id = $4)`,
+      [id, scope.ownerKey, scope.audience, scope.organizationId ?? null],
+    );
+    return rows[0] ? toTask(rows[0]) : undefined;
+  }
+
+  /** A task by id alone, for the replica that runs it. */
+  async byId(id: string): Promise<A2aTask | undefined> {
+    const { rows } = await this.db.query<TaskRow>('SELECT * FROM wildo_a2a_tasks WHERE id = $1', [id]);
+    return rows[0] ? toTask(rows[0]) : undefined;
+  }
+
+  /** The scope's tasks, newest first, optionally of one conversation or state. */
+  async list(
+    scope: A2aTaskScope,
+    filter: { contextId?: string; state?: A2aTaskState; limit: number; offset: number },
+  ): Promise<{ tasks: A2aTask[]; total: number }> {
+    const where = `owner_key = $1 AND audience = $2 AND ($3::text IS NULL OR organization_id = $3)
+      AND ($4::text IS NULL OR context_id = $4) AND ($5::text IS NULL OR state = $5)`;
+    const params = [
+      scope.ownerKey,
+      scope.audience,
+      scope.organizationId ?? null,
+      filter.contextId ?? null,
+      filter.state ?? null,
+    ];
+    const [{ rows }, counted] = await Promise.all([
+      this.db.query<TaskRow>(
+        `SELECT * FROM wildo_a2a_tasks WHERE ${where} ORDER BY created_at DESC, id LIMIT ${filter.limit} OFFSET ${filter.offset}`,
+        params,
+      ),
+      this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM wildo_a2a_tasks WHERE ${where}`, params),
+    ]);
+    return { tasks: rows.map(toTask), total: Number(counted.rows[0]?.n ?? 0) };
+  }
+
+  /** Applies a status change unless the task already ended; returns the task as it now is (undefined: unchanged). */
+  async change(id: string, change: A2aTaskChange): Promise<A2aTask | undefined> {
+    const { rows } = await this.db.query<TaskRow>(
+      `UPDATE wildo_a2a_tasks SET state = $2, status_text = $3, approval = $4, artifact_text = COALESCE($5, artifact_text),
+         version = version + 1, updated_at = $6
+       WHERE id = $1 AND state NOT IN (${TERMINAL_SQL}) RETURNING *`,
+      [
+        id,
+        change.state,
+        change.statusText ?? null,
+        change.approval ? JSON.stringify(change.approval) : null,
+        change.artifactText ?? null,
+        this.clock.now().toISOString(),
+      ],
+    );
+    return rows[0] ? toTask(rows[0]) : undefined;
+  }
+
+  /** Notes that the running replica holds the task's lease (the sweep trusts only tasks that had one). */
+  async noteLease(id: string): Promise<void> {
+    await this.db.query('UPDATE wildo_a2a_tasks SET lease_established = true, updated_at = $2 WHERE id = $1', [
+      id,
+      this.clock.now().toISOString(),
+    ]);
+  }
+
+  /** Marks a task as having push configurations, so its status changes look them up. */
+  async notePushConfigured(id: string): Promise<void> {
+    await this.db.query('UPDATE wildo_a2a_tasks SET push_configured = true WHERE id = $1 AND NOT push_configured', [
+      id,
+    ]);
+  }
+
+  /** Running tasks not touched since `before` whose runner had established a lease: candidates for the sweep. */
+  async stale(before: Date): Promise<A2aTask[]> {
+    const { rows } = await this.db.query<TaskRow>(
+      `SELECT * FROM wildo_a2a_tasks WHERE state IN ('submitted', 'working') AND lease_established AND updated_at < $1 LIMIT 100`,
+      [before.toISOString()],
+    );
+    return rows.map(toTask);
+  }
+}
