@@ -2,14 +2,16 @@ import { agentsModule } from '../agents/agents.module.js';
 import { tokenBudgetsModule } from '../agents/budgets/token-budget.module.js';
 import { credentialsModule } from '../credentials/credentials.module.js';
 import { oauthModule } from '../oauth/oauth.module.js';
+import { ragModule } from '../rag/rag.module.js';
 import type { BackendApplicationDefinition, BackendDomainModule } from './backend-domain-module.js';
 
-/** Modules every application gets: the engine's own resources (credentials, OAuth), token budgets and the agents runtime. */
+/** Modules every application gets: the engine's own resources (credentials, OAuth), token budgets, the agents runtime and RAG. */
 export const ENGINE_MODULES: readonly BackendDomainModule[] = [
   credentialsModule,
   oauthModule,
   tokenBudgetsModule,
   agentsModule,
+  ragModule,
 ];
 
 /**
