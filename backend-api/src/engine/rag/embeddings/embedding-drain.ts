@@ -30,7 +30,7 @@ interface ChunkToEmbed {
   user_id: string | null;
 }
 
-const STALE = `(embedding IS NULL OR embedding_provider IS DISTINCT FROM $1 OR embedding_model IS DISTINCT FROM $2 OR embedding_dims IS DISTINCT FROM $3::int4)`;
+const STALE = `(embedded_at IS NULL OR embedding_provider IS DISTINCT FROM $1 OR embedding_model IS DISTINCT FROM $2 OR embedding_dims IS DISTINCT FROM $3::int4)`;
 
 /** Chunks whose vector is missing or of another binding than `binding` (all chunks when there is none). */
 export async function embeddingBacklog(database: SqlDatabase, binding?: EmbeddingsBinding): Promise<number> {
