@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AgentCallTraceEmission, CORE_ORG_ROLES, ExecutionContext_ExecutionType } from '@wildo/shared-lib';
+import { CORE_ORG_ROLES, ExecutionContext_ExecutionType, type AgentCallTraceEmission } from '@wildo/shared-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGeneratedRuntime } from '../../../testing/generated-runtime.js';
 import { createOrganization, signUp, type TestUser } from '../../../testing/identity.fixtures.js';
