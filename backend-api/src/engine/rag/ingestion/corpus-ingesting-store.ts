@@ -36,7 +36,7 @@ export class CorpusIngestingStore implements ResourceStore {
     if (!corpus) return this.inner.insert(definition, scope, record);
     return this.inner.transaction(async (store, tx) => {
       const stored = await store.insert(definition, scope, record);
-      await this.ingestion.ingestRecord(tx, corpus, stored);
+      await this.ingestion.ingestRecord(tx, corpus, stored, { fresh: true });
       return stored;
     });
   }

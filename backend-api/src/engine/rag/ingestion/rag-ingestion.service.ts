@@ -7,12 +7,17 @@ import { ExtractionError } from '../extraction/extraction.types.js';
 import type { ExtractableFile, FileTextExtractionService } from '../extraction/file-text-extraction.service.js';
 import { RAG_SOURCES_TABLE as SOURCES } from '../rag.migrations.js';
 import {
+  deleteFields,
+  insertChunks,
   readSources,
   removeRecordCorpus,
-  removeSource,
   replaceChunks,
   updateHeader,
   writeSource,
+  writeSources,
+  type FieldChunks,
+  type SourceState,
+  type SourceWrite,
   type TenantStamps,
 } from './chunk-store.js';
 import type { CorpusDefinition, CorpusField } from './corpus-definitions.js';
@@ -83,67 +88,59 @@ export class RagIngestionService {
     return [...this.options.corpora.values()];
   }
 
-  /** Brings the chunks of one record's corpus fields up to date, in `tx`. Unchanged fields are left alone. */
-  async ingestRecord(tx: SqlExecutor, corpus: CorpusDefinition, record: StoredRecord): Promise<RecordIngestion> {
+  /**
+   * Brings the chunks of one record's corpus fields up to date, in `tx`: unchanged fields are left alone, the
+   * rest is written in a few statements (one delete, one chunk insert, one source upsert). `fresh`: the record
+   * was just inserted, so there is nothing stored to read or replace.
+   */
+  async ingestRecord(
+    tx: SqlExecutor,
+    corpus: CorpusDefinition,
+    record: StoredRecord,
+    options: { fresh?: boolean } = {},
+  ): Promise<RecordIngestion> {
     const outcome: RecordIngestion = { chunked: [], unchanged: [], pendingFiles: [], removed: [] };
-    const states = await readSources(tx, corpus.resourceType, record.id);
+    const states = options.fresh
+      ? new Map<string, SourceState>()
+      : await readSources(tx, corpus.resourceType, record.id);
     const now = this.options.now().toISOString();
     const header = this.headerOf(corpus, record);
+    const stamps = stampsOf(record);
+    const base = { resourceType: corpus.resourceType, resourceId: record.id, ...stamps, now };
+    const sources: SourceWrite[] = [];
+    const sets: FieldChunks[] = [];
     for (const field of corpus.fields) {
-      const key = { resourceType: corpus.resourceType, resourceId: record.id, field: field.name };
       const state = states.get(field.name);
-      const value = record.data[field.name];
       const stamp = chunkingHash(field.options);
-      if (field.kind === 'file') {
-        const fileIds = fileIdsOf(value);
-        if (fileIds.length === 0) {
-          if (state) await removeSource(tx, key).then(() => outcome.removed.push(field.name));
-          continue;
-        }
-        const hash = sourceHash(JSON.stringify(fileIds));
-        if (state && state.sourceHash === hash && state.chunkingHash === stamp && state.status !== 'failed') {
-          outcome.unchanged.push(field.name);
-          continue;
-        }
-        // The chunks of the previous file stay searchable until the new one is extracted.
-        await writeSource(tx, {
-          ...key,
-          ...stampsOf(record),
-          kind: 'file',
-          sourceHash: hash,
-          chunkingHash: stamp,
-          fileIds,
-          status: 'pending',
-          chunkCount: 0,
-          now,
-        });
-        outcome.pendingFiles.push(field.name);
+      const value = record.data[field.name];
+      const fileIds = field.kind === 'file' ? fileIdsOf(value) : [];
+      const text = field.kind === 'text' && typeof value === 'string' ? value : '';
+      if (field.kind === 'file' ? fileIds.length === 0 : text.trim() === '') {
+        if (state) outcome.removed.push(field.name);
         continue;
       }
-      const text = typeof value === 'string' ? value : '';
-      if (text.trim() === '') {
-        if (state) await removeSource(tx, key).then(() => outcome.removed.push(field.name));
-        continue;
-      }
-      const hash = sourceHash(text);
-      if (state && state.sourceHash === hash && state.chunkingHash === stamp && state.status === 'indexed') {
+      const hash = sourceHash(field.kind === 'file' ? JSON.stringify(fileIds) : text);
+      const current = state?.sourceHash === hash && state.chunkingHash === stamp;
+      if (current && (field.kind === 'file' ? state.status !== 'failed' : state.status === 'indexed')) {
         outcome.unchanged.push(field.name);
         continue;
       }
+      const source = { ...base, field: field.name, sourceHash: hash, chunkingHash: stamp };
+      if (field.kind === 'file') {
+        // The chunks of the previous file stay searchable until the new one is extracted.
+        sources.push({ ...source, kind: 'file', fileIds, status: 'pending', chunkCount: 0 });
+        outcome.pendingFiles.push(field.name);
+        continue;
+      }
       const chunks = await chunkText(text, field.options);
-      await replaceChunks(tx, key, stampsOf(record), header, chunks, now);
-      await writeSource(tx, {
-        ...key,
-        ...stampsOf(record),
-        kind: 'text',
-        sourceHash: hash,
-        chunkingHash: stamp,
-        status: 'indexed',
-        chunkCount: chunks.length,
-        now,
-      });
+      sets.push({ field: field.name, chunks });
+      sources.push({ ...source, kind: 'text', status: 'indexed', chunkCount: chunks.length });
       outcome.chunked.push(field.name);
     }
+    const target = { resourceType: corpus.resourceType, resourceId: record.id };
+    if (!options.fresh) await deleteFields(tx, target, [...outcome.chunked, ...outcome.removed], outcome.removed);
+    await insertChunks(tx, target, stamps, header, sets, now);
+    await writeSources(tx, sources);
     if (outcome.unchanged.length > 0) await updateHeader(tx, corpus.resourceType, record.id, header);
     return outcome;
   }
