@@ -6,7 +6,11 @@ import type { ResourceStore } from '../../persistence/resource-store.js';
 import type { SqlDatabase } from '../../persistence/sql-database.js';
 import type { ResourcesRegistry } from '../../resources/resources-registry.service.js';
 import { chunkingHash } from '../chunking/text-chunker.js';
+import { minimalPdf } from '../extraction/extraction.fixtures.js';
+import { FileTextExtractionService } from '../extraction/file-text-extraction.service.js';
 import type { RagCorpusMaintenance } from '../rag-corpus-maintenance.service.js';
+import { createSilentLogger } from '../../logging/index.js';
+import { RagIngestionService, type RagFileSource } from './rag-ingestion.service.js';
 
 const database = useTestDatabase();
 let t: TestBackend;
@@ -153,5 +157,95 @@ describe('the sweep', () => {
     const summary = await maintenance.drainEmbeddings({ batchSize: 10 });
     expect(summary).toMatchObject({ status: 'absent', embedded: 0 });
     expect(summary.backlogAfter).toBeGreaterThan(0);
+  });
+});
+
+describe('file sources', () => {
+  // Stored bytes by file id, as a storage provider would serve them to ingestion (the files capability's part).
+  const stored = new Map<string, { mediaType: string; bytes: Uint8Array } | 'unreachable'>([
+    ['f-pdf', { mediaType: 'application/pdf', bytes: minimalPdf(['Visitors sign in at reception']) }],
+    ['f-scan', { mediaType: 'application/pdf', bytes: minimalPdf([]) }],
+    ['f-down', 'unreachable'],
+  ]);
+  const files: RagFileSource = {
+    open: async (_owner, fileId) => {
+      const file = stored.get(fileId);
+      if (!file) return null;
+      return {
+        fileId,
+        mediaType: file === 'unreachable' ? 'application/pdf' : file.mediaType,
+        read: async () => {
+          if (file === 'unreachable') throw new Error('ECONNRESET');
+          return file.bytes;
+        },
+      };
+    },
+  };
+  const fileIngestion = () => {
+    const live = t.backend.container.get<RagIngestionService>(T.RagIngestionService);
+    const corpora = new Map(live.listCorpora().map((corpus) => [corpus.resourceType, corpus]));
+    const logger = createSilentLogger();
+    return new RagIngestionService({
+      corpora,
+      extraction: new FileTextExtractionService({ logger }),
+      logger,
+      now: () => new Date(),
+      files,
+    });
+  };
+  const sourceOf = async (id: string) =>
+    (
+      await database().query<{ status: string; failure_reason: string | null; retryable: boolean; attempts: number }>(
+        `SELECT status, failure_reason, retryable, attempts FROM wildo_rag_sources WHERE resource_id = $1 AND field = 'document'`,
+        [id],
+      )
+    ).rows[0];
+  const documentChunks = async (id: string) =>
+    (await chunksOf(id)).filter((c) => c.field === 'document').map((c) => c.content);
+  const fileValue = (fileId: string) => ({ fileId, updatedAt: new Date().toISOString() });
+
+  it('extracts a named file after the write, and keeps the indexed text when a later file cannot be read', async () => {
+    const id = (
+      await t.api
+        .post(base)
+        .set(owner.auth)
+        .send({ title: 'Visitors', document: fileValue('f-pdf') })
+    ).body.data._id as string;
+    expect(await sourceOf(id)).toMatchObject({ status: 'pending' });
+    expect(await documentChunks(id)).toEqual([]);
+    const ingestion = fileIngestion();
+    expect(await ingestion.processPendingFiles(database(), { batchSize: 10 })).toMatchObject({ indexed: 1, failed: 0 });
+    expect(await documentChunks(id)).toEqual(['Visitors sign in at reception']);
+    // A scan without a text layer fails extraction (not retryable without recognition): the old text stays searchable.
+    expect(
+      (
+        await t.api
+          .put(`${base}/${id}`)
+          .set(owner.auth)
+          .send({ document: fileValue('f-scan') })
+      ).status,
+    ).toBe(200);
+    expect(await ingestion.processPendingFiles(database(), { batchSize: 10 })).toMatchObject({ indexed: 0, failed: 1 });
+    expect(await sourceOf(id)).toMatchObject({ status: 'failed', failure_reason: 'no_text_layer', retryable: false });
+    expect(await documentChunks(id)).toEqual(['Visitors sign in at reception']);
+    // A failed download is retryable: the next pass tries again.
+    expect(
+      (
+        await t.api
+          .put(`${base}/${id}`)
+          .set(owner.auth)
+          .send({ document: fileValue('f-down') })
+      ).status,
+    ).toBe(200);
+    await ingestion.processPendingFiles(database(), { batchSize: 10 });
+    expect(await sourceOf(id)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'storage_unavailable',
+      retryable: true,
+      attempts: 1,
+    });
+    await ingestion.processPendingFiles(database(), { batchSize: 10 });
+    expect(await sourceOf(id)).toMatchObject({ attempts: 2 });
+    expect(await documentChunks(id)).toEqual(['Visitors sign in at reception']);
   });
 });
