@@ -114,6 +114,42 @@ export function minimalOdt(paragraphs: readonly string[]): Uint8Array {
   });
 }
 
+const ODF_NS =
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
+  'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"';
+
+/** An OpenDocument spreadsheet (.ods): one table per entry, one row of cells each. */
+export function minimalOds(sheets: readonly (readonly string[])[]): Uint8Array {
+  const tables = sheets.map(
+    (cells, index) =>
+      `<table:table table:name="Sheet${index + 1}"><table:table-row>` +
+      cells.map((cell) => `<table:table-cell><text:p>${xml(cell)}</text:p></table:table-cell>`).join('') +
+      '</table:table-row></table:table>',
+  );
+  return zipSync({
+    mimetype: strToU8('application/vnd.oasis.opendocument.spreadsheet'),
+    'content.xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF_NS}><office:body><office:spreadsheet>` +
+        `${tables.join('')}</office:spreadsheet></office:body></office:document-content>`,
+    ),
+  });
+}
+
+/** An OpenDocument presentation (.odp): one page per entry. */
+export function minimalOdp(slides: readonly string[]): Uint8Array {
+  const pages = slides.map(
+    (text, index) =>
+      `<draw:page draw:name="page${index + 1}"><draw:frame><draw:text-box><text:p>${xml(text)}</text:p></draw:text-box></draw:frame></draw:page>`,
+  );
+  return zipSync({
+    mimetype: strToU8('application/vnd.oasis.opendocument.presentation'),
+    'content.xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF_NS}><office:body><office:presentation>` +
+        `${pages.join('')}</office:presentation></office:body></office:document-content>`,
+    ),
+  });
+}
+
 /** A zip whose one entry inflates to `bytes` zeros (a few kilobytes on disk). */
 export function zipBomb(entry: string, bytes: number): Uint8Array {
   return zipSync({ [entry]: [new Uint8Array(bytes), { level: 9 }] });

@@ -2,7 +2,16 @@ import { strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../logging/index.js';
 import { extractDocumentText, type TextRecognitionProvider } from './document-text.js';
-import { minimalDocx, minimalOdt, minimalPdf, minimalPptx, minimalXlsx, zipBomb } from './extraction.fixtures.js';
+import {
+  minimalDocx,
+  minimalOdp,
+  minimalOds,
+  minimalOdt,
+  minimalPdf,
+  minimalPptx,
+  minimalXlsx,
+  zipBomb,
+} from './extraction.fixtures.js';
 import { EXTRACTION_MEDIA_TYPES as M, ExtractionError, type ExtractionFailureReason } from './extraction.types.js';
 import { FileTextExtractionService } from './file-text-extraction.service.js';
 
@@ -122,6 +131,13 @@ describe('extractDocumentText', () => {
       mediaType: M.ODT,
     });
     expect(extracted).toMatchObject({ partKind: 'document', partCount: 1, text: 'Onboarding\nBadge on day one' });
+  });
+
+  it('reads an .ods with one part per sheet and an .odp with one per slide', async () => {
+    const sheets = await extractDocumentText({ bytes: minimalOds([['Budget', '1200'], ['Notes']]), mediaType: M.ODS });
+    expect(sheets).toMatchObject({ partKind: 'sheet', partCount: 2, text: 'Budget\t1200\n\nNotes' });
+    const slides = await extractDocumentText({ bytes: minimalOdp(['Welcome', 'Roadmap']), mediaType: M.ODP });
+    expect(slides).toMatchObject({ partKind: 'slide', partCount: 2, text: 'Welcome\n\nRoadmap' });
   });
 
   it('refuses a corrupt zip as malformed, and a zip bomb before inflating it', async () => {

@@ -64,10 +64,20 @@ function textOf(nodes: readonly XmlNode[], out: string[] = []): string[] {
       out.push(String(node[tag]));
       continue;
     }
-    textOf(childrenOf(node, tag), out);
     const name = localName(tag);
+    if (CELL_ENDS.has(name)) {
+      // A cell's paragraphs stay on its row: one line per row, cells separated by tabs.
+      out.push(
+        textOf(childrenOf(node, tag))
+          .join('')
+          .trim()
+          .replace(/\s*\n\s*/g, ' '),
+        '\t',
+      );
+      continue;
+    }
+    textOf(childrenOf(node, tag), out);
     if (LINE_ENDS.has(name)) out.push('\n');
-    else if (CELL_ENDS.has(name)) out.push('\t');
   }
   return out;
 }
