@@ -10,6 +10,7 @@ import { ProviderRegistry } from '../../agents/providers/provider-registry.servi
 import type { Clock } from '../../container/clock.js';
 import { SAAS_SERVICE_TYPES as T } from '../../container/saas-service-types.tokens.js';
 import { createSilentLogger } from '../../logging/index.js';
+import { recordingLogger } from '../../observability/observability.fixtures.js';
 import type { AgentTraceSink } from '../../observability/trace-sink.js';
 import type { SqlDatabase } from '../../persistence/sql-database.js';
 import type { ExecutionContext } from '../../resources/execution-context.js';
@@ -251,6 +252,39 @@ describe('RagRetrievalBackendService', () => {
       resourceTypes: [KD],
     });
     expect(broken).toMatchObject({ mode: 'hybrid', searchStatus: 'degraded', embeddingStatus: 'misconfigured' });
+  });
+
+  it('logs an execution error and answers a failed search with empty context (not an empty corpus)', async () => {
+    const c = t.backend.container;
+    const db = c.get<SqlDatabase>(T.Database);
+    // The real database, with the lexical statement made to fail as a broken index or a lost connection would.
+    const failingDatabase: SqlDatabase = Object.assign(Object.create(db) as SqlDatabase, {
+      query: (text: string, params?: readonly unknown[]) =>
+        text.includes('plainto_tsquery') ? Promise.reject(new Error('index corrupted')) : db.query(text, params),
+    });
+    const logger = recordingLogger();
+    const { embeddings } = await retrievalWith({});
+    const retrieval = new RagRetrievalBackendService({
+      database: failingDatabase,
+      registry: c.get<ResourcesRegistry>(T.ResourcesRegistry),
+      roles: c.get<RoleHierarchyResolver>(T.RoleHierarchyResolver),
+      ingestion: c.get<RagIngestionService>(T.RagIngestionService),
+      embeddings,
+      logger,
+    });
+    const result = await retrieval.retrieve({
+      query: 'remote work',
+      executionContext: memberOf(orgA, owner),
+      resourceTypes: [KD],
+    });
+    expect(result).toMatchObject({ rows: [], searchStatus: 'failed', contextCharacters: 0, chunkHitCount: 0 });
+    expect(result.searches).toEqual([{ resourceType: KD, arm: 'lexical', outcome: 'unknown', hits: 0 }]);
+    expect(
+      logger.lines.some(
+        (line) => line.message === 'rag retrieval failed' && JSON.stringify(line).includes('index corrupted'),
+      ),
+    ).toBe(true);
+    expect(JSON.stringify(result)).not.toContain('index corrupted');
   });
 
   it('reports truncation at the context budget (and none when it fits)', async () => {
