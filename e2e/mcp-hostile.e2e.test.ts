@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createLogger, createWildoBackend, SAAS_SERVICE_TYPES, type ServicesRegistryHandler } from '@wildo/backend-api';
 import { createPgliteDatabase } from '@wildo/backend-api/persistence';
+import { pgliteTemplateDump } from '@wildo/backend-api/testing/pglite-template';
 import { referenceApplication } from '@wildo/backend-api/reference-application';
 import { runMcpHostileScenario } from './mcp-hostile.e2e.js';
 import { IN_PROCESS_TOOLS, inProcessProbesModule } from './mcp-hostile/in-process-probes.js';
@@ -14,7 +15,7 @@ const BURST = { points: 200, durationMs: 10_000 };
 
 describe('MCP hostile scenario', () => {
   it('passes every check against the reference application (plus retired and user-scoped probe tools) over real HTTP, with no refusal reaching the service layer', async () => {
-    const database = await createPgliteDatabase();
+    const database = await createPgliteDatabase({ loadDataDir: await pgliteTemplateDump() });
     const errorLog: string[] = [];
     try {
       const port = await freePort();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSilentLogger, createWildoBackend } from '@wildo/backend-api';
 import { createPgliteDatabase } from '@wildo/backend-api/persistence';
+import { pgliteTemplateDump } from '@wildo/backend-api/testing/pglite-template';
 import { referenceApplication } from '@wildo/backend-api/reference-application';
 import { runRestHostileScenario } from './rest-hostile.e2e.js';
 import { referenceRuntimeOptions } from './reference-runtime.js';
@@ -10,7 +11,7 @@ const E2E_TEST_PRIMARY_SECRET = 'e2e-test-primary-secret-0123456789-abcdefghij';
 
 describe('REST hostile scenario', () => {
   it('passes every check against the reference application served over real HTTP', async () => {
-    const database = await createPgliteDatabase();
+    const database = await createPgliteDatabase({ loadDataDir: await pgliteTemplateDump() });
     try {
       await using backend = await createWildoBackend({
         application: referenceApplication,

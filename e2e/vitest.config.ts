@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // The scenarios import the same engine: one module graph per worker, not one per file.
     isolate: false,
+    // Builds the embedded-database template fresh databases start from (see src/testing/pglite-template.ts).
+    globalSetup: ['../backend-api/src/testing/pglite-template.setup.ts'],
   },
 });

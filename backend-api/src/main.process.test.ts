@@ -11,6 +11,7 @@ import { DataDirectoryLockedError } from './engine/persistence/data-directory-lo
 import type { DataDirectoryLockRecord } from './engine/persistence/data-directory-lock.schema.js';
 import { openSqlDatabase } from './engine/persistence/open-sql-database.js';
 import { referenceApplication } from './modules/index.js';
+import { seedDataDirectory } from './testing/pglite-template.js';
 import { freePort, spawnBackendProcess, stopBackendProcess, type SpawnedBackend } from './testing/backend-process.js';
 import { readGeneratedRuntime } from './testing/generated-runtime.js';
 import { createOrganization, signInAgain, signUp, type TestUser } from './testing/identity.fixtures.js';
@@ -62,6 +63,7 @@ async function lockRecord(): Promise<DataDirectoryLockRecord> {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'wildo-data-'));
+  await seedDataDirectory(dataDir);
   pgliteDir = path.join(dataDir, 'pglite');
   lockFile = path.join(pgliteDir, DATA_DIRECTORY_LOCK_FILE);
   await startBackend();

@@ -18,6 +18,7 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { createLogger, createWildoBackend, type WildoBackend } from '@wildo/backend-api';
 import { createPgliteDatabase } from '@wildo/backend-api/persistence';
+import { pgliteTemplateDump } from '@wildo/backend-api/testing/pglite-template';
 import { referenceApplication } from '@wildo/backend-api/reference-application';
 import { freePort } from '@wildo/backend-api/testing/backend-process';
 import type { LogLine } from '../support/check-recorder.js';
@@ -248,7 +249,7 @@ async function startConformanceBackend(): Promise<{
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const errorLog: string[] = [];
-  const database = await createPgliteDatabase();
+  const database = await createPgliteDatabase({ loadDataDir: await pgliteTemplateDump() });
   try {
     const backend = await createWildoBackend({
       application: { ...referenceApplication, modules: [...referenceApplication.modules, conformanceFixtureModule] },

@@ -8,6 +8,7 @@ import { createSilentLogger } from '../engine/logging/index.js';
 import { createPostgresDatabase } from '../engine/persistence/postgres-database.js';
 import { createPostgresTestSchema, postgresTestUrl } from '../engine/persistence/postgres-test-schema.js';
 import { signInAgain, signUp, type TestUser } from '../testing/identity.fixtures.js';
+import { seedDataDirectory } from '../testing/pglite-template.js';
 import { createTestBackend, type TestBackend } from '../testing/test-backend.js';
 import { createCapturedOutput } from './cli.output.js';
 import { changeApplicationRole } from './users.command.js';
@@ -47,6 +48,7 @@ describe('wildo users grant-role / revoke-role on the embedded database', () => 
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'wildo-users-cli-'));
+    await seedDataDirectory(dataDir);
     await withBackend(async (t) => {
       admin = await signUp(t.api, 'Future-Admin');
       other = await signUp(t.api, 'Another-Admin');

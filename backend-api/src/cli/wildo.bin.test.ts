@@ -8,6 +8,9 @@ import {
   validConfigFixture,
   type TempProject,
 } from '../engine/config/config.fixtures.js';
+import { toCanonicalJson } from '../engine/config/canonical-json.js';
+import { buildExposureReport } from '../engine/mcp/exposure-report.js';
+import { referenceApplication } from '../modules/index.js';
 
 const run = promisify(execFile);
 const bin = path.resolve(import.meta.dirname, '../../bin/wildo.mjs');
@@ -43,6 +46,8 @@ describe('bin/wildo.mjs', () => {
     const result = await spawnWildo(path.resolve(import.meta.dirname, '../../..'), ['exposure', '--json']);
     expect(result).toMatchObject({ exitCode: 0, stderr: '' });
     expect(JSON.parse(result.stdout).application).toBe('wonder-todos');
+    // The child loaded its own copy of the application; this file imported another: byte for byte the same.
+    expect(result.stdout.trimEnd()).toBe(toCanonicalJson(buildExposureReport(referenceApplication)).trimEnd());
   }, 60_000);
 
   it('runs `users grant-role` and exits 1 with one line for an unknown role', async () => {

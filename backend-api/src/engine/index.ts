@@ -216,6 +216,23 @@ export {
   readRuntimeConfiguration,
   type RuntimeConfiguration,
 } from './config/index.js';
+// Background jobs (pg-boss in the application's own database).
+export {
+  DEFAULT_JOB_QUEUE_DEFINITION,
+  DEFAULT_JOB_QUEUE_SETTINGS,
+  JOBS_TYPES,
+  JobQueueService,
+  type EnqueueOptions,
+  type JobHandler,
+  type JobQueueDefinition,
+  type JobQueueServiceOptions,
+  type JobQueueSettings,
+  type JobRecord,
+  type JobRun,
+  type JobRunSummary,
+  type JobState,
+  type WorkOptions,
+} from './jobs/index.js';
 export {
   EmbeddingsBackendService,
   ExtractionError,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { createPgliteDatabase } from '../engine/persistence/pglite-database.js';
+import { pgliteTemplateDump } from './pglite-template.js';
 import type { SqlDatabase, SqlExecutor, SqlQueryOptions, SqlQueryResult } from '../engine/persistence/sql-database.js';
 
 // Booting PGlite (WASM compile, initdb) costs seconds; a test worker boots one and hands each test file a
@@ -8,7 +9,7 @@ import type { SqlDatabase, SqlExecutor, SqlQueryOptions, SqlQueryResult } from '
 let workerDatabase: Promise<SqlDatabase> | undefined;
 
 function sharedPglite(): Promise<SqlDatabase> {
-  workerDatabase ??= createPgliteDatabase();
+  workerDatabase ??= pgliteTemplateDump().then((loadDataDir) => createPgliteDatabase({ loadDataDir }));
   return workerDatabase;
 }
 

@@ -18,6 +18,9 @@ import { IDENTITY_MIGRATIONS } from '../identity/identity.migrations.js';
 import { resolvePrimarySecret } from '../identity/primary-secret.js';
 import type { SigningKeyService } from '../identity/signing-keys.service.js';
 import type { SqlPrincipalDirectory } from '../identity/sql-principal-directory.service.js';
+import { JobQueueService } from '../jobs/job-queue.service.js';
+import type { JobQueueSettings } from '../jobs/job-queue.types.js';
+import { JOBS_TYPES } from '../jobs/jobs.tokens.js';
 import { createLogger, type Logger } from '../logging/index.js';
 import { SqlResourceStore } from '../persistence/sql-resource-store.js';
 import { withCorpusIngestion } from '../rag/ingestion/corpus-ingesting-store.js';
@@ -75,6 +78,8 @@ export interface WildoBackendOptions {
   providers?: Omit<ProviderRegistryOptions, 'runtime' | 'env'>;
   /** External MCP servers agents may name in `capabilities.tools.mcpRefs`. */
   externalMcpServers?: readonly ExternalMcpServerDefinition[];
+  /** Background job queue settings (polling, maintenance, drain timeout); defaults in `DEFAULT_JOB_QUEUE_SETTINGS`. */
+  jobs?: Partial<JobQueueSettings>;
   /** A trace sink to use instead of the one built from the runtime configuration (logger, PostHog). */
   traceSink?: AgentTraceSink;
 }
@@ -196,6 +201,11 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     const revocations = container.get<TokenRevocations>(T.TokenRevocations);
     await revocations.start();
     owned.unshift(() => revocations.stop());
+
+    // Drained first at shutdown (runs in flight finish while the database and services are still open).
+    const jobs = new JobQueueService({ database, logger, ...(options.jobs ? { settings: options.jobs } : {}) });
+    container.bind(JOBS_TYPES.JobQueueService).toConstantValue(jobs);
+    owned.unshift(() => jobs.drain());
 
     const app = createHttpApp(container, { ...DEFAULT_HTTP_SETTINGS, ...options.http });
     return assemble(app, container, registry, owned, logger, database);

@@ -13,6 +13,7 @@ import { runMigrations } from '../persistence/sql-migrations.js';
 import { OAUTH_MIGRATIONS } from './oauth.migrations.js';
 import { clientRevocationSubject, grantRevocationSubject } from './token-revocation-index.js';
 import { TokenRevocations } from './token-revocations.service.js';
+import { pgliteTemplateDump } from '../../testing/pglite-template.js';
 
 const AUDIENCE = 'http://localhost:4241/api/v1/mcp';
 const logger = createSilentLogger();
@@ -23,7 +24,7 @@ const clock = new ManualClock(new Date('2026-06-01T12:00:00Z'));
 const started: TokenRevocations[] = [];
 
 beforeAll(async () => {
-  db = await createPgliteDatabase();
+  db = await createPgliteDatabase({ loadDataDir: await pgliteTemplateDump() });
   await runMigrations(db, [...IDENTITY_MIGRATIONS, ...OAUTH_MIGRATIONS], logger);
 });
 

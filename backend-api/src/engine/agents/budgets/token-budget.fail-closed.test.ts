@@ -15,6 +15,7 @@ import { BUDGET_TEST_PRODUCTS } from './token-budget.contract.js';
 import { TOKEN_BUDGET_MIGRATIONS } from './token-budget.migrations.js';
 import { tokenBudgetContainerModule, tokenBudgetsModule } from './token-budget.module.js';
 import type { BudgetTenant, TokenBudgetService } from './token-budget.types.js';
+import { pgliteTemplateDump } from '../../../testing/pglite-template.js';
 
 const tenant: BudgetTenant = { kind: 'organization', organizationId: 'org-1' };
 const clock = new ManualClock(new Date('2026-03-10T12:00:00.000Z'));
@@ -61,7 +62,7 @@ describe('SqlTokenBudgetService fails closed', () => {
   });
 
   it('refuses on a database that closed, and reports a failed recording as SERVICE_UNAVAILABLE', async () => {
-    const database = await createPgliteDatabase();
+    const database = await createPgliteDatabase({ loadDataDir: await pgliteTemplateDump() });
     await runMigrations(database, TOKEN_BUDGET_MIGRATIONS, createSilentLogger());
     const service = new SqlTokenBudgetService(database, { products: BUDGET_TEST_PRODUCTS }, clock, recordingLogger());
     await service.assignPlan(tenant, 'starter');
