@@ -241,6 +241,8 @@ export {
   RagCorpusMaintenance,
   RagIngestionService,
   RagRetrievalBackendService,
+  startRagBackgroundJobs,
+  startRagJobs,
   type EmbeddingDrainSummary,
   type EmbeddingsBinding,
   type EmbeddingsBindingResolution,

@@ -32,6 +32,15 @@ export {
   RAG_SWEEP_FILE_BATCH_SIZE,
   RagCorpusMaintenance,
 } from './rag-corpus-maintenance.service.js';
+export {
+  RAG_EMBEDDING_DRAIN_CRON,
+  RAG_EMBEDDING_DRAIN_QUEUE,
+  RAG_SWEEP_CRON,
+  RAG_SWEEP_QUEUE,
+  startRagBackgroundJobs,
+  startRagJobs,
+  type EmbeddingDrainJobData,
+} from './rag-jobs.js';
 export { ragModule } from './rag.module.js';
 export { RagRetrievalBackendService } from './retrieval/rag-retrieval.service.js';
 export { reciprocalRankFusion, RRF_K } from './retrieval/reciprocal-rank-fusion.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CORE_ORG_ROLES, ExecutionContext_ExecutionType, type AgentCallTraceEmission } from '@wildo/shared-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readGeneratedRuntime } from '../../../testing/generated-runtime.js';
 import { createOrganization, signUp, type TestUser } from '../../../testing/identity.fixtures.js';
 import { errorReply, OpenAIStub } from '../../../testing/llm-stubs/index.js';
@@ -18,7 +18,16 @@ import type { ResourcesRegistry } from '../../resources/resources-registry.servi
 import type { RoleHierarchyResolver } from '../../resources/role-hierarchy.service.js';
 import { EmbeddingsBackendService } from '../embeddings/embeddings-backend.service.js';
 import type { RagIngestionService } from '../ingestion/rag-ingestion.service.js';
+import type { JobQueueService } from '../../jobs/job-queue.service.js';
+import { JOBS_TYPES } from '../../jobs/jobs.tokens.js';
 import { RagCorpusMaintenance } from '../rag-corpus-maintenance.service.js';
+import {
+  RAG_EMBEDDING_DRAIN_CRON,
+  RAG_EMBEDDING_DRAIN_QUEUE,
+  RAG_SWEEP_CRON,
+  RAG_SWEEP_QUEUE,
+  startRagJobs,
+} from '../rag-jobs.js';
 import { RagRetrievalBackendService } from './rag-retrieval.service.js';
 
 const database = useTestDatabase();
@@ -309,7 +318,7 @@ describe('RagRetrievalBackendService', () => {
     expect(whole.contextCharacters).toBeGreaterThan(600);
   });
 
-  it('treats vectors of another model as stale until the drain converges on the new one', async () => {
+  it('treats vectors of another model as stale until the drain, run by the job queue, converges on the new one', async () => {
     const large = await retrievalWith(env, 'text-embedding-3-large');
     const total = Number(
       (await database().query<{ n: string }>('SELECT count(*) AS n FROM wildo_rag_chunks')).rows[0]?.n,
@@ -318,12 +327,28 @@ describe('RagRetrievalBackendService', () => {
     const question = { query: 'remote work', executionContext: memberOf(orgA, owner), resourceTypes: [KD] };
     const stale = await large.retrieval.retrieve(question);
     expect(stale.searches.find((search) => search.arm === 'vector')).toMatchObject({ outcome: 'ran', hits: 0 });
-    let rounds = 0;
-    while ((await large.maintenance.embeddingBacklog()) > 0 && rounds++ < 10) {
-      const run = await large.maintenance.drainEmbeddings({ batchSize: 20 });
-      expect(run).toMatchObject({ status: 'ran', failed: 0 });
-      expect(run.embedded).toBeLessThanOrEqual(20);
-    }
+    // Driven by the real job runner: the drain's queue, worker and schedules on the backend's pg-boss queue.
+    const jobs = t.backend.container.get<JobQueueService>(JOBS_TYPES.JobQueueService);
+    await startRagJobs(jobs, large.maintenance, { batchSize: 20 });
+    expect(await jobs.listSchedules()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ queue: RAG_EMBEDDING_DRAIN_QUEUE, cron: RAG_EMBEDDING_DRAIN_CRON }),
+        expect.objectContaining({ queue: RAG_SWEEP_QUEUE, cron: RAG_SWEEP_CRON }),
+      ]),
+    );
+    const runs = Math.ceil(total / 20);
+    const ids = await Promise.all(
+      Array.from({ length: runs }, () => jobs.enqueue(RAG_EMBEDDING_DRAIN_QUEUE, { batchSize: 20 })),
+    );
+    await vi.waitFor(
+      async () => {
+        const states = await Promise.all(
+          ids.map(async (id) => (await jobs.getJob(RAG_EMBEDDING_DRAIN_QUEUE, id ?? ''))?.state),
+        );
+        expect(states.every((state) => state === 'completed')).toBe(true);
+      },
+      { timeout: 20_000, interval: 50 },
+    );
     expect(await large.maintenance.embeddingBacklog()).toBe(0);
     const { rows } = await database().query<{ model: string; dims: number }>(
       'SELECT DISTINCT embedding_model AS model, embedding_dims AS dims FROM wildo_rag_chunks',
