@@ -1,5 +1,5 @@
 import { findProjectRoot } from './engine/config/index.js';
-import { createWildoBackend } from './engine/index.js';
+import { createWildoBackend, startRagBackgroundJobs } from './engine/index.js';
 import { createLogger } from './engine/logging/index.js';
 import { referenceApplication } from './modules/index.js';
 import { backendOptionsFromRuntime, isProduction, resolvePublicUrls } from './server-options.js';
@@ -15,6 +15,8 @@ async function main(): Promise<void> {
     logger,
     ...backendOptionsFromRuntime(runtime, env, rootDir),
   });
+  // The RAG embedding drain (every 5 minutes) and sweep (hourly) run on the job queue of this process.
+  if (await startRagBackgroundJobs(backend.container)) logger.info('rag background jobs scheduled');
   const { url } = await backend.listen(env.PORT, env.HOST);
   const { publicUrl, source } = resolvePublicUrls(runtime, env, isProduction(runtime, env));
   logger.info('wildo backend listening', { url, publicUrl, publicUrlFrom: source, health: `${url}/api/v1/health` });

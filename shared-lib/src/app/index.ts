@@ -1,5 +1,9 @@
 export {
   AnnouncementSchema,
+  AskKnowledgeBasePassageSchema,
+  AskKnowledgeBaseRequestSchema,
+  AskKnowledgeBaseResponseSchema,
+  AskKnowledgeBaseSourceSchema,
   CompleteTodoRequestSchema,
   KnowledgeDocumentSchema,
   KnowledgeDocuments_Operations,
@@ -12,6 +16,8 @@ export {
   Todos_Operations,
   Todos_Status,
   type Announcement,
+  type AskKnowledgeBaseRequest,
+  type AskKnowledgeBaseResponse,
   type KnowledgeDocument,
   type SavedView,
   type Todo,

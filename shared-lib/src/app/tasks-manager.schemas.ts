@@ -94,6 +94,56 @@ export const KnowledgeDocumentSchema = z.object({
 });
 export type KnowledgeDocument = z.infer<typeof KnowledgeDocumentSchema>;
 
+/** `POST .../knowledge-documents/ask`: a question, optionally a passage limit and a context budget. */
+export const AskKnowledgeBaseRequestSchema = z.object({
+  question: z.string().min(3).max(1_000),
+  limit: z.number().int().min(1).max(25).optional(),
+  maxContextCharacters: z.number().int().min(500).max(50_000).optional(),
+});
+export type AskKnowledgeBaseRequest = z.infer<typeof AskKnowledgeBaseRequestSchema>;
+
+/** One cited passage of a knowledge document. */
+export const AskKnowledgeBasePassageSchema = z.object({
+  field: z.string(),
+  chunkIndex: z.number().int(),
+  text: z.string(),
+});
+
+/** One knowledge document the answer may cite: its id, title, passages and the framed text given to a model. */
+export const AskKnowledgeBaseSourceSchema = z.object({
+  knowledgeDocumentId: z.string(),
+  header: z.string(),
+  passages: z.array(AskKnowledgeBasePassageSchema),
+  contextText: z.string(),
+});
+
+/** What the knowledge base found for a question, with the search's own diagnostics (never a bare empty list). */
+export const AskKnowledgeBaseResponseSchema = z.object({
+  question: z.string(),
+  mode: z.enum(['hybrid', 'lexical']),
+  searchStatus: z.enum(['ok', 'degraded', 'failed', 'not_attempted']),
+  embeddingStatus: z.enum(['embedded', 'absent', 'misconfigured', 'failed', 'not_attempted']),
+  context: z.string(),
+  sources: z.array(AskKnowledgeBaseSourceSchema),
+  searches: z.array(
+    z.object({
+      resourceType: z.string(),
+      arm: z.enum(['lexical', 'vector']),
+      outcome: z.enum(['ran', 'unavailable', 'failed', 'unknown']),
+      hits: z.number().int(),
+    }),
+  ),
+  chunkHitCount: z.number().int(),
+  contextCharacters: z.number().int(),
+  refusedResourceTypes: z.array(z.string()),
+  /** Matching documents the caller could not read: 0, since authorization runs inside the search. */
+  droppedUnreadableRows: z.number().int(),
+  /** Corpora whose search failed, so their documents could not be considered. */
+  droppedByReadFailure: z.number().int(),
+  reachedContextCharacterBudget: z.boolean(),
+});
+export type AskKnowledgeBaseResponse = z.infer<typeof AskKnowledgeBaseResponseSchema>;
+
 /** An application-wide announcement: written by application admins, read by every user. */
 export const AnnouncementSchema = z.object({
   title: z.string().min(1).max(200),

@@ -63,4 +63,9 @@ export const SAAS_SERVICE_TYPES = {
   AgentTraceSink: Symbol.for('wildo.AgentTraceSink'),
   TokenBudgetService: Symbol.for('wildo.TokenBudgetService'),
   BudgetAdmission: Symbol.for('wildo.BudgetAdmission'),
+  // RAG: ingestion (bound at start, it wraps the store), embeddings, retrieval, corpus maintenance
+  RagIngestionService: Symbol.for('wildo.RagIngestionService'),
+  EmbeddingsBackendService: Symbol.for('wildo.EmbeddingsBackendService'),
+  RagRetrievalService: Symbol.for('wildo.RagRetrievalService'),
+  RagCorpusMaintenance: Symbol.for('wildo.RagCorpusMaintenance'),
 } as const;

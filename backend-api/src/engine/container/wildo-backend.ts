@@ -24,6 +24,8 @@ import type { JobQueueSettings } from '../jobs/job-queue.types.js';
 import { JOBS_TYPES } from '../jobs/jobs.tokens.js';
 import { createLogger, type Logger } from '../logging/index.js';
 import { SqlResourceStore } from '../persistence/sql-resource-store.js';
+import { withCorpusIngestion } from '../rag/ingestion/corpus-ingesting-store.js';
+import { createRagIngestion } from '../rag/rag.module.js';
 import { runMigrations } from '../persistence/sql-migrations.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
@@ -127,7 +129,9 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
       [...IDENTITY_MIGRATIONS, ...application.modules.flatMap((m) => m.migrations ?? [])],
       logger,
     );
-    const store = new SqlResourceStore({ database, logger, now: () => clock.now() });
+    // Writes of corpus resources (fields marked `.ragSource()`) ingest their chunks in the same transaction.
+    const ragIngestion = createRagIngestion({ registry, logger, clock });
+    const store = withCorpusIngestion(new SqlResourceStore({ database, logger, now: () => clock.now() }), ragIngestion);
     await store.ensureSchema(registry.listResources().map((r) => r.storeDefinition));
     const coordination =
       options.coordination ??
@@ -150,6 +154,7 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     container.bind(T.Clock).toConstantValue(clock);
     container.bind(T.Database).toConstantValue(database);
     container.bind(T.ResourceStore).toConstantValue(store);
+    container.bind(T.RagIngestionService).toConstantValue(ragIngestion);
     container.bind(T.Coordination).toConstantValue(coordination);
     container.bind(T.PrimarySecret).toConstantValue(primarySecret);
     container.bind(T.ApplicationDefinition).toConstantValue(application);

@@ -113,6 +113,18 @@ function whereClause(kind: TenantScope['kind'], param: Param, options: WhereOpti
   return conditions.join(' AND ');
 }
 
+/**
+ * The tenant (and owner) condition every store statement carries, for other statements over rows stamped with
+ * the same columns (`organization_id`, `user_id`, `created_by_user_id`): RAG chunks are filtered by it.
+ */
+export function tenantCondition(
+  kind: TenantScope['kind'],
+  param: (name: 'scopeId' | 'ownerId') => string,
+  owner: boolean,
+): string {
+  return whereClause(kind, param as Param, { owner });
+}
+
 const TSQUERY = (param: Param): string => `websearch_to_tsquery('simple'::regconfig, ${param('text')}::text)`;
 
 /** The statements of one resource type. Construction validates the definition (names, lengths). */

@@ -3,6 +3,7 @@ import { TodoSchema } from '@wildo/shared-lib/app';
 import { z } from 'zod';
 import { defineActorSystem, defineChatAgent } from '../../../engine/index.js';
 import { todosResource } from '../resources/todos.resource.js';
+import { KNOWLEDGE_BASE_ASK_TOOL_REF, knowledgeBaseAskTool } from './knowledge-base-tool.js';
 
 /** The todo assistant's system ref (the browser addresses it). */
 export const TODO_ASSISTANT_SYSTEM_REF = 'todo-assistant';
@@ -22,7 +23,7 @@ export const renameTodoTool = todosResource.tools.write('update', {
   }),
 });
 
-/** The assistant's agent: a pinned chat model with exactly two tools. */
+/** The assistant's agent: a pinned chat model with three tools (read, rename, ask the knowledge base). */
 export const todoAssistantAgent = defineChatAgent({
   ref: TODO_ASSISTANT_AGENT_REF,
   displayName: 'Todo Assistant',
@@ -36,9 +37,13 @@ export const todoAssistantAgent = defineChatAgent({
       'Look a todo up before changing it, and name it by its title when you answer.',
       'Renaming asks the person for approval; say what you proposed and wait for their decision.',
       'Never invent ids: use the ids the read tool returned.',
+      `Use ${KNOWLEDGE_BASE_ASK_TOOL_REF} for policy questions. Read its outcome and notes before answering.`,
+      'For matched results, answer only from the returned passages and cite each document you use by its header, as [header].',
+      'For nothing-matched, say no relevant passages were found. For refused, say access was refused; do not claim the information is absent.',
+      'If notes report withheld, partial or truncated material, say the answer covers only the returned material.',
     ],
   },
-  tools: [readTodoTool, renameTodoTool],
+  tools: [readTodoTool, renameTodoTool, knowledgeBaseAskTool],
   access: [{ primaryScope: ResourcePrimaryScope.ORGANIZATIONS, roles: [CORE_ORG_ROLES.ORG_MEMBER] }],
 });
 
@@ -46,7 +51,7 @@ export const todoAssistantAgent = defineChatAgent({
 export const todoAssistant = defineActorSystem({
   ref: TODO_ASSISTANT_SYSTEM_REF,
   displayName: 'Todo Assistant',
-  description: 'Reads and renames todos of your organization.',
+  description: 'Reads and renames todos of your organization, and answers policy questions from its knowledge base.',
   agents: [{ agent: todoAssistantAgent, ref: 'todo-assistant.operator', displayName: 'Assistant' }],
   riskLevel: ResourceOperationRiskLevel.MEDIUM,
   maxToolSteps: 6,

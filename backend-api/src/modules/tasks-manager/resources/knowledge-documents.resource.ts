@@ -2,11 +2,18 @@ import {
   CORE_ORG_ROLES,
   CoreResourceOperation,
   defineResource,
+  ResourceOperationEffect,
   ResourceOperationRiskLevel,
   ResourceOperationVariantType,
   ResourcePrimaryScope,
 } from '@wildo/shared-lib';
-import { KnowledgeDocumentSchema, TasksManager_ResourceType } from '@wildo/shared-lib/app';
+import {
+  AskKnowledgeBaseRequestSchema,
+  AskKnowledgeBaseResponseSchema,
+  KnowledgeDocumentSchema,
+  KnowledgeDocuments_Operations,
+  TasksManager_ResourceType,
+} from '@wildo/shared-lib/app';
 
 const API_CALL = ResourceOperationVariantType.API_CALL;
 const member = [CORE_ORG_ROLES.ORG_MEMBER];
@@ -18,6 +25,15 @@ export const knowledgeDocumentsResource = defineResource({
   displayName: 'Knowledge documents',
   primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
   schema: KnowledgeDocumentSchema,
+  customOperations: {
+    [KnowledgeDocuments_Operations.ASK]: {
+      target: 'collection',
+      requestSchema: AskKnowledgeBaseRequestSchema,
+      responseSchema: AskKnowledgeBaseResponseSchema,
+      effect: ResourceOperationEffect.READ,
+      description: 'Answers a question with cited passages of the documents the caller may read.',
+    },
+  },
   operationsConfiguration: {
     [CoreResourceOperation.CREATE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member }] },
     [CoreResourceOperation.READ]: {
@@ -37,6 +53,11 @@ export const knowledgeDocumentsResource = defineResource({
       ],
     },
     [CoreResourceOperation.LIST]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member }] },
+    [KnowledgeDocuments_Operations.ASK]: {
+      variants: [
+        { variantType: API_CALL, isDefault: true, roles: member, rateLimit: { points: 60, durationSeconds: 60 } },
+      ],
+    },
     [CoreResourceOperation.SEARCH]: {
       variants: [
         {

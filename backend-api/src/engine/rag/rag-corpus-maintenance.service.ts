@@ -1,0 +1,63 @@
+import type { Clock } from '../container/clock.js';
+import type { Logger } from '../logging/index.js';
+import type { SqlDatabase } from '../persistence/sql-database.js';
+import { drainEmbeddings, embeddingBacklog, type EmbeddingDrainSummary } from './embeddings/embedding-drain.js';
+import type { EmbeddingsBackendService } from './embeddings/embeddings-backend.service.js';
+import { sweepCorpora, type CorpusSweepSummary } from './ingestion/corpus-reconciliation.js';
+import type { RagIngestionService } from './ingestion/rag-ingestion.service.js';
+
+/** Chunks embedded by one scheduled drain at most. */
+export const RAG_EMBEDDING_DRAIN_BATCH_SIZE = 256;
+/** File sources extracted by one sweep at most. */
+export const RAG_SWEEP_FILE_BATCH_SIZE = 50;
+
+/** Options of {@link RagCorpusMaintenance}. */
+export interface RagCorpusMaintenanceOptions {
+  database: SqlDatabase;
+  ingestion: RagIngestionService;
+  embeddings: EmbeddingsBackendService;
+  logger: Logger;
+  clock: Clock;
+}
+
+/**
+ * The two converging background mechanisms of the corpora, as plain calls a scheduler runs: the embedding drain
+ * (every 5 minutes, a bounded batch) and the sweep (hourly). Each logs one structured summary.
+ */
+export class RagCorpusMaintenance {
+  private readonly logger: Logger;
+
+  constructor(private readonly options: RagCorpusMaintenanceOptions) {
+    this.logger = options.logger.child({ component: 'rag' });
+  }
+
+  /** Fills or refreshes at most `batchSize` vectors (see {@link drainEmbeddings}). */
+  async drainEmbeddings(options: { batchSize?: number } = {}): Promise<EmbeddingDrainSummary> {
+    const summary = await drainEmbeddings(
+      {
+        database: this.options.database,
+        embeddings: this.options.embeddings,
+        logger: this.logger,
+        now: () => this.options.clock.now(),
+      },
+      { batchSize: options.batchSize ?? RAG_EMBEDDING_DRAIN_BATCH_SIZE },
+    );
+    this.logger.info('rag embedding drain finished', { ...summary });
+    return summary;
+  }
+
+  /** Rebuilds stale and missing chunk sets, removes orphans, repairs stamps, extracts pending files. */
+  async sweep(options: { fileBatchSize?: number } = {}): Promise<CorpusSweepSummary & { embeddingBacklog: number }> {
+    const summary = await sweepCorpora(
+      { database: this.options.database, ingestion: this.options.ingestion, logger: this.logger },
+      { fileBatchSize: options.fileBatchSize ?? RAG_SWEEP_FILE_BATCH_SIZE },
+    );
+    return { ...summary, embeddingBacklog: await this.embeddingBacklog() };
+  }
+
+  /** Chunks without a vector of the current binding. */
+  embeddingBacklog(): Promise<number> {
+    const resolution = this.options.embeddings.resolveBinding();
+    return embeddingBacklog(this.options.database, resolution.status === 'bound' ? resolution.binding : undefined);
+  }
+}
