@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createOrganization, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { ManualClock } from '../../testing/manual-clock.js';
+import { organizationApiKey } from '../../testing/mcp.fixtures.js';
 import { readGeneratedRuntime } from '../../testing/generated-runtime.js';
 import { createTestBackend, openTestSchema, type TestBackend } from '../../testing/test-backend.js';
 import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
-import { UPLOAD_GRANT_HEADER } from './file-upload-grant.schema.js';
+import { UPLOAD_GRANT_HEADER, type UploadGrantResponse } from './file-upload-grant.schema.js';
 import { ATTACHMENT_MAX_BYTES, filesTestApplication, mintGrant, upload } from './files.fixtures.js';
 
 // One backend for the file: upload grants over REST, from minting to the parent write, and each refusal beside
@@ -265,5 +268,72 @@ describe('upload grants over REST', () => {
   it('answers not found for an unknown status handle', async () => {
     const res = await t.api.get(`/api/v1/files/upload-grants/${'a'.repeat(43)}`);
     expect(res.status).toBe(404);
+  });
+});
+
+describe('the derived MCP upload-grant tool, through the official MCP client', () => {
+  it('is listed beside its parent, whose description explains the handoff, and its grant feeds the parent write', async () => {
+    const key = await organizationApiKey(t.api, manager, org);
+    const { url } = await t.backend.listen(0);
+    const client = new Client({ name: 'wildo-files-test', version: '1.0.0' });
+    const endpoint = new URL(`http://localhost:${new URL(url).port}/api/v1/mcp`);
+    await client.connect(
+      new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { Authorization: key } } }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      const names = tools.map((tool) => tool.name);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'case-files__create',
+          'case-files__create.upload_grant.attachments',
+          'case-files__create.upload_grant.cover',
+          'case-files__update.upload_grant.attachments',
+          'case-files__update.upload_grant.cover',
+        ]),
+      );
+      // A generated document is written by the engine: no upload tool for it.
+      expect(names.filter((name) => name.includes('upload_grant.report'))).toEqual([]);
+      const parent = tools.find((tool) => tool.name === 'case-files__create');
+      expect(parent?.description).toContain('Open a case file.');
+      expect(parent?.description).toContain('"case-files__create.upload_grant.attachments"');
+      expect(parent?.description).toContain('"redeemed"');
+      const updateTool = tools.find((tool) => tool.name === 'case-files__update.upload_grant.attachments');
+      expect(updateTool?.inputSchema.required).toEqual(['caseFileId']);
+      expect(Object.keys(updateTool?.inputSchema.properties ?? {})).toEqual(
+        expect.arrayContaining(['organizationId', 'name', 'mimeType', 'size', 'expiresInMinutes']),
+      );
+
+      const tool = 'case-files__create.upload_grant.attachments';
+      const refused = await client.callTool({ name: tool, arguments: { mimeType: 'image/gif' } });
+      expect(refused.isError).toBe(true);
+      const minted = await client.callTool({
+        name: tool,
+        arguments: { name: 'brief.txt', mimeType: 'text/plain', size: 5, expiresInMinutes: 5 },
+      });
+      expect(minted.isError, JSON.stringify(minted)).toBeFalsy();
+      const grant = minted.structuredContent as unknown as UploadGrantResponse;
+      expect(grant).toMatchObject({ operation: 'create', expiresInMinutes: 5, field: { name: 'attachments' } });
+      const uploaded = await upload(t.api, grant, text('brief.txt', 'brief'));
+      expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+      const status = await t.api.get(new URL(grant.statusUrl).pathname);
+      expect(status.body.state).toBe('redeemed');
+      const attachments = { fileIds: [status.body.file.fileId as string], updatedAt: new Date().toISOString() };
+      const created = await client.callTool({
+        name: 'case-files__create',
+        arguments: { title: 'Via MCP', attachments },
+      });
+      expect(created.isError, JSON.stringify(created)).toBeFalsy();
+      expect(created.structuredContent).toMatchObject({ title: 'Via MCP', attachments });
+      // The key's ORG_MEMBER role does not admit the parent UPDATE, so neither does its upload tool.
+      const caseId = (created.structuredContent as { _id: string })._id;
+      const updateGrant = await client.callTool({
+        name: 'case-files__update.upload_grant.attachments',
+        arguments: { caseFileId: caseId },
+      });
+      expect(updateGrant.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 });
