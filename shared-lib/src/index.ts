@@ -200,6 +200,8 @@ export {
   type WildoEngineTypes,
 } from './resources/index.js';
 export {
+  FILE_FIELD_DEFAULT_MAX_BYTES,
+  FILE_FIELD_MAX_BYTES_CEILING,
   fileFieldRegistry,
   FileFieldOptionsSchema,
   initZodDecorators,

@@ -7,6 +7,8 @@ export enum CoreConsumableTokenTypes {
   REAUTH_PROOF = 'REAUTH_PROOF',
   /** The consent page's handle on a validated OAuth authorization request (`consent_token`). */
   OAUTH_CONSENT_REQUEST = 'OAUTH_CONSENT_REQUEST',
+  /** One upload to one file field (`POST <recordUrl>/files/<field>/grant`), presented as `x-wildo-upload-grant`. */
+  FILE_UPLOAD_GRANT = 'FILE_UPLOAD_GRANT',
 }
 
 /** How many times a consumable token can be used. */

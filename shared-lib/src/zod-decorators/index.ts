@@ -9,6 +9,8 @@ export {
 } from './z-file.js';
 export { fileFieldRegistry, ragSourceRegistry } from './zod-decorators.registry.js';
 export {
+  FILE_FIELD_DEFAULT_MAX_BYTES,
+  FILE_FIELD_MAX_BYTES_CEILING,
   FileFieldOptionsSchema,
   RAG_SOURCE_DEFAULTS,
   RagSourceOptionsSchema,

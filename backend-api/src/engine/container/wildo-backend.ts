@@ -19,6 +19,16 @@ import { IDENTITY_MIGRATIONS } from '../identity/identity.migrations.js';
 import { resolvePrimarySecret } from '../identity/primary-secret.js';
 import type { SigningKeyService } from '../identity/signing-keys.service.js';
 import type { SqlPrincipalDirectory } from '../identity/sql-principal-directory.service.js';
+import { FileRecordsService } from '../files/file-records.service.js';
+import { FileReferenceCheck } from '../files/file-reference.check.js';
+import type { FileUploadGrantService } from '../files/file-upload-grant.service.js';
+import { bindUploadGrants } from '../files/files.bindings.js';
+import { UploadGrantMcpTools } from '../files/upload-grant.mcp-tools.js';
+import type { PrincipalDirectory } from '../identity/principal-directory.js';
+import { openFileStorage } from '../files/file-storage.open.js';
+import type { FileStorage } from '../files/file-storage.js';
+import { FILES_MIGRATIONS } from '../files/files.migrations.js';
+import { FILES_TYPES } from '../files/files.tokens.js';
 import { JobQueueService } from '../jobs/job-queue.service.js';
 import type { JobQueueSettings } from '../jobs/job-queue.types.js';
 import { JOBS_TYPES } from '../jobs/jobs.tokens.js';
@@ -79,6 +89,8 @@ export interface WildoBackendOptions {
   providers?: Omit<ProviderRegistryOptions, 'runtime' | 'env'>;
   /** External MCP servers agents may name in `capabilities.tools.mcpRefs`. */
   externalMcpServers?: readonly ExternalMcpServerDefinition[];
+  /** Where uploaded files' bytes go; otherwise a local directory: `<dataDir>/files`, or a temporary one without a data directory. */
+  fileStorage?: FileStorage;
   /** Background job queue settings (polling, maintenance, drain timeout); defaults in `DEFAULT_JOB_QUEUE_SETTINGS`. */
   jobs?: Partial<JobQueueSettings>;
   /** A trace sink to use instead of the one built from the runtime configuration (logger, PostHog). */
@@ -126,7 +138,7 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     if (!options.database) owned.push(() => database.close());
     await runMigrations(
       database,
-      [...IDENTITY_MIGRATIONS, ...application.modules.flatMap((m) => m.migrations ?? [])],
+      [...IDENTITY_MIGRATIONS, ...FILES_MIGRATIONS, ...application.modules.flatMap((m) => m.migrations ?? [])],
       logger,
     );
     // Writes of corpus resources (fields marked `.ragSource()`) ingest their chunks in the same transaction.
@@ -180,7 +192,13 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
       container.bind(T.CimdResolver).toConstantValue(cimd);
       owned.push(() => cimd.close());
     }
-    container.bind(T.McpToolCatalogue).toConstantValue(new McpToolCatalogue(registry, application, logger));
+    const uploadGrantTools = new UploadGrantMcpTools(() => ({
+      grants: container.get<FileUploadGrantService>(FILES_TYPES.FileUploadGrants),
+      directory: container.get<PrincipalDirectory>(T.PrincipalDirectory),
+    }));
+    container
+      .bind(T.McpToolCatalogue)
+      .toConstantValue(new McpToolCatalogue(registry, application, logger, uploadGrantTools));
     container.bind(T.AgentsRegistry).toConstantValue(agents);
     const providers = runtime?.providers ? new ProviderRegistry({ ...options.providers, runtime, env }) : undefined;
     container.bind(T.LLMProviderRegistry).toConstantValue(providers ?? unconfiguredProviders);
@@ -212,6 +230,13 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     container.bind(A2aRuntime).toConstantValue(a2a);
     await a2a.start();
     owned.unshift(() => a2a.stop());
+
+    const fileStorage = options.fileStorage ?? (await openFileStorage(options.dataDir, owned));
+    const fileRecords = new FileRecordsService(database, fileStorage, clock);
+    container.bind(FILES_TYPES.FileStorage).toConstantValue(fileStorage);
+    container.bind(FILES_TYPES.FileRecords).toConstantValue(fileRecords);
+    container.bind(FILES_TYPES.FileReferenceCheck).toConstantValue(new FileReferenceCheck(registry, fileRecords));
+    bindUploadGrants(container, { registry, store, files: fileRecords, runtime: runtime ?? {}, clock, logger });
 
     // Drained first at shutdown (runs in flight finish while the database and services are still open).
     const jobs = new JobQueueService({ database, logger, ...(options.jobs ? { settings: options.jobs } : {}) });

@@ -27,6 +27,10 @@ import type { CoordinationBackend } from '../coordination/coordination.js';
 import { createAgentsRouter } from '../agents/agents.routes.js';
 import type { ApprovalService } from '../agents/approvals/approval.service.js';
 import type { ConversationService } from '../agents/conversations/conversation.service.js';
+import { createFileGrantRouter, createFileUploadRouter } from '../files/file-upload.routes.js';
+import type { FileUploadGrantService } from '../files/file-upload-grant.service.js';
+import type { FileUploadRedemption } from '../files/file-upload-redemption.js';
+import { FILES_TYPES } from '../files/files.tokens.js';
 import { createMcpRouter } from '../mcp/mcp.routes.js';
 import { McpToolCallService } from '../mcp/tool-call.service.js';
 import type { McpToolCatalogue } from '../mcp/tool-catalogue.service.js';
@@ -120,6 +124,12 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
   );
   const api = express.Router();
   api.use(onlyUnder('/health', [createHealthRouter(get<SqlDatabase>(SAAS_SERVICE_TYPES.Database))]));
+  // Upload grant holders need no session: the grant travels in its own header, the file as multipart.
+  const fileRoutes = {
+    grants: get<FileUploadGrantService>(FILES_TYPES.FileUploadGrants),
+    redemption: get<FileUploadRedemption>(FILES_TYPES.FileUploadRedemption),
+  };
+  api.use(createFileUploadRouter(fileRoutes));
   // MCP, token and registration endpoints authenticate their callers themselves and parse their own bodies.
   const catalogue = get<McpToolCatalogue>(SAAS_SERVICE_TYPES.McpToolCatalogue);
   const directory = get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory);
@@ -186,6 +196,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       stepUp: get<StepUpService>(SAAS_SERVICE_TYPES.StepUpService),
     }),
   );
+  api.use(createFileGrantRouter(fileRoutes));
   api.use(createAuthorizationRouter(get<AuthorizationService>(SAAS_SERVICE_TYPES.AuthorizationService)));
   api.use(
     createOrganizationsRouter({

@@ -14,6 +14,7 @@ import type { SqlDatabase } from '../persistence/sql-database.js';
 const TOKEN_PREFIX: Record<CoreConsumableTokenTypes, string> = {
   [CoreConsumableTokenTypes.REAUTH_PROOF]: 'ra_',
   [CoreConsumableTokenTypes.OAUTH_CONSENT_REQUEST]: 'wcr_',
+  [CoreConsumableTokenTypes.FILE_UPLOAD_GRANT]: 'wug_',
 };
 /** 256 bits of randomness, base64url. */
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -52,6 +53,12 @@ export interface ConsumedToken<TMetadata = unknown> {
   relatedId: string | null;
   roles: string[];
   metadata: TMetadata | null;
+}
+
+/** A token as stored, read without using it: its binding, expiry and whether it was used. */
+export interface InspectedToken<TMetadata = unknown> extends ConsumedToken<TMetadata> {
+  expiresAt: Date;
+  usedAt: Date | null;
 }
 
 interface TokenRow<TMetadata> {
@@ -135,15 +142,63 @@ export class ConsumableTokenService {
       ],
     );
     const row = rows[0];
-    if (!row) return null;
-    return {
-      tokenType: row.token_type,
-      userId: row.user_id,
-      organizationId: row.organization_id,
-      resourceIdentifier: row.resource_identifier,
-      relatedId: row.related_id,
-      roles: row.roles,
-      metadata: row.metadata,
-    };
+    return row ? bindingOf(row) : null;
   }
+
+  /**
+   * A token's public handle: its stored hash. It names the token (to read its state) without the power to
+   * use it, so it can sit in a status URL where the token itself must not.
+   */
+  handleOf(token: string): string {
+    return hashOf(token);
+  }
+
+  /** Reads a token of `tokenType` without using it (null when malformed or unknown), for checks made before consuming. */
+  async inspect<TMetadata = unknown>(
+    token: string,
+    tokenType: CoreConsumableTokenTypes,
+  ): Promise<InspectedToken<TMetadata> | null> {
+    const prefix = TOKEN_PREFIX[tokenType];
+    if (!token.startsWith(prefix) || !SECRET_PATTERN.test(token.slice(prefix.length))) return null;
+    return this.inspectByHandle<TMetadata>(hashOf(token), tokenType);
+  }
+
+  /** Reads a token by its {@link handleOf} handle, used or not (null when unknown or of another kind). */
+  async inspectByHandle<TMetadata = unknown>(
+    handle: string,
+    tokenType: CoreConsumableTokenTypes,
+  ): Promise<InspectedToken<TMetadata> | null> {
+    if (!SECRET_PATTERN.test(handle)) return null;
+    const { rows } = await this.db.query<TokenRow<TMetadata> & { expires_at: Date; used_at: Date | null }>(
+      `SELECT token_type, user_id, organization_id, resource_identifier, related_id, roles, metadata, expires_at, used_at
+       FROM wildo_consumable_tokens WHERE token_hash = $1 AND token_type = $2`,
+      [handle, tokenType],
+    );
+    const row = rows[0];
+    return row ? { ...bindingOf(row), expiresAt: row.expires_at, usedAt: row.used_at } : null;
+  }
+
+  /** Replaces the server-side metadata of a used token (an outcome written back for its status readers). */
+  async recordOutcome<TMetadata>(
+    token: string,
+    tokenType: CoreConsumableTokenTypes,
+    metadata: TMetadata,
+  ): Promise<void> {
+    await this.db.query(
+      'UPDATE wildo_consumable_tokens SET metadata = $3 WHERE token_hash = $1 AND token_type = $2 AND used_at IS NOT NULL',
+      [hashOf(token), tokenType, JSON.stringify(metadata)],
+    );
+  }
+}
+
+function bindingOf<TMetadata>(row: TokenRow<TMetadata>): ConsumedToken<TMetadata> {
+  return {
+    tokenType: row.token_type,
+    userId: row.user_id,
+    organizationId: row.organization_id,
+    resourceIdentifier: row.resource_identifier,
+    relatedId: row.related_id,
+    roles: row.roles,
+    metadata: row.metadata,
+  };
 }

@@ -2,6 +2,7 @@ import { describeA2aAgents, type A2aAgentExposure } from '../a2a/a2a-agents.js';
 import { listAgentTools } from '../agents/agent-tool-listing.js';
 import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
 import { withEngineModules } from '../container/engine-modules.js';
+import { UploadGrantMcpTools } from '../files/upload-grant.mcp-tools.js';
 import { createSilentLogger } from '../logging/index.js';
 import { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import type { McpCustomTool } from './mcp-tools.types.js';
@@ -118,7 +119,11 @@ export interface ExposureReport {
 export function buildExposureReport(application: BackendApplicationDefinition): ExposureReport {
   const full = withEngineModules(application);
   const registry = ResourcesRegistry.fromApplication(full);
-  return describeExposure(registry, full, new McpToolCatalogue(registry, full, createSilentLogger()));
+  // The derived upload-grant tools are listed as the runtime lists them; a report never calls them.
+  const uploadGrantTools = new UploadGrantMcpTools(() => {
+    throw new Error('An exposure report does not call tools.');
+  });
+  return describeExposure(registry, full, new McpToolCatalogue(registry, full, createSilentLogger(), uploadGrantTools));
 }
 
 /**

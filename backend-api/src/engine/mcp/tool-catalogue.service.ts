@@ -24,6 +24,18 @@ export interface ResourceToolBinding {
   organizationArgument: boolean;
 }
 
+/** Tools derived from one resource operation's tool (e.g. its upload grants), and a note for its description. */
+export interface DerivedMcpTools {
+  tools: readonly McpCustomTool[];
+  /** Appended to the parent tool's description (how the derived tools and the parent work together). */
+  descriptionNote?: string;
+}
+
+/** Derives further tools from a resource operation's tool (the files capability's upload grants). */
+export interface DerivedMcpToolSource {
+  toolsFor(resource: CompiledResource, operation: CompiledOperation): DerivedMcpTools | undefined;
+}
+
 /** One tool of one catalogue. */
 export interface McpToolEntry {
   descriptor: McpToolDescriptor;
@@ -82,6 +94,7 @@ export class McpToolCatalogue {
     registry: ResourcesRegistry,
     application: BackendApplicationDefinition,
     private readonly logger: Logger,
+    derivedSource?: DerivedMcpToolSource,
   ) {
     this.catalogues.set(DEFAULT_CATALOGUE, new Map());
     for (const instance of application.resourceServerInstances ?? []) {
@@ -97,8 +110,14 @@ export class McpToolCatalogue {
         });
         continue;
       }
-      const entry = this.compile(registry.getResource(operation.resourceType), operation);
-      if (entry) this.place(entry, operation.mcp?.servers);
+      const resource = registry.getResource(operation.resourceType);
+      const derived = derivedSource?.toolsFor(resource, operation);
+      const entry = this.compile(resource, operation, derived?.descriptionNote);
+      if (!entry) continue;
+      this.place(entry, operation.mcp?.servers);
+      // Derived tools live and die with their parent: same servers, same listing.
+      for (const tool of derived?.tools ?? [])
+        this.place({ descriptor: tool.descriptor, listed: entry.listed, custom: tool }, operation.mcp?.servers);
     }
     for (const module of application.modules) {
       for (const tool of module.mcpTools ?? []) {
@@ -168,7 +187,11 @@ export class McpToolCatalogue {
     this.logger.warn('MCP tool left out of the catalogue', { tool: omission.tool, why: omission.detail });
   }
 
-  private compile(resource: CompiledResource, operation: CompiledOperation): McpToolEntry | undefined {
+  private compile(
+    resource: CompiledResource,
+    operation: CompiledOperation,
+    descriptionNote?: string,
+  ): McpToolEntry | undefined {
     const name = toolNameOf(operation.resourceType, operation.operation);
     const about = { tool: name, servicePath: operation.servicePath };
     if (!TOOL_NAME.test(name)) {
@@ -201,7 +224,9 @@ export class McpToolCatalogue {
       descriptor = {
         name,
         title: `${resource.declaration.displayName}: ${operation.operation}`,
-        description: this.description(resource, operation),
+        description: descriptionNote
+          ? `${this.description(resource, operation)} ${descriptionNote}`
+          : this.description(resource, operation),
         inputSchema: z.toJSONSchema(z.strictObject({ ...addressing, ...inputShape }), {
           io: 'input',
           unrepresentable: 'throw',

@@ -1,6 +1,7 @@
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import { FrameworkError } from '../errors/index.js';
 import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { FileReferenceCheck } from '../files/file-reference.check.js';
 import type { StepUpService } from '../identity/step-up.service.js';
 import type { CompiledOperation } from './compiled-resource.types.js';
 import type { ResourceRecord } from './custom-service.js';
@@ -28,6 +29,7 @@ export const DISPATCH_STEP_NAMES = [
   'authorize',
   'rate-policy',
   'input',
+  'files',
   'service',
   'projection',
 ] as const;
@@ -142,6 +144,8 @@ export interface DispatchStepDependencies {
     ): Promise<unknown>;
   };
   stepUp: Pick<StepUpService, 'consume'>;
+  /** The check of `z_file` values (files the caller's tenant uploaded for that field); absent: no file fields are checked. */
+  files?: Pick<FileReferenceCheck, 'check'>;
 }
 
 /** Refuses a request that carried no credential. */
@@ -284,6 +288,8 @@ export function dispatchSteps(deps: DispatchStepDependencies): readonly Dispatch
         call.input = acceptInput(call.operation, call.request);
       },
     },
+    // Only a body that names files awaits anything.
+    { name: 'files', run: (call) => deps.files?.check(call.operation, call.context, call.input.body) },
     {
       name: 'service',
       run: (call) =>

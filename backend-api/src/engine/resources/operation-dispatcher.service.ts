@@ -1,5 +1,6 @@
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { FILES_TYPES } from '../files/files.tokens.js';
 import { FrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { DispatchCall, dispatchSteps, type DispatchStep, type DispatchStepDependencies } from './dispatch-steps.js';
@@ -9,7 +10,7 @@ export type { DispatchRequest, DispatchResult } from './dispatch.types.js';
 
 /**
  * The single dispatch path of every surface, as a list of named steps (see `dispatch-steps.ts`):
- * lifecycle → credential → context → authorize → rate-policy → input → service → projection.
+ * lifecycle → credential → context → authorize → rate-policy → input → files → service → projection.
  * Refusals happen before any side effect; each one is logged with the step that refused it.
  */
 @injectable()
@@ -23,8 +24,9 @@ export class OperationDispatcher {
     @inject(SAAS_SERVICE_TYPES.ServicesRegistryHandler) services: DispatchStepDependencies['services'],
     @inject(SAAS_SERVICE_TYPES.StepUpService) stepUp: DispatchStepDependencies['stepUp'],
     @inject(SAAS_SERVICE_TYPES.Logger) private readonly logger: Logger,
+    @inject(FILES_TYPES.FileReferenceCheck) @optional() files?: DispatchStepDependencies['files'],
   ) {
-    this.steps = dispatchSteps({ contexts, admission, rateLimits, services, stepUp });
+    this.steps = dispatchSteps({ contexts, admission, rateLimits, services, stepUp, ...(files ? { files } : {}) });
   }
 
   /** Runs one call through every step and returns the projected result. */

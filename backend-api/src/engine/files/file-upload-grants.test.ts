@@ -1,0 +1,339 @@
+import { createHash } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, createOrganization, signUp, type TestUser } from '../../testing/identity.fixtures.js';
+import { ManualClock } from '../../testing/manual-clock.js';
+import { organizationApiKey } from '../../testing/mcp.fixtures.js';
+import { readGeneratedRuntime } from '../../testing/generated-runtime.js';
+import { createTestBackend, openTestSchema, type TestBackend } from '../../testing/test-backend.js';
+import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
+import type { SqlDatabase } from '../persistence/sql-database.js';
+import { UPLOAD_GRANT_HEADER, type UploadGrantResponse } from './file-upload-grant.schema.js';
+import { ATTACHMENT_MAX_BYTES, filesTestApplication, mintGrant, upload } from './files.fixtures.js';
+
+// One backend for the file: upload grants over REST, from minting to the parent write, and each refusal beside
+// the call that succeeds.
+
+let database: SqlDatabase;
+let t: TestBackend;
+let runtime: RuntimeConfiguration;
+const clock = new ManualClock();
+let manager: TestUser;
+let member: TestUser;
+let stranger: TestUser;
+let org: string;
+let otherOrg: string;
+
+const collection = (organizationId = org) => `/api/v1/organizations/${organizationId}/case-files`;
+const text = (name: string, content = `contents of ${name}`) => ({ name, type: 'text/plain', content });
+
+async function createCase(user: TestUser, body: Record<string, unknown> = { title: 'A case' }, organizationId = org) {
+  const res = await t.api.post(collection(organizationId)).set(user.auth).send(body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data._id as string;
+}
+
+/** Mints, uploads and returns the produced file id. */
+async function uploadedFileId(user: TestUser, grantUrl: string, name: string): Promise<string> {
+  const grant = await mintGrant(t.api, user, grantUrl);
+  const res = await upload(t.api, grant, text(name));
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.file.fileId as string;
+}
+
+async function grantTokenCount(): Promise<number> {
+  const { rows } = await database.query<{ n: string }>(
+    `SELECT count(*) AS n FROM wildo_consumable_tokens WHERE token_type = 'FILE_UPLOAD_GRANT'`,
+  );
+  return Number(rows[0]?.n);
+}
+
+beforeAll(async () => {
+  database = await openTestSchema();
+  runtime = structuredClone(await readGeneratedRuntime());
+  t = await createTestBackend(database, { application: filesTestApplication, runtime, clock });
+  manager = await signUp(t.api, 'manager');
+  org = await createOrganization(t.api, manager);
+  member = await signUp(t.api, 'member');
+  await addMember(t.api, manager, org, member, 'ORG_MEMBER');
+  stranger = await signUp(t.api, 'stranger');
+  otherOrg = await createOrganization(t.api, stranger, 'Elsewhere');
+});
+afterAll(async () => {
+  await t.close();
+  await database.close();
+});
+
+describe('upload grants over REST', () => {
+  it('carries one file through the handoff: mint, upload, status redeemed, parent write, read back', async () => {
+    const caseId = await createCase(manager);
+    const recordUrl = `${collection()}/${caseId}`;
+    const grant = await mintGrant(t.api, manager, `${recordUrl}/files/attachments/grant`, {
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      size: 22,
+      expiresInMinutes: 10,
+    });
+    expect(grant).toMatchObject({
+      resourceType: 'case-files',
+      operation: 'update',
+      field: { name: 'attachments', allowedMimeTypes: ['text/plain', 'application/pdf'], multiple: true },
+      uploadUrl: `http://localhost:4241${recordUrl}/files/attachments/upload`,
+      uploadHeader: { name: UPLOAD_GRANT_HEADER, value: expect.stringMatching(/^wug_/) },
+      expiresInMinutes: 10,
+    });
+    expect(grant.uploadCommand).toContain(`-F 'file=@./notes.txt;type=text/plain'`);
+    expect(grant.uploadCommands.powershell).toContain('curl.exe');
+    expect(grant.statusUrl).toMatch(/^http:\/\/localhost:4241\/api\/v1\/files\/upload-grants\/[\w-]{43}$/);
+    expect(grant.statusUrl).not.toContain(grant.uploadHeader.value);
+    // The configured frontend gets the drop page; the grant rides in the fragment, never sent to a server.
+    expect(grant.uploadPageUrl).toMatch(/^http:\/\/localhost:4241\/uploads#grant=wug_/);
+    const statusPath = new URL(grant.statusUrl).pathname;
+    expect((await t.api.get(statusPath)).body).toMatchObject({ state: 'pending', uploadUrl: grant.uploadUrl });
+
+    const uploaded = await upload(t.api, grant, text('notes.txt', 'meeting notes, page 1'));
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const fileId = uploaded.body.file.fileId as string;
+    expect(uploaded.body).toEqual({
+      state: 'redeemed',
+      file: {
+        fileId,
+        name: 'notes.txt',
+        mediaType: 'text/plain',
+        size: 21,
+        sha256: createHash('sha256').update('meeting notes, page 1').digest('hex'),
+      },
+    });
+    const status = await t.api.get(statusPath);
+    expect(status.body).toMatchObject({ state: 'redeemed', file: { fileId, name: 'notes.txt', size: 21 } });
+
+    const attachments = { fileIds: [fileId], updatedAt: new Date().toISOString() };
+    const written = await t.api.put(recordUrl).set(manager.auth).send({ attachments });
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
+    const read = await t.api.get(recordUrl).set(manager.auth);
+    expect(read.body.data.attachments.fileIds).toEqual([fileId]);
+  });
+
+  it('mints at the collection URL for a create, and the file goes into the new record', async () => {
+    const grant = await mintGrant(t.api, member, `${collection()}/files/cover/grant`, { mimeType: 'image/png' });
+    expect(grant.operation).toBe('create');
+    expect(new URL(grant.uploadUrl).pathname).toBe(`${collection()}/files/cover/upload`);
+    const png = { name: 'cover.png', type: 'image/png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47]) };
+    const uploaded = await upload(t.api, grant, png);
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const cover = { fileId: uploaded.body.file.fileId as string, updatedAt: new Date().toISOString() };
+    const caseId = await createCase(member, { title: 'With a cover', cover });
+    const read = await t.api.get(`${collection()}/${caseId}`).set(member.auth);
+    expect(read.body.data.cover).toEqual(cover);
+  });
+
+  it('lets exactly one of two concurrent redemptions of one grant succeed', async () => {
+    const grant = await mintGrant(t.api, member, `${collection()}/files/attachments/grant`);
+    const [first, second] = await Promise.all([
+      upload(t.api, grant, text('race.txt', 'first')),
+      upload(t.api, grant, text('race.txt', 'second')),
+    ]);
+    expect([first.status, second.status].sort((a, b) => a - b)).toEqual([201, 401]);
+    const loser = first.status === 401 ? first : second;
+    expect(loser.body.error).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'credential_invalid' });
+    const { rows } = await database.query(`SELECT id FROM wildo_files WHERE name = 'race.txt'`);
+    expect(rows).toHaveLength(1);
+    // A used grant stays used.
+    expect((await upload(t.api, grant, text('again.txt'))).status).toBe(401);
+  });
+
+  it('refuses an expired grant (its status says so) while a fresh one works', async () => {
+    const expiring = await mintGrant(t.api, member, `${collection()}/files/attachments/grant`, { expiresInMinutes: 1 });
+    const fresh = await mintGrant(t.api, member, `${collection()}/files/attachments/grant`, { expiresInMinutes: 5 });
+    clock.advance(61_000);
+    const refused = await upload(t.api, expiring, text('late.txt'));
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'credential_invalid' });
+    expect((await t.api.get(new URL(expiring.statusUrl).pathname)).body.state).toBe('expired');
+    expect((await upload(t.api, fresh, text('on-time.txt'))).status).toBe(201);
+  });
+
+  it('refuses the wrong field: no grant for a non-file or generated field, no upload at another field’s URL', async () => {
+    for (const field of ['title', 'report', 'nothing']) {
+      const res = await t.api.post(`${collection()}/files/${field}/grant`).set(member.auth).send({});
+      expect(res.status, field).toBe(404);
+    }
+    const grant = await mintGrant(t.api, member, `${collection()}/files/attachments/grant`);
+    const elsewhere = await upload(t.api, grant, text('a.txt'), `${collection()}/files/cover/upload`);
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.error.reason).toBe('credential_invalid');
+    // Refused before it was consumed: the grant still works at its own URL.
+    expect((await upload(t.api, grant, text('a.txt'))).status).toBe(201);
+  });
+
+  it('refuses a MIME type or size outside the field before minting and again on upload, before consuming', async () => {
+    const url = `${collection()}/files/attachments/grant`;
+    const before = await grantTokenCount();
+    const badType = await t.api.post(url).set(member.auth).send({ mimeType: 'image/gif' });
+    expect(badType.status).toBe(400);
+    expect(badType.body.error.problems).toEqual([{ path: 'mimeType', expected: 'one of text/plain, application/pdf' }]);
+    const tooBig = await t.api
+      .post(url)
+      .set(member.auth)
+      .send({ size: ATTACHMENT_MAX_BYTES + 1 });
+    expect(tooBig.body.error.problems).toEqual([{ path: 'size', expected: `at most ${ATTACHMENT_MAX_BYTES} bytes` }]);
+    const tooLong = await t.api.post(url).set(member.auth).send({ expiresInMinutes: 61 });
+    expect(tooLong.status).toBe(400);
+    expect(await grantTokenCount()).toBe(before);
+
+    const grant = await mintGrant(t.api, member, url, { mimeType: 'text/plain' });
+    const gif = await upload(t.api, grant, { name: 'x.gif', type: 'image/gif', content: 'GIF89a' });
+    expect(gif.status).toBe(415);
+    const big = await upload(t.api, grant, text('big.txt', 'x'.repeat(ATTACHMENT_MAX_BYTES + 1)));
+    expect(big.status).toBe(413);
+    const ok = await upload(t.api, grant, text('fits.txt', 'x'.repeat(ATTACHMENT_MAX_BYTES)));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+  });
+
+  it('refuses to mint without a configured public URL (never from the Host header)', async () => {
+    const endPoints = runtime.runtime.endPoints;
+    const configured = endPoints.main_backend_api;
+    delete endPoints.main_backend_api;
+    try {
+      const res = await t.api
+        .post(`${collection()}/files/attachments/grant`)
+        .set(member.auth)
+        .set('Host', 'attacker.example')
+        .send({});
+      expect(res.status).toBe(503);
+      expect(res.body.error.message).toContain('runtime.endPoints.main_backend_api.publicUrl');
+      // Expected here (a deployment without a public URL); the backend's 5xx safety net stays on for the rest.
+      expect(t.serverErrors.splice(0)).toEqual([`POST ${collection()}/files/attachments/grant -> 503`]);
+    } finally {
+      if (configured) endPoints.main_backend_api = configured;
+    }
+    await mintGrant(t.api, member, `${collection()}/files/attachments/grant`);
+  });
+
+  it('refuses anonymous and grant-holding callers, and callers the parent operation refuses', async () => {
+    const url = `${collection()}/files/attachments/grant`;
+    expect((await t.api.post(url).send({})).status).toBe(401);
+    const grant = await mintGrant(t.api, member, url);
+    const withGrantOnly = await t.api.post(url).set(UPLOAD_GRANT_HEADER, grant.uploadHeader.value).send({});
+    expect(withGrantOnly.status).toBe(403);
+    expect(withGrantOnly.body.error.reason).toBe('principal_not_allowed');
+    const withGrantAndSession = await t.api
+      .post(url)
+      .set(member.auth)
+      .set(UPLOAD_GRANT_HEADER, grant.uploadHeader.value)
+      .send({});
+    expect(withGrantAndSession.status).toBe(403);
+    expect(withGrantAndSession.body.error.reason).toBe('principal_not_allowed');
+    // The parent UPDATE needs ORG_MANAGER: a member cannot mint for it, the manager can.
+    const caseId = await createCase(member);
+    const updateGrant = `${collection()}/${caseId}/files/attachments/grant`;
+    const byMember = await t.api.post(updateGrant).set(member.auth).send({});
+    expect(byMember.status).toBe(403);
+    expect(byMember.body.error.reason).toBe('role_refused');
+    await mintGrant(t.api, manager, updateGrant);
+    expect(
+      (await t.api.post(`${collection()}/missing-case/files/attachments/grant`).set(manager.auth).send({})).status,
+    ).toBe(404);
+    // Another organization's record is answered as not found.
+    expect((await t.api.post(updateGrant).set(stranger.auth).send({})).status).toBe(404);
+  });
+
+  it('accepts on the parent write only file ids its tenant uploaded for that field', async () => {
+    const theirs = await uploadedFileId(stranger, `${collection(otherOrg)}/files/attachments/grant`, 'theirs.txt');
+    const mine = await uploadedFileId(member, `${collection()}/files/attachments/grant`, 'mine.txt');
+    const cover = await uploadedFileId(member, `${collection()}/files/attachments/grant`, 'not-a-cover.txt');
+    const updatedAt = new Date().toISOString();
+    for (const attachments of [
+      { fileIds: [theirs], updatedAt },
+      { fileIds: [mine, theirs], updatedAt },
+      { fileIds: ['file_0123456789abcdef0123456789abcdef'], updatedAt },
+    ]) {
+      const res = await t.api.post(collection()).set(member.auth).send({ title: 'x', attachments });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', reason: 'input_invalid' });
+      expect(res.body.error.problems).toEqual([{ path: 'attachments', expected: expect.any(String) }]);
+      expect(JSON.stringify(res.body)).not.toContain(theirs);
+    }
+    // A file uploaded for attachments is not a cover.
+    const wrongField = await t.api
+      .post(collection())
+      .set(member.auth)
+      .send({ title: 'x', cover: { fileId: cover, updatedAt } });
+    expect(wrongField.status).toBe(400);
+    const accepted = await createCase(member, { title: 'Mine', attachments: { fileIds: [mine, cover], updatedAt } });
+    expect(accepted).toEqual(expect.any(String));
+  });
+
+  it('answers not found for an unknown status handle', async () => {
+    const res = await t.api.get(`/api/v1/files/upload-grants/${'a'.repeat(43)}`);
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('the derived MCP upload-grant tool, through the official MCP client', () => {
+  it('is listed beside its parent, whose description explains the handoff, and its grant feeds the parent write', async () => {
+    const key = await organizationApiKey(t.api, manager, org);
+    const { url } = await t.backend.listen(0);
+    const client = new Client({ name: 'wildo-files-test', version: '1.0.0' });
+    const endpoint = new URL(`http://localhost:${new URL(url).port}/api/v1/mcp`);
+    await client.connect(
+      new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { Authorization: key } } }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      const names = tools.map((tool) => tool.name);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'case-files__create',
+          'case-files__create.upload_grant.attachments',
+          'case-files__create.upload_grant.cover',
+          'case-files__update.upload_grant.attachments',
+          'case-files__update.upload_grant.cover',
+        ]),
+      );
+      // A generated document is written by the engine: no upload tool for it.
+      expect(names.filter((name) => name.includes('upload_grant.report'))).toEqual([]);
+      const parent = tools.find((tool) => tool.name === 'case-files__create');
+      expect(parent?.description).toContain('Open a case file.');
+      expect(parent?.description).toContain('"case-files__create.upload_grant.attachments"');
+      expect(parent?.description).toContain('"redeemed"');
+      const updateTool = tools.find((tool) => tool.name === 'case-files__update.upload_grant.attachments');
+      expect(updateTool?.inputSchema.required).toEqual(['caseFileId']);
+      expect(Object.keys(updateTool?.inputSchema.properties ?? {})).toEqual(
+        expect.arrayContaining(['organizationId', 'name', 'mimeType', 'size', 'expiresInMinutes']),
+      );
+
+      const tool = 'case-files__create.upload_grant.attachments';
+      const refused = await client.callTool({ name: tool, arguments: { mimeType: 'image/gif' } });
+      expect(refused.isError).toBe(true);
+      const minted = await client.callTool({
+        name: tool,
+        arguments: { name: 'brief.txt', mimeType: 'text/plain', size: 5, expiresInMinutes: 5 },
+      });
+      expect(minted.isError, JSON.stringify(minted)).toBeFalsy();
+      const grant = minted.structuredContent as unknown as UploadGrantResponse;
+      expect(grant).toMatchObject({ operation: 'create', expiresInMinutes: 5, field: { name: 'attachments' } });
+      const uploaded = await upload(t.api, grant, text('brief.txt', 'brief'));
+      expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+      const status = await t.api.get(new URL(grant.statusUrl).pathname);
+      expect(status.body.state).toBe('redeemed');
+      const attachments = { fileIds: [status.body.file.fileId as string], updatedAt: new Date().toISOString() };
+      const created = await client.callTool({
+        name: 'case-files__create',
+        arguments: { title: 'Via MCP', attachments },
+      });
+      expect(created.isError, JSON.stringify(created)).toBeFalsy();
+      expect(created.structuredContent).toMatchObject({ title: 'Via MCP', attachments });
+      // The key's ORG_MEMBER role does not admit the parent UPDATE, so neither does its upload tool.
+      const caseId = (created.structuredContent as { _id: string })._id;
+      const updateGrant = await client.callTool({
+        name: 'case-files__update.upload_grant.attachments',
+        arguments: { caseFileId: caseId },
+      });
+      expect(updateGrant.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+});

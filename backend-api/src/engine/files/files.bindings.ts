@@ -1,0 +1,62 @@
+import type { Container } from 'inversify';
+import type { Clock } from '../container/clock.js';
+import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
+import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
+import type { ConsumableTokenService } from '../identity/consumable-tokens.service.js';
+import type { Logger } from '../logging/index.js';
+import type { ResourceStore } from '../persistence/resource-store.js';
+import type { ExecutionContextCreator } from '../resources/execution-context-creator.service.js';
+import type { OperationAdmission } from '../resources/operation-admission.service.js';
+import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
+import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type { FileRecordsService } from './file-records.service.js';
+import { FileUploadGrantService } from './file-upload-grant.service.js';
+import { FileUploadRedemption } from './file-upload-redemption.js';
+import { FILES_TYPES } from './files.tokens.js';
+
+/** What {@link bindUploadGrants} takes besides the container's own services. */
+export interface UploadGrantBindings {
+  registry: ResourcesRegistry;
+  store: ResourceStore;
+  files: FileRecordsService;
+  runtime: Partial<RuntimeConfiguration>;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * Binds the upload grant service and its redemption. The engine's services they use (contexts, admission, roles,
+ * consumable tokens) are resolved on first use, so this may run before the engine module is loaded.
+ */
+export function bindUploadGrants(container: Container, bindings: UploadGrantBindings): void {
+  container
+    .bind(FILES_TYPES.FileUploadGrants)
+    .toDynamicValue(
+      () =>
+        new FileUploadGrantService({
+          registry: bindings.registry,
+          contexts: container.get<ExecutionContextCreator>(T.ExecutionContextCreator),
+          admission: container.get<OperationAdmission>(T.OperationAdmission),
+          roles: container.get<RoleHierarchyResolver>(T.RoleHierarchyResolver),
+          store: bindings.store,
+          tokens: container.get<ConsumableTokenService>(T.ConsumableTokenService),
+          files: bindings.files,
+          runtime: bindings.runtime,
+          clock: bindings.clock,
+        }),
+    )
+    .inSingletonScope();
+  container
+    .bind(FILES_TYPES.FileUploadRedemption)
+    .toDynamicValue(
+      () =>
+        new FileUploadRedemption(
+          container.get<FileUploadGrantService>(FILES_TYPES.FileUploadGrants),
+          container.get<ConsumableTokenService>(T.ConsumableTokenService),
+          bindings.files,
+          bindings.clock,
+          bindings.logger,
+        ),
+    )
+    .inSingletonScope();
+}

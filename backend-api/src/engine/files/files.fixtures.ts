@@ -1,0 +1,103 @@
+// A small application with file fields, for the files tests: case files with multiple attachments and one cover.
+import {
+  CORE_ORG_ROLES,
+  defineResource,
+  ResourceOperationVariantType,
+  ResourcePrimaryScope,
+  z_file,
+} from '@wildo/shared-lib';
+import type supertest from 'supertest';
+import { expect } from 'vitest';
+import { z } from 'zod';
+import { defineBackendApplication } from '../container/backend-domain-module.js';
+import type { TestUser } from '../../testing/identity.fixtures.js';
+import { UPLOAD_GRANT_HEADER, type UploadGrantResponse } from './file-upload-grant.schema.js';
+
+const API_CALL = ResourceOperationVariantType.API_CALL;
+const exposed = (description: string) => ({ exposed: true, description });
+
+/** The largest attachment the fixture accepts (small, so a test can exceed it cheaply). */
+export const ATTACHMENT_MAX_BYTES = 2_048;
+
+/** A case file: a title, attachments (text or PDF, several) and a cover image. */
+export const CaseFileSchema = z.object({
+  title: z.string().min(1).max(200),
+  attachments: z_file({
+    allowedMimeTypes: ['text/plain', 'application/pdf'],
+    multiple: true,
+    maxSizeBytes: ATTACHMENT_MAX_BYTES,
+  }).optional(),
+  cover: z_file({ allowedMimeTypes: ['image/png'], maxSizeBytes: 4_096 }).optional(),
+  report: z_file({ allowedMimeTypes: ['application/pdf'], generated: true }).optional(),
+});
+
+/** Members create and read case files; only managers update them. CREATE, UPDATE and READ are MCP tools. */
+export const caseFiles = defineResource({
+  type: 'case-files',
+  displayName: 'Case files',
+  primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
+  schema: CaseFileSchema,
+  operationsConfiguration: {
+    create: {
+      variants: [
+        {
+          variantType: API_CALL,
+          isDefault: true,
+          roles: [CORE_ORG_ROLES.ORG_MEMBER],
+          mcp: exposed('Open a case file.'),
+        },
+      ],
+    },
+    read: {
+      variants: [
+        {
+          variantType: API_CALL,
+          isDefault: true,
+          roles: [CORE_ORG_ROLES.ORG_MEMBER],
+          mcp: exposed('Read a case file.'),
+        },
+      ],
+    },
+    update: {
+      variants: [
+        {
+          variantType: API_CALL,
+          isDefault: true,
+          roles: [CORE_ORG_ROLES.ORG_MANAGER],
+          mcp: exposed('Change a case file.'),
+        },
+      ],
+    },
+  },
+});
+
+/** The files tests' application. */
+export const filesTestApplication = defineBackendApplication({
+  name: 'files-tests',
+  modules: [{ name: 'case-files', resources: [caseFiles] }],
+});
+
+/** Mints a grant at `url` (a record or collection URL plus `/files/<field>/grant`) and expects it minted. */
+export async function mintGrant(
+  api: supertest.Agent,
+  user: TestUser,
+  url: string,
+  body: Record<string, unknown> = {},
+): Promise<UploadGrantResponse> {
+  const res = await api.post(url).set(user.auth).send(body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as UploadGrantResponse;
+}
+
+/** Uploads `content` with a grant's header to a path (the grant's own upload URL unless another is given). */
+export function upload(
+  api: supertest.Agent,
+  grant: Pick<UploadGrantResponse, 'uploadUrl' | 'uploadHeader'>,
+  file: { name: string; type: string; content: string | Buffer },
+  path = new URL(grant.uploadUrl).pathname,
+): supertest.Test {
+  return api
+    .post(path)
+    .set(UPLOAD_GRANT_HEADER, grant.uploadHeader.value)
+    .attach('file', Buffer.from(file.content), { filename: file.name, contentType: file.type });
+}

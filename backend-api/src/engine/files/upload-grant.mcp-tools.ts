@@ -1,0 +1,143 @@
+import { CoreResourceOperation, ResourcePrimaryScope } from '@wildo/shared-lib';
+import { z } from 'zod';
+import { FrameworkError } from '../errors/index.js';
+import { readUserSnapshot } from '../identity/authenticator.service.js';
+import { reachableMemberships } from '../identity/organization-restriction.js';
+import type { PrincipalDirectory } from '../identity/principal-directory.js';
+import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import { successResult } from '../mcp/mcp-results.js';
+import type { McpCustomTool } from '../mcp/mcp-tools.types.js';
+import type { DerivedMcpTools } from '../mcp/tool-catalogue.service.js';
+import { idArgumentOf, TOOL_NAME, toolNameOf } from '../mcp/tool-naming.js';
+import type { CompiledOperation, CompiledResource } from '../resources/compiled-resource.types.js';
+import { fileFieldsOf, isUserUploadable, type FileField } from './file-fields.js';
+import {
+  DeclaredFileSchema,
+  FILE_UPLOAD_GRANT_MAX_MINUTES,
+  MintUploadGrantBodySchema,
+} from './file-upload-grant.schema.js';
+import type { FileUploadGrantService } from './file-upload-grant.service.js';
+
+/** `<resource>__<operation>.upload_grant.<field>`: the derived tool that mints an upload grant for one file field. */
+export function uploadGrantToolName(resourceType: string, operation: string, field: string): string {
+  return `${toolNameOf(resourceType, operation)}.upload_grant.${field}`;
+}
+
+const inputInvalid = (path: string, expected: string) =>
+  new FrameworkError('VALIDATION_FAILED', 'The arguments do not satisfy the tool’s input schema.', {
+    reason: 'input_invalid',
+    problems: [{ path, expected }],
+  });
+
+/**
+ * Derives, for each exposed CREATE or UPDATE tool with user-uploadable `z_file` fields, one upload-grant tool per
+ * field (on the same MCP servers) and the sentence its parent's description gains to explain the handoff. The tool
+ * mints through the same {@link FileUploadGrantService} as the REST door, with the same gating.
+ */
+export class UploadGrantMcpTools {
+  /** `services` is read at call time: the catalogue is compiled before the container that holds them is loaded. */
+  constructor(private readonly services: () => { grants: FileUploadGrantService; directory: PrincipalDirectory }) {}
+
+  /** The derived tools of one parent tool and the note for its description (nothing for other operations). */
+  toolsFor(resource: CompiledResource, operation: CompiledOperation): DerivedMcpTools | undefined {
+    const kind =
+      operation.core === CoreResourceOperation.CREATE
+        ? 'create'
+        : operation.core === CoreResourceOperation.UPDATE
+          ? 'update'
+          : undefined;
+    if (!kind) return undefined;
+    const fields = fileFieldsOf(resource.schema).filter(isUserUploadable);
+    const tools = fields
+      .map((field) => this.toolFor(resource, operation, kind, field))
+      .filter((tool) => TOOL_NAME.test(tool.descriptor.name));
+    if (tools.length === 0) return undefined;
+    const handoff = tools.map((tool) => `"${tool.descriptor.name}"`).join(', ');
+    return {
+      tools,
+      descriptionNote:
+        `File fields (${fields.map((f) => f.name).join(', ')}) take the id of an uploaded file, never an invented one: ` +
+        `call ${handoff} for a single-use upload grant, have the file uploaded with its uploadCommand (or give a person ` +
+        `its uploadPageUrl), read its statusUrl until state is "redeemed", then pass { fileId, updatedAt } ` +
+        `({ fileIds, updatedAt } for a multiple field) here.`,
+    };
+  }
+
+  private toolFor(
+    resource: CompiledResource,
+    operation: CompiledOperation,
+    kind: 'create' | 'update',
+    field: FileField,
+  ): McpCustomTool {
+    const organizationScoped = resource.scope === ResourcePrimaryScope.ORGANIZATIONS;
+    const idArgument = kind === 'update' ? idArgumentOf(resource.singular) : undefined;
+    const addressing: Record<string, z.ZodType> = {};
+    if (idArgument) addressing[idArgument] = z.string().min(1).max(64).describe('Id of the record the file is for.');
+    if (organizationScoped)
+      addressing.organizationId = z
+        .string()
+        .min(1)
+        .max(64)
+        .optional()
+        .describe('Organization to act in; defaults to your only organization.');
+    const shape = {
+      ...addressing,
+      ...DeclaredFileSchema.shape,
+      expiresInMinutes: z.number().int().min(1).max(FILE_UPLOAD_GRANT_MAX_MINUTES).optional(),
+    };
+    const accepts = `${field.options.allowedMimeTypes.join(', ')}; at most ${field.options.maxSizeBytes} bytes`;
+    return {
+      descriptor: {
+        name: uploadGrantToolName(resource.type, operation.operation, field.name),
+        title: `${resource.declaration.displayName}: upload grant for ${field.name}`,
+        description:
+          `Mints a single-use grant to upload one file to the "${field.name}" field for ${operation.operation} ` +
+          `(${accepts}). Declare name, mimeType and size to have an impossible file refused now. The answer gives ` +
+          `uploadUrl, uploadHeader, uploadCommand, statusUrl and, with a web frontend, uploadPageUrl; treat them as secrets.`,
+        inputSchema: z.toJSONSchema(z.strictObject(shape), { io: 'input' }) as Record<string, unknown>,
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      },
+      call: async (args, context) => {
+        const { [idArgument ?? '']: recordId, organizationId, ...rest } = args;
+        if (idArgument && (typeof recordId !== 'string' || recordId === '')) throw inputInvalid(idArgument, 'required');
+        const parsed = MintUploadGrantBodySchema.safeParse(rest);
+        if (!parsed.success) throw inputInvalid(String(parsed.error.issues[0]?.path[0] ?? '(root)'), 'a valid value');
+        const { expiresInMinutes, ...declared } = parsed.data;
+        const grant = await this.services().grants.mint({
+          principal: context.principal,
+          presentedConsumableToken: false,
+          surface: 'mcp',
+          requestId: context.requestId,
+          resourceType: resource.type,
+          operation: kind,
+          route: {
+            fieldName: field.name,
+            ...(organizationScoped
+              ? { organizationId: await this.organizationOf(context.principal, organizationId) }
+              : {}),
+            ...(idArgument ? { recordId: recordId as string } : {}),
+          },
+          declared,
+          ...(expiresInMinutes === undefined ? {} : { expiresInMinutes }),
+        });
+        return successResult(grant, []);
+      },
+    };
+  }
+
+  /** The organization a call acts in: the argument, the machine's own, or the person's only reachable one. */
+  private async organizationOf(principal: AuthenticatedPrincipal, requested: unknown): Promise<string> {
+    if (requested !== undefined) {
+      if (typeof requested !== 'string' || requested.length === 0) throw inputInvalid('organizationId', 'string');
+      return requested;
+    }
+    if (principal.kind === 'machine') {
+      if (principal.organizationId) return principal.organizationId;
+      throw inputInvalid('organizationId', 'required');
+    }
+    const snapshot = await readUserSnapshot(this.services().directory, principal.userId);
+    const memberships = snapshot ? [...reachableMemberships(principal, snapshot).keys()] : [];
+    if (memberships.length === 1) return memberships[0] as string;
+    throw inputInvalid('organizationId', 'the id of one of your organizations');
+  }
+}
