@@ -128,8 +128,18 @@ export function TodoAssistantPage({ organizationId }: { organizationId: string }
             maxLength={MAX_MESSAGE_CHARS}
             value={message}
             onChange={(event) => setMessage(event.target.value)}
+            onKeyDown={(event) => {
+              // Enter sends, Shift+Enter adds a line; an IME composition keeps its own Enter.
+              if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+              event.preventDefault();
+              event.currentTarget.form?.requestSubmit();
+            }}
+            aria-describedby={`${messageId}-hint`}
             placeholder="Rename my todo about groceries to “Weekly shop”"
           />
+          <p id={`${messageId}-hint`} className="field__hint muted">
+            Enter sends; Shift+Enter adds a line.
+          </p>
         </div>
         <div className="actions">
           <button type="submit" className="button button--primary" disabled={blocked || message.trim() === ''}>
