@@ -138,8 +138,8 @@ function CredentialItem({
   const expires = dateText(record.expiresAt);
   const retires = dateText(record.invalidationDate);
   return (
-    <li className="grant">
-      <h2 className="grant__client">{name}</h2>
+    <li className="record">
+      <h2 className="record__title">{name}</h2>
       <dl className="facts">
         <div className="facts__row">
           <dt>Prefix</dt>

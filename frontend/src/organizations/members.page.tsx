@@ -121,8 +121,8 @@ function MemberRow({
   const [role, setRole] = useState(member.role);
   const offered = rolesWithin(ceiling);
   return (
-    <li className="grant">
-      <p className="grant__client">{member.displayName ?? member.email}</p>
+    <li className="record">
+      <p className="record__title">{member.displayName ?? member.email}</p>
       <p className="muted">
         {member.email} · {roleName(member.role)}
       </p>

@@ -18,8 +18,23 @@ export function organizationPath(organizationId: string, section: OrganizationSe
   return section ? `${base}/${section}` : base;
 }
 
-/** Reads `/organizations/:id[/section]`; `null` when the path is not one of an organization's pages. */
-export function matchOrganizationPath(path: string): { organizationId: string; section: OrganizationSection } | null {
+/** An organization page: which organization, which section, and for an assistant view, which view. */
+export interface OrganizationPage {
+  organizationId: string;
+  section: OrganizationSection;
+  viewRef?: string;
+}
+
+/**
+ * Reads `/organizations/:id[/section]` and `/organizations/:id/views/:viewRef` (a declared assistant view);
+ * `null` when the path is not one of an organization's pages.
+ */
+export function matchOrganizationPath(path: string): OrganizationPage | null {
+  const view = /^\/organizations\/([^/]+)\/views\/([a-z0-9-]+)$/.exec(path);
+  if (view?.[1] && view[2]) {
+    const page = matchOrganizationPath(`/organizations/${view[1]}/assistant`);
+    return page ? { ...page, viewRef: view[2] } : null;
+  }
   const match = /^\/organizations\/([^/]+)(?:\/([a-z-]+))?$/.exec(path);
   if (!match?.[1]) return null;
   const section = match[2] ?? '';

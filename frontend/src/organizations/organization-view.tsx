@@ -1,4 +1,7 @@
+import { ASSISTANT_LAUNCHER, flowsActorsViews } from '../app.views';
+import { AssistantLauncher } from '../assistant/assistant-launcher';
 import { TodoAssistantPage } from '../assistant/todo-assistant.page';
+import { NotFoundPage } from '../not-found.page';
 import { CredentialsPage } from '../credentials/credentials.page';
 import { API_KEYS, OAUTH_CLIENTS } from '../credentials/credential-kinds';
 import { UsagePage } from '../budgets/usage.page';
@@ -14,12 +17,17 @@ import { ORG_ROLES } from './roles';
 export function OrganizationView({
   organizationId,
   section,
+  viewRef,
   session,
 }: {
   organizationId: string;
   section: OrganizationSection;
+  /** For the assistant section: the declared view to open (default: the first). */
+  viewRef?: string | undefined;
   session: SessionInfo | null;
 }) {
+  const view = flowsActorsViews.find((candidate) => candidate.ref === viewRef) ?? flowsActorsViews[0];
+  const label = ASSISTANT_LAUNCHER.find((entry) => entry.viewRef === view?.ref)?.label ?? 'Assistant';
   const role = session?.organizations.find((organization) => organization._id === organizationId)?.role ?? null;
   const apiBase = `/api/v1/organizations/${encodeURIComponent(organizationId)}`;
   const scope = (managerRole: string) => ({
@@ -39,7 +47,14 @@ export function OrganizationView({
       ) : section === 'documents' ? (
         <RecordsPage key={organizationId} organizationId={organizationId} kind={DOCUMENTS_KIND} />
       ) : section === 'assistant' ? (
-        <TodoAssistantPage key={organizationId} organizationId={organizationId} />
+        <>
+          <AssistantLauncher organizationId={organizationId} currentViewRef={view?.ref} />
+          {view && (viewRef === undefined || view.ref === viewRef) ? (
+            <TodoAssistantPage key={`${organizationId}:${view.ref}`} organizationId={organizationId} view={view} title={label} />
+          ) : (
+            <NotFoundPage />
+          )}
+        </>
       ) : section === 'api-keys' ? (
         <CredentialsPage key={organizationId} kind={API_KEYS} scope={scope('ORG_MANAGER')} />
       ) : section === 'oauth-clients' ? (

@@ -54,8 +54,8 @@ export function OrganizationsPage({ session }: { session: SessionInfo | null }) 
       ) : (
         <ul className="grant-list">
           {session.organizations.map((organization) => (
-            <li key={organization._id} className="grant">
-              <h2 className="grant__client">
+            <li key={organization._id} className="record">
+              <h2 className="record__title">
                 <Link to={organizationPath(organization._id)}>{organization.name}</Link>
               </h2>
               <p className="muted">Your role: {roleName(organization.role)}</p>

@@ -110,8 +110,8 @@ export function RecordsPage({ organizationId, kind }: { organizationId: string; 
           {list.state.data.records.map((record) => {
             const title = String(record.title ?? record._id);
             return (
-              <li key={record._id} className="grant">
-                <h2 className="grant__client">{title}</h2>
+              <li key={record._id} className="record">
+                <h2 className="record__title">{title}</h2>
                 <p className="muted">{kind.summary(record)}</p>
                 {editing?._id === record._id ? (
                   <RecordForm
