@@ -2,22 +2,29 @@ import { Link } from './routing/link';
 import { currentPathWithQuery, navigate } from './routing/navigation';
 import { loginPath } from './routing/safe-next-path';
 import { clearAccessToken, useIsSignedIn } from './session/access-token.store';
+import type { SessionInfo } from './session/use-session-info';
 
 const NAV_ITEMS = [
   { to: '/', label: 'Status' },
-  { to: '/account/consents', label: 'Remembered consents' },
+  { to: '/organizations', label: 'Organizations' },
   { to: '/account/invitations', label: 'Invitations' },
   { to: '/assistant', label: 'Assistant' },
+  { to: '/account/consents', label: 'Remembered consents' },
 ] as const;
 
 /** True when `pathname` is the item's page (an organization's assistant counts as the Assistant page). */
 function isCurrent(to: string, pathname: string): boolean {
-  return pathname === to || (to === '/assistant' && /^\/organizations\/[^/]+\/assistant\/?$/.test(pathname));
+  if (to === '/assistant') return pathname === to || /^\/organizations\/[^/]+\/assistant\/?$/.test(pathname);
+  if (to === '/organizations') return pathname === to || /^\/organizations\/[^/]+(\/(?!assistant)[a-z-]+)?\/?$/.test(pathname);
+  return pathname === to || (to === '/admin/api-keys' && pathname.startsWith('/admin/'));
 }
 
-/** Top bar: product name, the main links, and sign-in or sign-out. */
-export function AppHeader({ pathname }: { pathname: string }) {
+/** Top bar: product name, the main links (Administration for application admins), and sign-in or sign-out. */
+export function AppHeader({ pathname, session }: { pathname: string; session: SessionInfo | null }) {
   const signedIn = useIsSignedIn();
+  const items = session?.appRoles.includes('APP_ADMIN')
+    ? [...NAV_ITEMS, { to: '/admin/api-keys', label: 'Administration' }]
+    : NAV_ITEMS;
   const signOut = () => {
     clearAccessToken();
     navigate('/');
@@ -30,7 +37,7 @@ export function AppHeader({ pathname }: { pathname: string }) {
         </Link>
         <nav aria-label="Main" className="app__nav">
           <ul>
-            {NAV_ITEMS.map((item) => (
+            {items.map((item) => (
               <li key={item.to}>
                 <Link
                   to={item.to}

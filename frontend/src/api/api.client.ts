@@ -37,7 +37,9 @@ export class ApiError extends Error {
 
 /** Options of {@link requestJson}. */
 export interface RequestJsonOptions<T> {
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Extra request headers (for example the step-up proof `x-reauth-token`). */
+  headers?: Record<string, string>;
   /** Serialized as JSON. */
   body?: unknown;
   /** Bearer access token of the signed-in person. */
@@ -100,7 +102,7 @@ export async function toApiError(response: Response): Promise<ApiError> {
  * const { data } = await requestJson('/api/v1/auth/me', { accessToken, schema: MeResponseSchema });
  */
 export async function requestJson<T>(path: string, options: RequestJsonOptions<T>): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.accessToken) headers.Authorization = `Bearer ${options.accessToken}`;
 

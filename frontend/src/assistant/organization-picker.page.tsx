@@ -42,9 +42,19 @@ export function AssistantOrganizationPickerPage() {
       ) : state.kind === 'error' ? (
         <FailureAlert summary="Your organizations could not be loaded." message={state.message} />
       ) : state.organizations.length === 0 ? (
-        <p className="muted">
-          The assistant works on an organization’s todos; you are not a member of any organization yet.
-        </p>
+        <div className="empty">
+          <p className="muted">
+            The assistant works on an organization’s todos; you are not a member of any organization yet.
+          </p>
+          <p>
+            <Link to="/organizations" className="button button--primary">
+              Create an organization
+            </Link>{' '}
+            <Link to="/account/invitations" className="button">
+              See your invitations
+            </Link>
+          </p>
+        </div>
       ) : (
         <>
           <p className="muted">Choose the organization whose todos the assistant should work on.</p>

@@ -325,6 +325,7 @@ describe('todo assistant page', () => {
     render(<App />);
     expect(await screen.findByRole('log', { name: 'Conversation' })).toBeTruthy();
     expect(currentUrl()).toBe(`/organizations/${ORG}/assistant`);
-    expect(screen.getByRole('link', { name: 'Assistant' }).getAttribute('aria-current')).toBe('page');
+    const main = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(main).getByRole('link', { name: 'Assistant' }).getAttribute('aria-current')).toBe('page');
   });
 });

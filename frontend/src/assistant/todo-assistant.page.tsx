@@ -2,10 +2,15 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useDocumentTitle } from '../routing/document-title';
 import { readAccessToken } from '../session/access-token.store';
 import { redirectToLogin } from '../session/sign-in-redirect';
-import { ApprovalCard } from './approval-card';
-import { ApprovalsQueue } from './approvals-queue';
-import { TODO_ASSISTANT_SYSTEM_REF, TODO_ASSISTANT_VIEW_REF } from './todo-assistant.view';
-import { useTodoAssistant, type TranscriptEntry } from './use-todo-assistant';
+import {
+  FlowsActors_ApprovalQueue,
+  FlowsActors_ApprovalRequest,
+  FlowsActorsProvider,
+  useFlowsActors,
+} from '@wildo-ai/saas-frontend-lib';
+import type { FlowsActorsViewDefinition } from '@wildo-ai/saas-frontend-lib/companion';
+import { TODO_ASSISTANT_VIEW_ROUTE } from './todo-assistant.view';
+import type { TranscriptEntry } from './use-todo-assistant';
 import './assistant.css';
 
 /** The longest message the backend accepts. */
@@ -53,15 +58,29 @@ function Entry({ entry }: { entry: TranscriptEntry }) {
 }
 
 /** `/organizations/:organizationId/assistant`: the todo assistant's conversation, its approval card and the approval queue. */
-export function TodoAssistantPage({ organizationId }: { organizationId: string }) {
-  useDocumentTitle('Todo assistant');
+export function TodoAssistantPage({
+  organizationId,
+  view = TODO_ASSISTANT_VIEW_ROUTE,
+  title = 'Todo assistant',
+}: {
+  organizationId: string;
+  /** The declared view (its `systemRef` is the actor system the page talks to). */
+  view?: Pick<FlowsActorsViewDefinition, 'ref' | 'systemRef'>;
+  title?: string;
+}) {
+  return (
+    <FlowsActorsProvider organizationId={organizationId} systemRef={view.systemRef}>
+      <AssistantConversation viewRef={view.ref} title={title} />
+    </FlowsActorsProvider>
+  );
+}
+
+/** The conversation of the flows-actors context: messages, its pending decision beside them, and the queue. */
+function AssistantConversation({ viewRef, title }: { viewRef: string; title: string }) {
+  useDocumentTitle(title);
   const messageId = useId();
-  const { state, send, decide, openApproval } = useTodoAssistant({
-    organizationId,
-    systemRef: TODO_ASSISTANT_SYSTEM_REF,
-  });
+  const { state, send } = useFlowsActors();
   const [message, setMessage] = useState('');
-  const [queueVersion, setQueueVersion] = useState(0);
 
   useEffect(() => {
     if (!readAccessToken()) redirectToLogin();
@@ -73,13 +92,6 @@ export function TodoAssistantPage({ organizationId }: { organizationId: string }
     if (!text || state.streaming) return;
     setMessage('');
     await send(text);
-    setQueueVersion((n) => n + 1);
-  };
-
-  const onDecide = async (decision: 'approve' | 'deny', modifiedArguments?: Record<string, unknown>) => {
-    if (!state.approval || state.streaming) return;
-    await decide(state.approval, decision, modifiedArguments);
-    setQueueVersion((n) => n + 1);
   };
 
   const blocked = state.streaming || state.approval !== null;
@@ -88,18 +100,21 @@ export function TodoAssistantPage({ organizationId }: { organizationId: string }
       className="panel assistant"
       aria-labelledby="assistant-title"
       aria-busy={state.streaming}
-      data-view={TODO_ASSISTANT_VIEW_REF}
+      data-view={viewRef}
     >
       <h1 id="assistant-title" className="page-title">
-        Todo assistant
+        {title}
       </h1>
       <p className="muted">Ask about your todos. The assistant asks for your approval before it changes anything.</p>
 
-      <ol className="assistant__log" role="log" aria-live="polite" aria-label="Conversation">
-        {state.entries.map((entry) => (
-          <Entry key={entry.id} entry={entry} />
-        ))}
-      </ol>
+      {/* The log role sits on a wrapper: on the <ol> itself it would hide the list from assistive technology. */}
+      <div role="log" aria-live="polite" aria-label="Conversation">
+        <ol className="assistant__log">
+          {state.entries.map((entry) => (
+            <Entry key={entry.id} entry={entry} />
+          ))}
+        </ol>
+      </div>
       <p role="status" className="live">
         {state.notice}
       </p>
@@ -110,14 +125,7 @@ export function TodoAssistantPage({ organizationId }: { organizationId: string }
         </div>
       ) : null}
 
-      {state.approval ? (
-        <ApprovalCard
-          key={state.approval.approvalId}
-          approval={state.approval}
-          busy={state.streaming}
-          onDecide={(d, args) => void onDecide(d, args)}
-        />
-      ) : null}
+      {state.executionId ? <FlowsActors_ApprovalRequest executionId={state.executionId} /> : null}
 
       <form className="form assistant__composer" onSubmit={(event) => void submit(event)}>
         <div className="field">
@@ -128,8 +136,18 @@ export function TodoAssistantPage({ organizationId }: { organizationId: string }
             maxLength={MAX_MESSAGE_CHARS}
             value={message}
             onChange={(event) => setMessage(event.target.value)}
+            onKeyDown={(event) => {
+              // Enter sends, Shift+Enter adds a line; an IME composition keeps its own Enter.
+              if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+              event.preventDefault();
+              event.currentTarget.form?.requestSubmit();
+            }}
+            aria-describedby={`${messageId}-hint`}
             placeholder="Rename my todo about groceries to “Weekly shop”"
           />
+          <p id={`${messageId}-hint`} className="field__hint muted">
+            Enter sends; Shift+Enter adds a line.
+          </p>
         </div>
         <div className="actions">
           <button type="submit" className="button button--primary" disabled={blocked || message.trim() === ''}>
@@ -141,12 +159,7 @@ export function TodoAssistantPage({ organizationId }: { organizationId: string }
         ) : null}
       </form>
 
-      <ApprovalsQueue
-        reloadKey={queueVersion}
-        currentApprovalId={state.approval?.approvalId ?? null}
-        disabled={state.streaming}
-        onReview={openApproval}
-      />
+      <FlowsActors_ApprovalQueue />
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { ApiError, describeFailure } from '../api/api.client';
 import { login } from '../api/auth.client';
 import { useDocumentTitle } from '../routing/document-title';
+import { Link } from '../routing/link';
 import { navigate } from '../routing/navigation';
 import { safeNextPath } from '../routing/safe-next-path';
 import { storeAccessToken } from '../session/access-token.store';
@@ -118,6 +119,9 @@ export function LoginPage({ search }: { search: string }) {
           {submitting ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <p className="muted">
+        New here? <Link to={`/signup?${new URLSearchParams({ next }).toString()}`}>Create an account</Link>.
+      </p>
     </section>
   );
 }

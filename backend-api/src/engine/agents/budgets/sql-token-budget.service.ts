@@ -15,6 +15,8 @@ import { utcMonthOf } from './budget-period.js';
 import type {
   BudgetTenant,
   BudgetTenantKind,
+  CataloguePlan,
+  DailyConsumption,
   EffectiveFeatureLimit,
   FeatureOverrideInput,
   TokenBudgetAdministration,
@@ -42,11 +44,25 @@ const SNAPSHOT_SQL = `SELECT
   (SELECT c.consumed FROM wildo_feature_consumption c
     WHERE c.tenant_kind = $1 AND c.tenant_id = $2 AND c.feature_id = $3 AND c.period_start = $5) AS consumed`;
 
-/** Adds to the month's row, creating it: one atomic statement, so concurrent increments are never lost. */
-const RECORD_SQL = `INSERT INTO wildo_feature_consumption AS c (tenant_kind, tenant_id, feature_id, period_start, consumed, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6)
+/**
+ * Adds to the month's row and the day's row, creating them: one atomic statement, so concurrent increments are
+ * never lost and the two never disagree.
+ */
+const RECORD_SQL = `WITH monthly AS (
+  INSERT INTO wildo_feature_consumption AS c (tenant_kind, tenant_id, feature_id, period_start, consumed, updated_at)
+  VALUES ($1, $2, $3, $4::date, $5, $6)
   ON CONFLICT (tenant_kind, tenant_id, feature_id, period_start)
-  DO UPDATE SET consumed = c.consumed + EXCLUDED.consumed, updated_at = EXCLUDED.updated_at`;
+  DO UPDATE SET consumed = c.consumed + EXCLUDED.consumed, updated_at = EXCLUDED.updated_at
+)
+INSERT INTO wildo_feature_consumption_daily AS d (tenant_kind, tenant_id, feature_id, day, consumed, updated_at)
+  VALUES ($1, $2, $3, $7::date, $5, $6)
+  ON CONFLICT (tenant_kind, tenant_id, feature_id, day)
+  DO UPDATE SET consumed = d.consumed + EXCLUDED.consumed, updated_at = EXCLUDED.updated_at`;
+
+/** The days of one month that have consumption, in order. */
+const DAILY_SQL = `SELECT to_char(day, 'YYYY-MM-DD') AS day, consumed FROM wildo_feature_consumption_daily
+  WHERE tenant_kind = $1 AND tenant_id = $2 AND feature_id = $3 AND day >= $4::date AND day < $5::date
+  ORDER BY day`;
 
 interface SnapshotRow {
   override_value: string | number | null;
@@ -125,14 +141,40 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
     const key = tenantKeyOf(tenant);
     requireCount(tokens, 'tokens');
     if (tokens === 0) return;
-    const month = utcMonthOf(at ?? this.clock.now());
+    const when = at ?? this.clock.now();
+    const month = utcMonthOf(when);
+    const day = when.toISOString().slice(0, 10);
     await this.store('record token consumption', key, () =>
       this.db.query(
         RECORD_SQL,
-        [key.kind, key.id, A2A_TOKEN_BUDGET_FEATURE_ID, month.startDate, tokens, this.clock.now()],
+        [key.kind, key.id, A2A_TOKEN_BUDGET_FEATURE_ID, month.startDate, tokens, this.clock.now(), day],
         { prepare: true },
       ),
     );
+  }
+
+  /** What the tenant consumed on each UTC day of the month containing `at` (default now), days without use left out. */
+  async dailyConsumption(tenant: BudgetTenant, at?: Date): Promise<DailyConsumption[]> {
+    const key = tenantKeyOf(tenant);
+    const month = utcMonthOf(at ?? this.clock.now());
+    const next = month.resetsAt.toISOString().slice(0, 10);
+    const { rows } = await this.store('read daily consumption', key, () =>
+      this.db.query<{ day: string; consumed: string | number }>(
+        DAILY_SQL,
+        [key.kind, key.id, A2A_TOKEN_BUDGET_FEATURE_ID, month.startDate, next],
+        { prepare: true },
+      ),
+    );
+    return rows.map((row) => ({ day: row.day, consumedTokens: toNumber(row.consumed) ?? 0 }));
+  }
+
+  /** The product catalogue's plans (ref, name, scope), for administration views. */
+  catalogue(): CataloguePlan[] {
+    return [...this.products.values()].map((product) => ({
+      ref: product.ref,
+      displayName: product.displayName,
+      scope: product.scope,
+    }));
   }
 
   async assignPlan(tenant: BudgetTenant, productRef: string): Promise<void> {

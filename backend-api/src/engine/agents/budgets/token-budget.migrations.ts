@@ -9,6 +9,8 @@ import type { SqlMigration } from '../../persistence/sql-database.js';
  * - `wildo_feature_overrides`: manual per-tenant values, optionally expiring.
  * - `wildo_feature_profiles`: per tenant kind values (the application scope's allowance; a default for kinds).
  * - `wildo_feature_consumption`: what each tenant used of a metered feature per UTC calendar month.
+ * - `wildo_feature_consumption_daily`: the same per UTC day (the usage page's chart); written in the same
+ *   statement as the monthly row, which stays the one admission reads.
  */
 export const TOKEN_BUDGET_MIGRATIONS: readonly SqlMigration[] = [
   {
@@ -46,6 +48,20 @@ CREATE TABLE wildo_feature_consumption (
   consumed bigint NOT NULL CHECK (consumed >= 0),
   updated_at timestamptz NOT NULL,
   PRIMARY KEY (tenant_kind, tenant_id, feature_id, period_start)
+);
+`,
+  },
+  {
+    id: '0701_feature_consumption_daily',
+    sql: `
+CREATE TABLE wildo_feature_consumption_daily (
+  tenant_kind text NOT NULL CHECK (tenant_kind IN ('organization', 'user', 'application')),
+  tenant_id text NOT NULL,
+  feature_id text NOT NULL,
+  day date NOT NULL,
+  consumed bigint NOT NULL CHECK (consumed >= 0),
+  updated_at timestamptz NOT NULL,
+  PRIMARY KEY (tenant_kind, tenant_id, feature_id, day)
 );
 `,
   },

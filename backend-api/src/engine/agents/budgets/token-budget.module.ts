@@ -2,6 +2,8 @@ import { ContainerModule } from 'inversify';
 import type { BackendDomainModule } from '../../container/backend-domain-module.js';
 import { SAAS_SERVICE_TYPES as T } from '../../container/saas-service-types.tokens.js';
 import { SqlTokenBudgetService } from './sql-token-budget.service.js';
+import { tokenBudgetsAdminImplementation, tokenUsageImplementation } from './token-budget.custom-impl.service.js';
+import { tokenBudgetsAdminResource, tokenUsageResource } from './token-budget.resources.js';
 import { TOKEN_BUDGET_MIGRATIONS } from './token-budget.migrations.js';
 
 /**
@@ -12,9 +14,14 @@ export const tokenBudgetContainerModule = new ContainerModule(({ bind }) => {
   bind(T.TokenBudgetService).to(SqlTokenBudgetService).inSingletonScope();
 });
 
-/** Token budgets as an engine module: its tables (collected by `createWildoBackend`) and its binding. */
+/**
+ * Token budgets as an engine module: its tables (collected by `createWildoBackend`), its binding, and its REST
+ * resources (application admins' plans and overrides, members' own consumption) on the dispatch path.
+ */
 export const tokenBudgetsModule: BackendDomainModule = {
   name: 'wildo-token-budgets',
   migrations: TOKEN_BUDGET_MIGRATIONS,
+  resources: [tokenBudgetsAdminResource, tokenUsageResource],
+  customServiceImplementations: [tokenBudgetsAdminImplementation, tokenUsageImplementation],
   containerModule: tokenBudgetContainerModule,
 };

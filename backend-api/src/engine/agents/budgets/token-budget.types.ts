@@ -74,7 +74,24 @@ export interface FeatureOverrideInput {
   note?: string;
 }
 
-/** Administration of budgets: plan assignments, overrides and profiles (tests now, admin routes later). */
+/** What a tenant consumed on one UTC day. */
+export interface DailyConsumption {
+  /** `YYYY-MM-DD` (UTC). */
+  day: string;
+  consumedTokens: number;
+}
+
+/** A plan of the product catalogue as administration views list it. */
+export interface CataloguePlan {
+  ref: string;
+  displayName: string;
+  scope: string;
+}
+
+/**
+ * Administration of budgets: plan assignments, overrides and profiles (the REST resources of
+ * `token-budget.resources.ts` call these through the dispatch path).
+ */
 export interface TokenBudgetAdministration {
   /** Activates a catalogue plan for a tenant (idempotent). Refuses unknown plans, a plan of another scope, and the application scope. */
   assignPlan(tenant: BudgetTenant, productRef: string): Promise<void>;
@@ -94,4 +111,8 @@ export interface TokenBudgetAdministration {
   resolveLimit(tenant: BudgetTenant, featureId?: string): Promise<EffectiveFeatureLimit>;
   /** Allowance, consumption and period of the month containing `at` (default now). */
   status(tenant: BudgetTenant, at?: Date): Promise<TokenBudgetStatus>;
+  /** Consumption per UTC day of the month containing `at` (default now); days without use are left out. */
+  dailyConsumption(tenant: BudgetTenant, at?: Date): Promise<DailyConsumption[]>;
+  /** The plans of the product catalogue. */
+  catalogue(): CataloguePlan[];
 }
