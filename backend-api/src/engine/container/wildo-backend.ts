@@ -209,6 +209,13 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     const traceSink = options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger));
     if (!options.traceSink) owned.push(() => traceSink.shutdown?.() ?? traceSink.flush());
     container.bind(T.AgentTraceSink).toConstantValue(traceSink);
+    // Bound before the engine's services resolve: the dispatcher's file-reference check is not optional.
+    const fileStorage = options.fileStorage ?? (await openFileStorage(options.dataDir, owned));
+    const fileRecords = new FileRecordsService(database, fileStorage, clock);
+    container.bind(FILES_TYPES.FileStorage).toConstantValue(fileStorage);
+    container.bind(FILES_TYPES.FileRecords).toConstantValue(fileRecords);
+    container.bind(FILES_TYPES.FileReferenceCheck).toConstantValue(new FileReferenceCheck(registry, fileRecords));
+    bindUploadGrants(container, { registry, store, files: fileRecords, runtime: runtime ?? {}, clock, logger });
     container.load(engineContainerModule);
     for (const module of application.modules) if (module.containerModule) container.load(module.containerModule);
 
@@ -230,13 +237,6 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     container.bind(A2aRuntime).toConstantValue(a2a);
     await a2a.start();
     owned.unshift(() => a2a.stop());
-
-    const fileStorage = options.fileStorage ?? (await openFileStorage(options.dataDir, owned));
-    const fileRecords = new FileRecordsService(database, fileStorage, clock);
-    container.bind(FILES_TYPES.FileStorage).toConstantValue(fileStorage);
-    container.bind(FILES_TYPES.FileRecords).toConstantValue(fileRecords);
-    container.bind(FILES_TYPES.FileReferenceCheck).toConstantValue(new FileReferenceCheck(registry, fileRecords));
-    bindUploadGrants(container, { registry, store, files: fileRecords, runtime: runtime ?? {}, clock, logger });
 
     // Drained first at shutdown (runs in flight finish while the database and services are still open).
     const jobs = new JobQueueService({ database, logger, ...(options.jobs ? { settings: options.jobs } : {}) });

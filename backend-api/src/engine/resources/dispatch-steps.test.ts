@@ -246,6 +246,7 @@ describe('OperationDispatcher', () => {
       deps.services,
       deps.stepUp,
       logger,
+      { check: async () => undefined },
     );
     return { dispatcher, deps, lines };
   }

@@ -1,4 +1,4 @@
-import { inject, injectable, optional } from 'inversify';
+import { inject, injectable } from 'inversify';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FILES_TYPES } from '../files/files.tokens.js';
 import { FrameworkError } from '../errors/index.js';
@@ -24,9 +24,10 @@ export class OperationDispatcher {
     @inject(SAAS_SERVICE_TYPES.ServicesRegistryHandler) services: DispatchStepDependencies['services'],
     @inject(SAAS_SERVICE_TYPES.StepUpService) stepUp: DispatchStepDependencies['stepUp'],
     @inject(SAAS_SERVICE_TYPES.Logger) private readonly logger: Logger,
-    @inject(FILES_TYPES.FileReferenceCheck) @optional() files?: DispatchStepDependencies['files'],
+    // Required: a dispatcher resolved before the check was bound would otherwise skip it (fail open).
+    @inject(FILES_TYPES.FileReferenceCheck) files: NonNullable<DispatchStepDependencies['files']>,
   ) {
-    this.steps = dispatchSteps({ contexts, admission, rateLimits, services, stepUp, ...(files ? { files } : {}) });
+    this.steps = dispatchSteps({ contexts, admission, rateLimits, services, stepUp, files });
   }
 
   /** Runs one call through every step and returns the projected result. */
