@@ -280,6 +280,14 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
     }
     const resubscribe = await a2aStream(t.api, A2A_PATH, 'tasks/resubscribe', { id: mine.id }, theirs);
     expect(resubscribe.body.error.code).toBe(A2A_ERRORS.TASK_NOT_FOUND);
+    const streamed = await a2aStream(
+      t.api,
+      A2A_PATH,
+      'message/stream',
+      { message: legacyMessage('continue', { taskId: mine.id }), metadata: SKILL },
+      theirs,
+    );
+    expect(streamed.body.error.code).toBe(A2A_ERRORS.TASK_NOT_FOUND);
     const listed = await send('ListTasks', {}, theirs);
     expect(listed.tasks.map((task: { id: string }) => task.id)).not.toContain(mine.id);
     // Positive control: the owner still reads it, unchanged.
