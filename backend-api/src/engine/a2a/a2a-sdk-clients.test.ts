@@ -258,7 +258,12 @@ describe('A2A with the official SDK clients as peers', () => {
     const task = (await client.sendMessage(sendParams(v1Text('machine')))) as Task;
     expect(artifactText(task)).toBe('Machine answer');
 
-    const conciergeMachine = await machineToken(assistant.t.api, assistant.owner, assistant.orgId, A2A_CONCIERGE_AUDIENCE);
+    const conciergeMachine = await machineToken(
+      assistant.t.api,
+      assistant.owner,
+      assistant.orgId,
+      A2A_CONCIERGE_AUDIENCE,
+    );
     const legacy = await A2AClient.fromCardUrl(`${PUBLIC}/api/v1/a2a/concierge/.well-known/agent-card.json`, {
       fetchImpl: peerFetch(listening, conciergeMachine),
     });

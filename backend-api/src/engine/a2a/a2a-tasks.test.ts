@@ -21,6 +21,7 @@ import { delegatedToken, MCP_BACKEND_OPTIONS } from '../../testing/mcp.fixtures.
 import { useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { A2aRuntime } from './a2a.module.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';
+import type { RateLimitService } from '../resources/rate-limit.service.js';
 import { A2A_ERRORS } from './a2a-protocol.js';
 import { taskChannel } from './a2a-task.service.js';
 
@@ -370,5 +371,36 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
     await held?.release();
     expect(await tasks.sweepAbandoned(later)).toEqual([task.id]);
     expect((await store.byId(task.id))?.state).toBe('failed');
+  });
+
+  it('falls back to a blocking reply when the task cannot be stored (a message, never a task id)', async () => {
+    const { store } = runtime();
+    const failing = vi.spyOn(store, 'create').mockRejectedValue(new Error('disk full'));
+    stub.enqueue(textReply('Answered anyway.'));
+    const reply = await send('message/send', {
+      message: legacyMessage('x'),
+      metadata: SKILL,
+      configuration: { blocking: false },
+    });
+    failing.mockRestore();
+    expect(reply).toMatchObject({
+      kind: 'message',
+      role: 'agent',
+      parts: [{ kind: 'text', text: 'Answered anyway.' }],
+    });
+    expect(reply.taskId).toBeUndefined();
+    // Positive control: with the store back, the same send opens a task.
+    stub.enqueue(textReply('A task again.'));
+    const task = await send('message/send', { message: legacyMessage('x'), metadata: SKILL });
+    expect(task.kind).toBe('task');
+  });
+
+  it('charges the blanket per-owner throttle and the A2A surface bucket on verified identity', async () => {
+    const rateLimits = t.backend.container.get<RateLimitService>(SAAS_SERVICE_TYPES.RateLimitService);
+    const charged = vi.spyOn(rateLimits, 'chargeBurst');
+    await send('ListTasks', {});
+    const keys = charged.mock.calls.map(([key]) => key);
+    charged.mockRestore();
+    expect(keys).toEqual(expect.arrayContaining([`user:${owner.userId}`, `a2a:user:${owner.userId}`]));
   });
 });
