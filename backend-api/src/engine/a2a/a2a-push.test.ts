@@ -182,7 +182,11 @@ describe('A2A push notifications', () => {
       logger: createSilentLogger(),
       retry: { attempts: 2, baseDelayMs: 1 },
     });
-    const scope = { ownerKey: `user:${assistant.owner.userId}`, audience: A2A_AUDIENCE };
+    const scope = {
+      ownerKey: `user:${assistant.owner.userId}`,
+      audience: A2A_AUDIENCE,
+      organizationIds: [assistant.orgId],
+    };
     await expect(production.set(scope, task.id, { url: 'https://10.0.0.7/hook' })).rejects.toThrow(
       /address_not_public/,
     );

@@ -15,7 +15,7 @@ import {
   v1Message,
 } from '../../testing/a2a.fixtures.js';
 import { assistantOrganization, useAssistantBackend } from '../../testing/agents.fixtures.js';
-import { signUp, createOrganization, type TestUser } from '../../testing/identity.fixtures.js';
+import { addMember, createOrganization, signInAgain, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { deferred, textReply, toolCallsReply } from '../../testing/llm-stubs/index.js';
 import { delegatedToken, MCP_BACKEND_OPTIONS } from '../../testing/mcp.fixtures.js';
 import { useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
@@ -402,5 +402,23 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
     const keys = charged.mock.calls.map(([key]) => key);
     charged.mockRestore();
     expect(keys).toEqual(expect.arrayContaining([`user:${owner.userId}`, `a2a:user:${owner.userId}`]));
+  });
+
+  it('stops showing a person the tasks they ran in an organization they have left', async () => {
+    const member = await signUp(t.api, 'a2a-leaver');
+    await addMember(t.api, owner, orgId, member, 'ORG_MEMBER');
+    const before = await a2aToken(t.api, member);
+    stub.enqueue(textReply('Member task.'));
+    const task = await send(
+      'message/send',
+      { message: legacyMessage('x'), metadata: { ...SKILL, organizationId: orgId } },
+      before,
+    );
+    expect((await send('tasks/get', { id: task.id }, before)).id).toBe(task.id);
+    const removed = await t.api.delete(`/api/v1/organizations/${orgId}/members/${member.userId}`).set(owner.auth);
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    const after = await a2aToken(t.api, await signInAgain(t.api, member));
+    expect((await a2aError(t.api, A2A_PATH, 'tasks/get', { id: task.id }, after)).code).toBe(A2A_ERRORS.TASK_NOT_FOUND);
+    expect((await send('ListTasks', {}, after)).tasks).toEqual([]);
   });
 });
