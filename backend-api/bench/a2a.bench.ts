@@ -193,11 +193,13 @@ async function main(): Promise<void> {
   const results: Sides[] = [];
   let schema: BenchSchema | undefined;
   try {
-    const pglite = await createPgliteDatabase();
-    try {
-      results.push(await benchDatabase('PGlite (in memory)', pglite, stub.url));
-    } finally {
-      await pglite.close();
+    if (process.env.BENCH_SKIP_PGLITE !== '1') {
+      const pglite = await createPgliteDatabase();
+      try {
+        results.push(await benchDatabase('PGlite (in memory)', pglite, stub.url));
+      } finally {
+        await pglite.close();
+      }
     }
     const databaseUrl = process.env.DATABASE_URL;
     if (databaseUrl) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { A2A_PATH, a2aResult, a2aToken, v1Message } from '../../testing/a2a.fixtures.js';
+import { A2A_PATH, a2aResult, a2aStream, a2aToken, v1Message } from '../../testing/a2a.fixtures.js';
 import { anthropicStubOptions } from '../../testing/agents.fixtures.js';
 import { createOrganization, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { AnthropicStub, deferred, textReply, toolCallsReply } from '../../testing/llm-stubs/index.js';
@@ -16,6 +16,7 @@ import {
 } from '../persistence/postgres-test-schema.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import { A2aRuntime } from './a2a.module.js';
+import { taskChannel } from './a2a-task.service.js';
 
 const databaseUrl = postgresTestUrl();
 const redisUrl = process.env.REDIS_URL;
@@ -128,5 +129,35 @@ describe.skipIf(!databaseUrl || !redisUrl)('A2A cancellation across two replicas
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     const onB = await a2aResult(b.api, A2A_PATH, 'GetTask', { id: task.id }, token);
     expect(onB.artifacts[0].parts[0].text).toBe(task.artifacts[0].parts[0].text);
+  });
+
+  it('follows a task running on A from a subscription on B (current state, then the change)', async () => {
+    stub.reset();
+    const hold = deferred();
+    stub.enqueue(textReply('Answered on A', { waitFor: hold.promise }));
+    const { task } = await a2aResult(
+      a.api,
+      A2A_PATH,
+      'SendMessage',
+      { message: v1Message('Follow me'), metadata: { skillId: 'todo-assistant' }, returnImmediately: true },
+      token,
+    );
+    await stub.waitForRequests(1);
+    // A's answer is released once B's subscription is in place, so B must learn the end through Redis.
+    const coordinationB = b.backend.container.get<CoordinationBackend>(SAAS_SERVICE_TYPES.Coordination);
+    const subscribe = coordinationB.subscribe.bind(coordinationB);
+    const spy = vi.spyOn(coordinationB, 'subscribe').mockImplementation(async (channel, handler) => {
+      const unsubscribe = await subscribe(channel, handler);
+      if (channel === taskChannel(task.id)) hold.resolve();
+      return unsubscribe;
+    });
+    const { frames } = await a2aStream(b.api, A2A_PATH, 'SubscribeToTask', { id: task.id }, token);
+    spy.mockRestore();
+    expect(frames[0].task.status.state).toBe('TASK_STATE_WORKING');
+    expect(frames.at(-1).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    const deltas = frames
+      .filter((frame) => frame.artifactUpdate)
+      .map((frame) => frame.artifactUpdate.artifact.parts[0].text);
+    expect(deltas.join('')).toBe('Answered on A');
   });
 });

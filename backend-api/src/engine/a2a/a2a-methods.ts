@@ -50,10 +50,22 @@ function confinedOrganization(principal: AuthenticatedPrincipal): string | undef
   return principal.kind === 'machine' ? principal.organizationId : principal.organizationRestriction;
 }
 
-/** The task scope of a caller at an agent. */
-export function scopeOf(principal: AuthenticatedPrincipal, agent: A2aAgent): A2aTaskScope {
-  const organizationId = confinedOrganization(principal);
-  return { ownerKey: ownerKeyOf(principal), audience: agent.audience, ...(organizationId ? { organizationId } : {}) };
+/**
+ * The task scope of a caller at an agent. A person's organizations are read now, not trusted from when the task
+ * was created: someone who left an organization no longer sees the tasks they ran there.
+ */
+export async function scopeOf(
+  directory: PrincipalDirectory,
+  principal: AuthenticatedPrincipal,
+  agent: A2aAgent,
+): Promise<A2aTaskScope> {
+  const confined = confinedOrganization(principal);
+  const organizationIds = confined
+    ? [confined]
+    : principal.kind === 'user'
+      ? [...((await readUserSnapshot(directory, principal.userId))?.memberships.keys() ?? [])]
+      : [];
+  return { ownerKey: ownerKeyOf(principal), audience: agent.audience, organizationIds };
 }
 
 /**
@@ -79,7 +91,7 @@ async function organizationFor(
 
 /** Runs one A2A method for an authenticated caller. */
 export async function runA2aMethod(deps: A2aMethodDeps, call: A2aCall): Promise<A2aAnswer> {
-  const scope = scopeOf(call.principal, call.agent);
+  const scope = await scopeOf(deps.directory, call.principal, call.agent);
   const { dialect, params } = call;
   switch (call.operation) {
     case 'send':

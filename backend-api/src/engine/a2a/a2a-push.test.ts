@@ -8,6 +8,7 @@ import { MCP_BACKEND_OPTIONS } from '../../testing/mcp.fixtures.js';
 import { useTestDatabase } from '../../testing/test-backend.js';
 import { systemClock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import type { CoordinationBackend } from '../coordination/coordination.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import type { WildoBackendOptions } from '../container/wildo-backend.js';
 import { createSilentLogger } from '../logging/index.js';
@@ -53,6 +54,8 @@ describe('A2A push notifications', () => {
         allowHttpForDevelopmentTargets: true,
       },
       pushRetry: { attempts: 3, baseDelayMs: 20 },
+      // Short leases, so a held turn shows its refreshes.
+      tasks: { leaseTtlMs: 150 },
     };
   });
   afterAll(() => new Promise<void>((resolve) => receiver.server.close(() => resolve())));
@@ -179,7 +182,11 @@ describe('A2A push notifications', () => {
       logger: createSilentLogger(),
       retry: { attempts: 2, baseDelayMs: 1 },
     });
-    const scope = { ownerKey: `user:${assistant.owner.userId}`, audience: A2A_AUDIENCE };
+    const scope = {
+      ownerKey: `user:${assistant.owner.userId}`,
+      audience: A2A_AUDIENCE,
+      organizationIds: [assistant.orgId],
+    };
     await expect(production.set(scope, task.id, { url: 'https://10.0.0.7/hook' })).rejects.toThrow(
       /address_not_public/,
     );
@@ -199,5 +206,31 @@ describe('A2A push notifications', () => {
     const outcomes = (await runtime().push.deliveries(task.id)).map((d) => `${d.outcome}:${d.detail}`);
     expect(outcomes).toContain('refused:scheme_not_allowed');
     await guard.close();
+  });
+
+  it('refreshes the task’s lease while the turn runs, and lets it go when the turn ends', async () => {
+    const coordination = assistant.t.backend.container.get<CoordinationBackend>(SAAS_SERVICE_TYPES.Coordination);
+    const acquire = coordination.acquireLease.bind(coordination);
+    let renewals = 0;
+    const spy = vi.spyOn(coordination, 'acquireLease').mockImplementation(async (name, ttl) => {
+      const lease = await acquire(name, ttl);
+      if (!lease) return lease;
+      const renew = lease.renew.bind(lease);
+      return Object.assign(lease, {
+        renew: async (next: number) => {
+          renewals += 1;
+          return renew(next);
+        },
+      });
+    });
+    const task = await heldTask('/ok');
+    spy.mockRestore();
+    // Several lease periods pass while the model holds its answer: the lease stays with the running turn.
+    await vi.waitFor(() => expect(renewals).toBeGreaterThanOrEqual(4), { timeout: 5_000 });
+    expect(await coordination.acquireLease(`a2a-task:${task.id}`, 1_000)).toBeNull();
+    await task.release();
+    const free = await coordination.acquireLease(`a2a-task:${task.id}`, 1_000);
+    expect(free).not.toBeNull();
+    await free?.release();
   });
 });

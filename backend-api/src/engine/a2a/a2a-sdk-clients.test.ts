@@ -223,7 +223,14 @@ describe('A2A with the official SDK clients as peers', () => {
     });
     expect('result' in pushSet && pushSet.result.pushNotificationConfig.id).toBe('legacy-hook');
     expect(JSON.stringify(pushSet)).not.toContain('tok-secret');
-    hold.resolve();
+    // Reattached while it runs: the task first, then its changes to the end.
+    const followed: string[] = [];
+    for await (const event of client.resubscribeTask({ id: openedId })) {
+      followed.push(event.kind === 'status-update' ? `status:${event.status.state}` : event.kind);
+      if (followed.length === 1) hold.resolve();
+    }
+    expect(followed[0]).toBe('task');
+    expect(followed.at(-1)).toBe('status:completed');
 
     stub.enqueue(textReply('Streamed legacy'));
     const kinds: string[] = [];
@@ -244,11 +251,26 @@ describe('A2A with the official SDK clients as peers', () => {
     });
   });
 
-  it('serves a machine client (client_credentials) through the 1.0 SDK', async () => {
+  it('serves a machine client (client_credentials) through both SDKs', async () => {
     const token = await machineToken(assistant.t.api, assistant.owner, assistant.orgId);
     const client = await v1Client(listening, token);
     stub.enqueue(textReply('Machine answer'));
     const task = (await client.sendMessage(sendParams(v1Text('machine')))) as Task;
     expect(artifactText(task)).toBe('Machine answer');
+
+    const conciergeMachine = await machineToken(
+      assistant.t.api,
+      assistant.owner,
+      assistant.orgId,
+      A2A_CONCIERGE_AUDIENCE,
+    );
+    const legacy = await A2AClient.fromCardUrl(`${PUBLIC}/api/v1/a2a/concierge/.well-known/agent-card.json`, {
+      fetchImpl: peerFetch(listening, conciergeMachine),
+    });
+    stub.enqueue(textReply('Legacy machine answer'));
+    const sent = await legacy.sendMessage({
+      message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'machine' }] },
+    });
+    expect('result' in sent && sent.result.kind === 'task' && sent.result.status.state).toBe('completed');
   });
 });

@@ -6,6 +6,7 @@ import { FrameworkError, toFrameworkError } from '../errors/index.js';
 import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
 import type { Logger } from '../logging/index.js';
 import { resolveSkill, type A2aAgent } from './a2a-agents.js';
+import { A2aTaskLeases } from './a2a-task-leases.js';
 import { A2A_ERRORS, A2aRpcError, invalidParams, taskNotFound, TERMINAL_STATES } from './a2a-protocol.js';
 import type { A2aTaskChange, A2aTaskStore } from './a2a-task.store.js';
 import type { A2aTask, A2aTaskScope, A2aTaskUpdate } from './a2a-task.types.js';
@@ -48,7 +49,7 @@ const DEFAULT_SETTINGS: A2aTaskSettings = { leaseTtlMs: 30_000 };
  */
 export class A2aTaskService {
   private readonly running = new Map<string, AbortController>();
-  private readonly settings: A2aTaskSettings;
+  private readonly leases: A2aTaskLeases;
   private unsubscribe: Unsubscribe | undefined;
 
   constructor(
@@ -61,7 +62,7 @@ export class A2aTaskService {
     },
     settings: Partial<A2aTaskSettings> = {},
   ) {
-    this.settings = { ...DEFAULT_SETTINGS, ...settings };
+    this.leases = new A2aTaskLeases(deps, { ...DEFAULT_SETTINGS, ...settings }.leaseTtlMs);
   }
 
   /** Listens for cancellations of tasks this replica runs. */
@@ -104,7 +105,7 @@ export class A2aTaskService {
     if (params.blocking && !paused && !onUpdate) return this.runBlocking(caller, skillId, contextId, events);
     // The lease is taken under the task's id before the task is stored, so the row says a runner holds it.
     const taskId = paused?.id ?? randomUUID();
-    const lease = await this.acquireLease(taskId);
+    const lease = await this.leases.acquire(taskId);
     const task = paused
       ? await this.deps.store.change(paused.id, { state: 'working' })
       : await this.deps.store
@@ -157,36 +158,15 @@ export class A2aTaskService {
   }
 
   /**
-   * Marks running tasks failed when their runner is gone: only tasks whose runner had established a lease, not
-   * touched for two lease periods, and whose lease can be taken now. A lease store that cannot be read is no proof
-   * of death: those tasks are left alone.
+   * Marks running tasks failed when their runner is gone (see {@link A2aTaskLeases.sweep}); tasks running here are
+   * left alone.
    */
   async sweepAbandoned(now: Date): Promise<string[]> {
-    const swept: string[] = [];
-    const stale = await this.deps.store.stale(new Date(now.getTime() - 2 * this.settings.leaseTtlMs));
-    for (const task of stale) {
-      if (this.running.has(task.id)) continue;
-      let lease: Lease | null;
-      try {
-        lease = await this.deps.coordination.acquireLease(leaseName(task.id), this.settings.leaseTtlMs);
-      } catch {
-        continue;
-      }
-      if (!lease) continue;
-      try {
-        const failed = await this.deps.store.change(task.id, {
-          state: 'failed',
-          statusText: 'The task was abandoned: the server running it stopped.',
-        });
-        if (failed) {
-          swept.push(task.id);
-          this.publish(failed, { kind: 'status', task: failed, final: true });
-        }
-      } finally {
-        await lease.release().catch(() => undefined);
-      }
-    }
-    return swept;
+    return this.leases.sweep(
+      now,
+      (taskId) => this.running.has(taskId),
+      (failed) => this.publish(failed, { kind: 'status', task: failed, final: true }),
+    );
   }
 
   private async pausedTask(scope: A2aTaskScope, params: A2aSendParams): Promise<A2aTask | undefined> {
@@ -228,7 +208,7 @@ export class A2aTaskService {
     onUpdate: ((update: A2aTaskUpdate) => void) | undefined,
   ): Promise<A2aTask> {
     this.running.set(task.id, abort);
-    const stopLease = this.keepLease(task.id, lease);
+    const stopLease = this.leases.keep(task.id, lease);
     let change: A2aTaskChange;
     try {
       change = await this.consume(events, (text) =>
@@ -286,38 +266,6 @@ export class A2aTaskService {
     return change;
   }
 
-  /** Takes the task's lease; null when the lease store cannot give one (the task then runs without it). */
-  private async acquireLease(taskId: string): Promise<Lease | null> {
-    try {
-      return await this.deps.coordination.acquireLease(leaseName(taskId), this.settings.leaseTtlMs);
-    } catch (error) {
-      this.deps.logger.warn('A2A task lease unavailable; the task runs without one', { taskId, error: String(error) });
-      return null;
-    }
-  }
-
-  /** Refreshes the lease while the turn runs (and touches the task, for the sweep); the result lets it go. */
-  private keepLease(taskId: string, lease: Lease | null): () => Promise<void> {
-    if (!lease) return async () => undefined;
-    const ttl = this.settings.leaseTtlMs;
-    const timer = setInterval(
-      () => {
-        void lease
-          .renew(ttl)
-          .then((kept) => (kept ? this.deps.store.noteLease(taskId) : undefined))
-          .catch((error: unknown) =>
-            this.deps.logger.warn('A2A lease refresh failed', { taskId, error: String(error) }),
-          );
-      },
-      Math.max(10, Math.floor(ttl / 3)),
-    );
-    timer.unref();
-    return async () => {
-      clearInterval(timer);
-      await lease.release().catch(() => undefined);
-    };
-  }
-
   /** Tells the local follower, resubscribers on every replica and, for status changes, the push listener. */
   private publish(task: A2aTask, update: A2aTaskUpdate, onUpdate?: (update: A2aTaskUpdate) => void): void {
     onUpdate?.(update);
@@ -365,10 +313,6 @@ export class A2aTaskService {
       });
     return { message: { contextId, text: change.artifactText ?? change.statusText ?? '' } };
   }
-}
-
-function leaseName(taskId: string): string {
-  return `a2a-task:${taskId}`;
 }
 
 function notCancelable(): A2aRpcError {

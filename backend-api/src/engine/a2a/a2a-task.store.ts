@@ -101,8 +101,8 @@ export class A2aTaskStore {
   async find(scope: A2aTaskScope, id: string): Promise<A2aTask | undefined> {
     const { rows } = await this.db.query<TaskRow>(
       `SELECT * FROM wildo_a2a_tasks WHERE id = $1 AND owner_key = $2 AND audience = $3
-         AND ($4::text IS NULL OR organization_id = $4)`,
-      [id, scope.ownerKey, scope.audience, scope.organizationId ?? null],
+         AND (organization_id IS NULL OR organization_id = ANY($4::text[]))`,
+      [id, scope.ownerKey, scope.audience, [...scope.organizationIds]],
     );
     return rows[0] ? toTask(rows[0]) : undefined;
   }
@@ -118,12 +118,12 @@ export class A2aTaskStore {
     scope: A2aTaskScope,
     filter: { contextId?: string; state?: A2aTaskState; limit: number; offset: number },
   ): Promise<{ tasks: A2aTask[]; total: number }> {
-    const where = `owner_key = $1 AND audience = $2 AND ($3::text IS NULL OR organization_id = $3)
+    const where = `owner_key = $1 AND audience = $2 AND (organization_id IS NULL OR organization_id = ANY($3::text[]))
       AND ($4::text IS NULL OR context_id = $4) AND ($5::text IS NULL OR state = $5)`;
     const params = [
       scope.ownerKey,
       scope.audience,
-      scope.organizationId ?? null,
+      [...scope.organizationIds],
       filter.contextId ?? null,
       filter.state ?? null,
     ];

@@ -34,12 +34,15 @@ export interface A2aTask {
   createdAt: string;
 }
 
-/** Who may see a task: its owner, through the endpoint it was created on, within the principal's organization. */
+/**
+ * Who may see a task: its owner, through the endpoint it was created on, in an organization the caller is still in
+ * (a person's current memberships; a confined credential's one organization). Tasks of no organization stay the
+ * owner's.
+ */
 export interface A2aTaskScope {
   ownerKey: string;
   audience: string;
-  /** Set when the credential is confined to one organization (a machine of it, a restricted delegation). */
-  organizationId?: string;
+  organizationIds: readonly string[];
 }
 
 /** What happens to a task, as its followers see it. */

@@ -15,12 +15,13 @@ import {
   v1Message,
 } from '../../testing/a2a.fixtures.js';
 import { assistantOrganization, useAssistantBackend } from '../../testing/agents.fixtures.js';
-import { signUp, createOrganization, type TestUser } from '../../testing/identity.fixtures.js';
+import { addMember, createOrganization, signInAgain, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { deferred, textReply, toolCallsReply } from '../../testing/llm-stubs/index.js';
 import { delegatedToken, MCP_BACKEND_OPTIONS } from '../../testing/mcp.fixtures.js';
 import { useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { A2aRuntime } from './a2a.module.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';
+import type { RateLimitService } from '../resources/rate-limit.service.js';
 import { A2A_ERRORS } from './a2a-protocol.js';
 import { taskChannel } from './a2a-task.service.js';
 
@@ -280,6 +281,14 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
     }
     const resubscribe = await a2aStream(t.api, A2A_PATH, 'tasks/resubscribe', { id: mine.id }, theirs);
     expect(resubscribe.body.error.code).toBe(A2A_ERRORS.TASK_NOT_FOUND);
+    const streamed = await a2aStream(
+      t.api,
+      A2A_PATH,
+      'message/stream',
+      { message: legacyMessage('continue', { taskId: mine.id }), metadata: SKILL },
+      theirs,
+    );
+    expect(streamed.body.error.code).toBe(A2A_ERRORS.TASK_NOT_FOUND);
     const listed = await send('ListTasks', {}, theirs);
     expect(listed.tasks.map((task: { id: string }) => task.id)).not.toContain(mine.id);
     // Positive control: the owner still reads it, unchanged.
@@ -362,5 +371,54 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
     await held?.release();
     expect(await tasks.sweepAbandoned(later)).toEqual([task.id]);
     expect((await store.byId(task.id))?.state).toBe('failed');
+  });
+
+  it('falls back to a blocking reply when the task cannot be stored (a message, never a task id)', async () => {
+    const { store } = runtime();
+    const failing = vi.spyOn(store, 'create').mockRejectedValue(new Error('disk full'));
+    stub.enqueue(textReply('Answered anyway.'));
+    const reply = await send('message/send', {
+      message: legacyMessage('x'),
+      metadata: SKILL,
+      configuration: { blocking: false },
+    });
+    failing.mockRestore();
+    expect(reply).toMatchObject({
+      kind: 'message',
+      role: 'agent',
+      parts: [{ kind: 'text', text: 'Answered anyway.' }],
+    });
+    expect(reply.taskId).toBeUndefined();
+    // Positive control: with the store back, the same send opens a task.
+    stub.enqueue(textReply('A task again.'));
+    const task = await send('message/send', { message: legacyMessage('x'), metadata: SKILL });
+    expect(task.kind).toBe('task');
+  });
+
+  it('charges the blanket per-owner throttle and the A2A surface bucket on verified identity', async () => {
+    const rateLimits = t.backend.container.get<RateLimitService>(SAAS_SERVICE_TYPES.RateLimitService);
+    const charged = vi.spyOn(rateLimits, 'chargeBurst');
+    await send('ListTasks', {});
+    const keys = charged.mock.calls.map(([key]) => key);
+    charged.mockRestore();
+    expect(keys).toEqual(expect.arrayContaining([`user:${owner.userId}`, `a2a:user:${owner.userId}`]));
+  });
+
+  it('stops showing a person the tasks they ran in an organization they have left', async () => {
+    const member = await signUp(t.api, 'a2a-leaver');
+    await addMember(t.api, owner, orgId, member, 'ORG_MEMBER');
+    const before = await a2aToken(t.api, member);
+    stub.enqueue(textReply('Member task.'));
+    const task = await send(
+      'message/send',
+      { message: legacyMessage('x'), metadata: { ...SKILL, organizationId: orgId } },
+      before,
+    );
+    expect((await send('tasks/get', { id: task.id }, before)).id).toBe(task.id);
+    const removed = await t.api.delete(`/api/v1/organizations/${orgId}/members/${member.userId}`).set(owner.auth);
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    const after = await a2aToken(t.api, await signInAgain(t.api, member));
+    expect((await a2aError(t.api, A2A_PATH, 'tasks/get', { id: task.id }, after)).code).toBe(A2A_ERRORS.TASK_NOT_FOUND);
+    expect((await send('ListTasks', {}, after)).tasks).toEqual([]);
   });
 });
