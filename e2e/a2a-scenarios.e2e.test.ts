@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger, createWildoBackend } from '@wildo/backend-api';
 import { createPgliteDatabase } from '@wildo/backend-api/persistence';
+import { pgliteTemplateDump } from '@wildo/backend-api/testing/pglite-template';
 import { referenceApplication } from '@wildo/backend-api/reference-application';
 import { freePort } from '@wildo/backend-api/testing/backend-process';
 import { AnthropicStub, textReply, toolCallsReply, type StubRequest } from '@wildo/backend-api/testing/llm-stubs';
@@ -35,7 +36,7 @@ function todoModel(request: StubRequest) {
 
 describe('A2A scenarios', () => {
   it('pass against the reference application over real HTTP, with a stand-in model', async () => {
-    const database = await createPgliteDatabase();
+    const database = await createPgliteDatabase({ loadDataDir: await pgliteTemplateDump() });
     const stub = await new AnthropicStub().start();
     stub.setFallback(todoModel);
     const errorLog: string[] = [];
