@@ -10,6 +10,7 @@ import { HealthPage } from './health/health.page';
 import { NotFoundPage } from './not-found.page';
 import { Auth_OAuthConsent } from './oauth/consent.page';
 import { useLocation } from './routing/navigation';
+import { UploadDropPage } from './uploads/upload-drop.page';
 
 /** The page for a path; a tiny switch is all the routing these few pages need. */
 function RouteView({ pathname, search }: { pathname: string; search: string }) {
@@ -32,6 +33,8 @@ function RouteView({ pathname, search }: { pathname: string; search: string }) {
       return <InvitationsPage />;
     case '/assistant':
       return <AssistantOrganizationPickerPage />;
+    case '/uploads':
+      return <UploadDropPage />;
     default:
       return <NotFoundPage />;
   }
