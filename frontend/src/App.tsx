@@ -14,6 +14,7 @@ import { OrganizationsPage } from './organizations/organizations.page';
 import { OrganizationView } from './organizations/organization-view';
 import { useLocation } from './routing/navigation';
 import { useSessionInfo, type SessionInfo } from './session/use-session-info';
+import { UploadDropPage } from './uploads/upload-drop.page';
 
 /** The page for a path; a tiny switch is all the routing these few pages need. */
 function RouteView({ pathname, search, session }: { pathname: string; search: string; session: SessionInfo | null }) {
@@ -41,6 +42,8 @@ function RouteView({ pathname, search, session }: { pathname: string; search: st
       return <InvitationsPage />;
     case '/assistant':
       return <AssistantOrganizationPickerPage />;
+    case '/uploads':
+      return <UploadDropPage />;
     default:
       return <NotFoundPage />;
   }

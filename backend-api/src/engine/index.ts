@@ -269,3 +269,19 @@ export {
   type RagSearchStatus,
   type RagTruncation,
 } from './rag/index.js';
+// Files: storage, records, upload grants.
+export {
+  FILE_UPLOAD_GRANT_DEFAULT_MINUTES,
+  FILE_UPLOAD_GRANT_MAX_MINUTES,
+  FILES_TYPES,
+  FileRecordsService,
+  FileUploadGrantService,
+  LocalDirectoryFileStorage,
+  UPLOAD_GRANT_HEADER,
+  uploadGrantToolName,
+  type FileRecord,
+  type FileStorage,
+  type FileUploadGrantMetadata,
+  type UploadGrantResponse,
+  type UploadGrantStatus,
+} from './files/index.js';

@@ -196,6 +196,12 @@ export class FileUploadGrantService {
     return compiled?.http && !compiled.unimplemented ? compiled : undefined;
   }
 
+  /** The drop page's origin (the default frontend's public URL), which may call the upload and status routes. */
+  frontendOrigin(): string | undefined {
+    const url = configuredFrontendUrl(this.deps.runtime);
+    return url ? new URL(url).origin : undefined;
+  }
+
   /** The upload URL a target's route has (what a grant for it was bound to). */
   uploadUrlFor(target: UploadTarget): string | undefined {
     const operation = this.operationOf(target.resourceType, target.operation);

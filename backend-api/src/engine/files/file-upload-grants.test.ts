@@ -265,6 +265,18 @@ describe('upload grants over REST', () => {
     expect(accepted).toEqual(expect.any(String));
   });
 
+  it('lets the configured frontend origin, and no other, call the upload route from the drop page', async () => {
+    const path = `${collection()}/files/attachments/upload`;
+    const preflight = (origin: string) =>
+      t.api.options(path).set('Origin', origin).set('Access-Control-Request-Method', 'POST');
+    const allowed = await preflight('http://localhost:4241');
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers['access-control-allow-origin']).toBe('http://localhost:4241');
+    expect(allowed.headers['access-control-allow-headers']).toContain(UPLOAD_GRANT_HEADER);
+    const foreign = await preflight('https://evil.example');
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('answers not found for an unknown status handle', async () => {
     const res = await t.api.get(`/api/v1/files/upload-grants/${'a'.repeat(43)}`);
     expect(res.status).toBe(404);

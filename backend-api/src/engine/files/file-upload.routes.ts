@@ -113,13 +113,34 @@ function bodyReader(req: Request): (limitBytes: number) => Promise<Buffer> {
 }
 
 /**
+ * Lets the drop page call the upload and status routes from the configured frontend's origin (and no other): the
+ * page sends the grant header, so a cross-origin upload is preflighted.
+ */
+function dropPageCors(grants: FileUploadGrantService): RequestHandler {
+  return (req, res, next) => {
+    const origin = req.get('origin');
+    if (origin === undefined || origin !== grants.frontendOrigin()) return next();
+    res.setHeader('access-control-allow-origin', origin);
+    res.setHeader('vary', 'Origin');
+    if (req.method !== 'OPTIONS') return next();
+    res.setHeader('access-control-allow-methods', 'GET, POST');
+    res.setHeader('access-control-allow-headers', `${UPLOAD_GRANT_HEADER}, content-type`);
+    res.setHeader('access-control-max-age', '600');
+    res.status(204).end();
+  };
+}
+
+/**
  * The grant holder's routes, which need no session: `POST <parent URL>/files/<field>/upload` (the grant in
  * `x-wildo-upload-grant`, the file as multipart `file`) and `GET /files/upload-grants/<handle>` (the status URL).
  * Mounted before the API's JSON body parsing and authentication.
  */
 export function createFileUploadRouter(options: FileRoutesOptions): Router {
   const router = express.Router();
+  const cors = dropPageCors(options.grants);
+  router.use('/files/upload-grants/:handle', cors);
   for (const { path, resourceType, operation } of parentRoutes(options.grants)) {
+    router.use(`${path}/files/:field/upload`, cors);
     router.post(
       `${path}/files/:field/upload`,
       handled(async (req, res) => {

@@ -1,0 +1,31 @@
+/**
+ * Files: storage behind an interface, file records (size, media type, SHA-256, state), the dispatch path's check of
+ * `z_file` values, and upload grants (REST mint/upload/status routes, derived MCP tools).
+ */
+export { fileFieldsOf, fileIdsIn, isUserUploadable, type FileField } from './file-fields.js';
+export {
+  FileRecordsService,
+  type FileRecord,
+  type FileState,
+  type FileUpload,
+  type FileUploader,
+} from './file-records.service.js';
+export { FileReferenceCheck } from './file-reference.check.js';
+export { LocalDirectoryFileStorage, type FileStorage } from './file-storage.js';
+export {
+  FILE_UPLOAD_GRANT_DEFAULT_MINUTES,
+  FILE_UPLOAD_GRANT_MAX_MINUTES,
+  UPLOAD_GRANT_HEADER,
+  type DeclaredFile,
+  type FileUploadGrantMetadata,
+  type UploadedFileDescription,
+  type UploadFieldDescription,
+  type UploadGrantOperation,
+  type UploadGrantResponse,
+  type UploadGrantState,
+  type UploadGrantStatus,
+} from './file-upload-grant.schema.js';
+export { FileUploadGrantService, type MintUploadGrantRequest } from './file-upload-grant.service.js';
+export { FILES_MIGRATIONS } from './files.migrations.js';
+export { FILES_TYPES } from './files.tokens.js';
+export { uploadGrantToolName } from './upload-grant.mcp-tools.js';
