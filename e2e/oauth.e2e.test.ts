@@ -1,10 +1,9 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../frontend/browser/build-app.js';
+import { sharedAppBuild } from '../frontend/browser/build-app.js';
 import { CHROMIUM_AVAILABLE, launchChromium } from '../frontend/browser/headless-chromium.js';
 import { startLoopbackCallback, type LoopbackCallback } from './oauth/loopback-callback.js';
 import { startProtectedEndpoint, type ProtectedEndpoint } from './oauth/protected-endpoint.js';
@@ -45,11 +44,8 @@ describe('OAuth 2.1 against the real backend (openid-client, Chromium)', () => {
   });
 
   beforeAll(async () => {
-    // The frontend is only needed by the browser part; building it costs a few seconds.
-    if (CHROMIUM_AVAILABLE) {
-      frontendDist = await mkdtemp(join(tmpdir(), 'wildo-oauth-e2e-frontend-'));
-      await buildApp(frontendDist);
-    }
+    // The frontend is only needed by the browser part (one build shared by the run's browser tests).
+    if (CHROMIUM_AVAILABLE) frontendDist = await sharedAppBuild();
     server = await startRealBackend(frontendDist ? { frontendDist } : {});
     issuer = server.issuer;
     callback = await startLoopbackCallback();
@@ -64,7 +60,6 @@ describe('OAuth 2.1 against the real backend (openid-client, Chromium)', () => {
       ...endpoints.map((endpoint) => () => endpoint.close()),
       () => callback?.close(),
       () => server?.close(),
-      () => (frontendDist ? rm(frontendDist, { recursive: true, force: true }) : undefined),
     ];
     const failures: unknown[] = [];
     for (const step of steps) {

@@ -1,21 +1,17 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { extname, join, resolve, sep } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedAppBuild } from '../frontend/browser/build-app.js';
 
 // The todo assistant page in Debian's headless Chromium: the built app against a stub that streams real
 // server-sent events in several chunks, pauses on an approval and continues after the decision.
 
 const CHROMIUM = '/usr/bin/chromium';
-const FRONTEND_DIR = fileURLToPath(new URL('../frontend/', import.meta.url));
 const ORG = 'org-e2e';
 const EXECUTION_ID = '0b7f6c1e-5d2a-4e8f-9c31-7a2b4d6e8f10';
 const TOKEN = 'e2e-access-token';
@@ -72,16 +68,7 @@ describe.skipIf(!existsSync(CHROMIUM))('todo assistant in Chromium (built app, s
   const received: Array<{ route: string; authorization: string | undefined; body: unknown }> = [];
 
   beforeAll(async () => {
-    outDir = await mkdtemp(join(tmpdir(), 'wildo-assistant-dist-'));
-    const viteBin = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
-    await promisify(execFile)(
-      process.execPath,
-      [viteBin, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
-      {
-        cwd: FRONTEND_DIR,
-        env: { ...process.env, NODE_ENV: 'production' },
-      },
-    );
+    outDir = await sharedAppBuild();
     server = createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://stub.invalid').pathname;
       const route = `${req.method ?? 'GET'} ${path}`;
@@ -154,7 +141,6 @@ describe.skipIf(!existsSync(CHROMIUM))('todo assistant in Chromium (built app, s
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
     }
-    if (outDir) await rm(outDir, { recursive: true, force: true });
   });
 
   it('streams a reply, pauses on an approval, and continues after Approve with edited arguments', async () => {

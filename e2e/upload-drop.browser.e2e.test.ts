@@ -1,12 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createLogger, createWildoBackend, type UploadGrantResponse, type WildoBackend } from '@wildo/backend-api';
 import { createPgliteDatabase, type SqlDatabase } from '@wildo/backend-api/persistence';
 import { referenceApplication } from '@wildo/backend-api/reference-application';
 import { freePort } from '@wildo/backend-api/testing/backend-process';
+import { pgliteTemplateDump } from '@wildo/backend-api/testing/pglite-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../frontend/browser/build-app.js';
+import { sharedAppBuild } from '../frontend/browser/build-app.js';
 import { CHROMIUM_AVAILABLE, launchChromium, type HeadlessChromium } from '../frontend/browser/headless-chromium.js';
 import { createOrganization, describeAnswer, rest, signUp, type Person } from './oauth/rest-api.js';
 import { referenceRuntimeOptions } from './reference-runtime.js';
@@ -25,8 +23,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('the upload drop page against the real back
   let organizationId: string;
 
   beforeAll(async () => {
-    frontendDist = await mkdtemp(join(tmpdir(), 'wildo-upload-e2e-dist-'));
-    await buildApp(frontendDist);
+    frontendDist = await sharedAppBuild();
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     const { runtime, env } = await referenceRuntimeOptions();
@@ -37,7 +34,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('the upload drop page against the real back
       main_backend_api: { publicUrl: baseUrl },
       main_frontend: { publicUrl: baseUrl },
     };
-    database = await createPgliteDatabase();
+    database = await createPgliteDatabase({ loadDataDir: await pgliteTemplateDump() });
     backend = await createWildoBackend({
       application: referenceApplication,
       database,
@@ -58,7 +55,6 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('the upload drop page against the real back
     await browser?.close();
     await backend?.close();
     await database?.close();
-    if (frontendDist) await rm(frontendDist, { recursive: true, force: true });
   });
 
   it('takes a dropped file from the grant’s page to a knowledge document', async () => {

@@ -29,8 +29,9 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 export async function scrollsSideways(page: Page): Promise<boolean> {
   // Runs in the page; typed loosely because the Node program that checks this file has no DOM library.
   return page.evaluate(() => {
-    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } })
-      .document.documentElement;
+    const root = (
+      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+    ).document.documentElement;
     return root.scrollWidth > root.clientWidth;
   });
 }
@@ -49,7 +50,12 @@ export async function checkPageAtWidths(page: Page, name: string): Promise<strin
       for (const violation of await seriousViolations(page)) problems.push(`${name} at ${width}px: ${violation}`);
       if (await scrollsSideways(page)) problems.push(`${name} at ${width}px: scrolls sideways`);
       // JPEG: much faster to encode than PNG for full pages, and small enough to keep in the repository.
-      await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-${width}.jpg`), fullPage: true, type: 'jpeg', quality: 70 });
+      await page.screenshot({
+        path: join(SCREENSHOTS_DIR, `${name}-${width}.jpg`),
+        fullPage: true,
+        type: 'jpeg',
+        quality: 70,
+      });
     }
   } finally {
     await page.setViewportSize(original);

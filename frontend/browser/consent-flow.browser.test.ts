@@ -1,10 +1,9 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from './build-app';
+import { sharedAppBuild } from './build-app';
 import { CHROMIUM_AVAILABLE, launchChromium } from './headless-chromium';
 import { STUB_CLIENT, STUB_RESOURCE, STUB_USER, startStubBackend, type StubBackend } from './stub-backend.server';
 
@@ -59,15 +58,13 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('consent flow and invitations in Chromium (
   let backend: StubBackend;
 
   beforeAll(async () => {
-    outDir = await mkdtemp(join(tmpdir(), 'wildo-frontend-dist-'));
-    await buildApp(outDir);
+    outDir = await sharedAppBuild();
     backend = await startStubBackend(outDir);
     await mkdir(SCREENSHOTS, { recursive: true });
   });
 
   afterAll(async () => {
     await backend?.close();
-    if (outDir) await rm(outDir, { recursive: true, force: true });
   });
 
   it.each([375, 1280])(

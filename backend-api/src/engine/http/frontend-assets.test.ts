@@ -9,19 +9,22 @@ const PAGE = '<!doctype html><title>Wildo</title><div id="root"></div>';
 
 describe('the built frontend served from the backend', () => {
   const database = useTestDatabase();
+  let parentDir: string;
   let distDir: string;
   let t: TestBackend;
 
   beforeAll(async () => {
-    distDir = await mkdtemp(path.join(tmpdir(), 'wildo-frontend-dist-'));
-    await mkdir(path.join(distDir, 'assets'));
+    parentDir = await mkdtemp(path.join(tmpdir(), 'wildo-frontend-'));
+    // Under a dot directory (as in ~/.local/share or node_modules/.cache): the page must still be served.
+    distDir = path.join(parentDir, '.build', 'dist');
+    await mkdir(path.join(distDir, 'assets'), { recursive: true });
     await writeFile(path.join(distDir, 'index.html'), PAGE);
     await writeFile(path.join(distDir, 'assets', 'app-1234.js'), 'console.log("app");');
     t = await createTestBackend(database(), { http: { frontendDist: distDir } });
   });
   afterAll(async () => {
     await t?.close();
-    await rm(distDir, { recursive: true, force: true });
+    await rm(parentDir, { recursive: true, force: true });
   });
 
   function expectPageHeaders(res: { headers: Record<string, string>; text: string; status: number }) {

@@ -41,7 +41,8 @@ export function createFrontendRouter(distDir: string): Router | null {
   );
   router.get(/^\/(?!api\/|\.well-known\/).*/, (_req, res) => {
     setPageHeaders(res);
-    res.sendFile(index);
+    // Relative to its root: `send` refuses a path with a dot segment (`~/.local/...`) unless the dot is above the root.
+    res.sendFile('index.html', { root: distDir });
   });
   return router;
 }
