@@ -283,6 +283,54 @@ describe('upload grants over REST', () => {
   });
 });
 
+describe('file references written by custom operation handlers', () => {
+  const png = (name: string) => ({ name, type: 'image/png', content: `png bytes of ${name}` });
+
+  /** Uploads a cover (PNG) for a new case file of the organization and returns its id. */
+  async function coverId(user: TestUser, organizationId: string, name: string): Promise<string> {
+    const grant = await mintGrant(t.api, user, `${collection(organizationId)}/files/cover/grant`);
+    const res = await upload(t.api, grant, png(name));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.file.fileId as string;
+  }
+
+  it('refuses, through utils.records and utils.resources, another tenant’s file and one uploaded for another field', async () => {
+    const theirs = await coverId(stranger, otherOrg, 'theirs.png');
+    const attachment = await uploadedFileId(member, `${collection()}/files/attachments/grant`, 'attachment.txt');
+    const mine = await coverId(member, org, 'mine.png');
+    const caseId = await createCase(member, { title: 'Existing' });
+    const recordUrl = `${collection()}/${caseId}`;
+
+    for (const coverFileId of [theirs, attachment]) {
+      for (const res of [
+        await t.api.post(`${collection()}/open-with-cover`).set(member.auth).send({ title: 'Copied', coverFileId }),
+        await t.api.post(`${recordUrl}/replace-cover`).set(member.auth).send({ coverFileId }),
+      ]) {
+        expect(res.status, JSON.stringify(res.body)).toBe(400);
+        expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', reason: 'input_invalid' });
+        expect(res.body.error.problems).toEqual([{ path: 'cover', expected: expect.any(String) }]);
+        expect(JSON.stringify(res.body)).not.toContain(coverFileId);
+      }
+    }
+    const untouched = await t.api.get(recordUrl).set(member.auth);
+    expect(untouched.body.data).toMatchObject({ title: 'Existing', version: 1 });
+    expect(untouched.body.data.cover).toBeUndefined();
+
+    // Positive control: the tenant's own cover is accepted on both paths and stored.
+    const opened = await t.api
+      .post(`${collection()}/open-with-cover`)
+      .set(member.auth)
+      .send({ title: 'With cover', coverFileId: mine });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    const openedRead = await t.api.get(`${collection()}/${opened.body.data._id as string}`).set(member.auth);
+    expect(openedRead.body.data).toMatchObject({ title: 'With cover', cover: { fileId: mine } });
+    const replaced = await t.api.post(`${recordUrl}/replace-cover`).set(member.auth).send({ coverFileId: mine });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    const replacedRead = await t.api.get(recordUrl).set(member.auth);
+    expect(replacedRead.body.data).toMatchObject({ title: 'Existing', version: 2, cover: { fileId: mine } });
+  });
+});
+
 describe('the derived MCP upload-grant tool, through the official MCP client', () => {
   it('is listed beside its parent, whose description explains the handoff, and its grant feeds the parent write', async () => {
     const key = await organizationApiKey(t.api, manager, org);

@@ -288,6 +288,7 @@ export function dispatchSteps(deps: DispatchStepDependencies): readonly Dispatch
         call.input = acceptInput(call.operation, call.request);
       },
     },
+    // The store refuses such writes on every path; asked here too, a request is refused before prefix handlers run.
     // Only a body that names files awaits anything.
     { name: 'files', run: (call) => deps.files?.check(call.operation, call.context, call.input.body) },
     {
