@@ -8,7 +8,10 @@ import { organizationApiKey } from '../../testing/mcp.fixtures.js';
 import { readGeneratedRuntime } from '../../testing/generated-runtime.js';
 import { createTestBackend, openTestSchema, type TestBackend } from '../../testing/test-backend.js';
 import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
+import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
+import type { ResourceStore } from '../persistence/resource-store.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
+import { SqlResourceStore } from '../persistence/sql-resource-store.js';
 import { UPLOAD_GRANT_HEADER, type UploadGrantResponse } from './file-upload-grant.schema.js';
 import { ATTACHMENT_MAX_BYTES, filesTestApplication, mintGrant, upload } from './files.fixtures.js';
 
@@ -328,6 +331,48 @@ describe('file references written by custom operation handlers', () => {
     expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
     const replacedRead = await t.api.get(recordUrl).set(member.auth);
     expect(replacedRead.body.data).toMatchObject({ title: 'Existing', version: 2, cover: { fileId: mine } });
+  });
+});
+
+describe('file references written on the engine’s store itself', () => {
+  it('asks only about ids a write newly names, and reads inside the write’s own transaction', async () => {
+    const store = t.backend.container.get<ResourceStore>(T.ResourceStore);
+    const definition = t.backend.registry.getResource('case-files').storeDefinition;
+    const scope = { kind: 'organization', organizationId: org } as const;
+    const creator = { userId: null, principalType: 'system', principalId: 'files-test' };
+    const cover = (fileId: string) => ({ fileId, updatedAt: new Date().toISOString() });
+    const grant = (user: TestUser, organizationId: string) =>
+      mintGrant(t.api, user, `${collection(organizationId)}/files/cover/grant`);
+    const png = { type: 'image/png', content: 'png bytes' };
+    const theirs = (await upload(t.api, await grant(stranger, otherOrg), { name: 't.png', ...png })).body.file.fileId;
+    const mine = (await upload(t.api, await grant(member, org), { name: 'm.png', ...png })).body.file.fileId;
+
+    // Refused inside a transaction (PGlite would wait forever on a read outside it), and nothing of it commits.
+    const refused = store.transaction(async (tx) => {
+      await tx.insert(definition, scope, { id: 'tx-first', data: { title: 'first' }, creator });
+      await tx.insert(definition, scope, { data: { title: 'tx', cover: cover(theirs) }, creator });
+    });
+    await expect(refused).rejects.toMatchObject({ code: 'VALIDATION_FAILED', problems: [{ path: 'cover' }] });
+    expect(await store.findById(definition, scope, 'tx-first')).toBeNull();
+    const accepted = await store.transaction((tx) =>
+      tx.insert(definition, scope, { data: { title: 'tx', cover: cover(mine) }, creator }),
+    );
+    expect(accepted.data.cover).toMatchObject({ fileId: mine });
+
+    // A record already holding an id (written here past the check) keeps it through an update naming no new one.
+    const unchecked = new SqlResourceStore({ database });
+    const held = await unchecked.insert(definition, scope, { data: { title: 'held', cover: cover(theirs) }, creator });
+    const retitled = await store.update(definition, scope, held.id, {
+      data: { ...held.data, title: 'retitled' },
+      expectedVersion: 1,
+    });
+    expect(retitled.ok).toBe(true);
+    const swapped = store.update(definition, scope, accepted.id, {
+      data: { ...accepted.data, cover: cover(theirs) },
+      expectedVersion: 1,
+    });
+    await expect(swapped).rejects.toMatchObject({ code: 'VALIDATION_FAILED', problems: [{ path: 'cover' }] });
+    expect((await store.findById(definition, scope, accepted.id))?.data.cover).toMatchObject({ fileId: mine });
   });
 });
 
