@@ -100,7 +100,10 @@ export const caseFiles = defineResource({
 /** The custom operations' handlers: each writes the caller's file id as given (the engine's check is the guard). */
 export const caseFilesService = caseFiles.implement({
   'open-with-cover': async ({ input, utils }) =>
-    utils.records.create({ title: input.title, cover: { fileId: input.coverFileId, updatedAt: utils.now().toISOString() } }),
+    utils.records.create({
+      title: input.title,
+      cover: { fileId: input.coverFileId, updatedAt: utils.now().toISOString() },
+    }),
   'replace-cover': async ({ id, input, utils }) => {
     const cover = { fileId: input.coverFileId, updatedAt: utils.now().toISOString() };
     const updated = await utils.resources('case-files').update(id, { cover });

@@ -1,6 +1,7 @@
 /**
  * Files: storage behind an interface, file records (size, media type, SHA-256, state), the check of `z_file` values
- * on every record write (the store wrapper, and early on the dispatch path), and upload grants (REST mint/upload/status routes, derived MCP tools).
+ * on every record write (the store wrapper, and early on the dispatch path), and upload grants (REST
+ * mint/upload/status routes, derived MCP tools).
  */
 export { fileFieldsOf, fileIdsIn, isUserUploadable, type FileField } from './file-fields.js';
 export {

@@ -144,7 +144,7 @@ export interface DispatchStepDependencies {
     ): Promise<unknown>;
   };
   stepUp: Pick<StepUpService, 'consume'>;
-  /** The check of `z_file` values (files the caller's tenant uploaded for that field); absent: no file fields are checked. */
+  /** The early check of `z_file` values (the store checks every write anyway); absent: refused only at the store. */
   files?: Pick<FileReferenceCheck, 'check'>;
 }
 
