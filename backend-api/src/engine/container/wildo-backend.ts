@@ -21,6 +21,7 @@ import type { SigningKeyService } from '../identity/signing-keys.service.js';
 import type { SqlPrincipalDirectory } from '../identity/sql-principal-directory.service.js';
 import { FileRecordsService } from '../files/file-records.service.js';
 import { FileReferenceCheck } from '../files/file-reference.check.js';
+import { withFileReferences } from '../files/file-referencing-store.js';
 import type { FileUploadGrantService } from '../files/file-upload-grant.service.js';
 import { bindUploadGrants } from '../files/files.bindings.js';
 import { UploadGrantMcpTools } from '../files/upload-grant.mcp-tools.js';
@@ -143,7 +144,14 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     );
     // Writes of corpus resources (fields marked `.ragSource()`) ingest their chunks in the same transaction.
     const ragIngestion = createRagIngestion({ registry, logger, clock });
-    const store = withCorpusIngestion(new SqlResourceStore({ database, logger, now: () => clock.now() }), ragIngestion);
+    // Every record write, whichever path makes it, names only files its tenant uploaded for the field.
+    const fileStorage = options.fileStorage ?? (await openFileStorage(options.dataDir, owned));
+    const fileRecords = new FileRecordsService(database, fileStorage, clock);
+    const fileReferences = new FileReferenceCheck(registry, fileRecords);
+    const store = withFileReferences(
+      withCorpusIngestion(new SqlResourceStore({ database, logger, now: () => clock.now() }), ragIngestion),
+      fileReferences,
+    );
     await store.ensureSchema(registry.listResources().map((r) => r.storeDefinition));
     const coordination =
       options.coordination ??
@@ -209,12 +217,10 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     const traceSink = options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger));
     if (!options.traceSink) owned.push(() => traceSink.shutdown?.() ?? traceSink.flush());
     container.bind(T.AgentTraceSink).toConstantValue(traceSink);
-    // Bound before the engine's services resolve: the dispatcher's file-reference check is not optional.
-    const fileStorage = options.fileStorage ?? (await openFileStorage(options.dataDir, owned));
-    const fileRecords = new FileRecordsService(database, fileStorage, clock);
+    // Bound before the engine's services resolve: the dispatcher's early file-reference check is not optional.
     container.bind(FILES_TYPES.FileStorage).toConstantValue(fileStorage);
     container.bind(FILES_TYPES.FileRecords).toConstantValue(fileRecords);
-    container.bind(FILES_TYPES.FileReferenceCheck).toConstantValue(new FileReferenceCheck(registry, fileRecords));
+    container.bind(FILES_TYPES.FileReferenceCheck).toConstantValue(fileReferences);
     bindUploadGrants(container, { registry, store, files: fileRecords, runtime: runtime ?? {}, clock, logger });
     container.load(engineContainerModule);
     for (const module of application.modules) if (module.containerModule) container.load(module.containerModule);

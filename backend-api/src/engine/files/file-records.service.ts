@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../container/clock.js';
 import type { TenantScope } from '../persistence/resource-store.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
+import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
 import type { FileStorage } from './file-storage.js';
 
 /** Where a file is in its life: its row exists while `uploading`; `stored` once every byte is in the storage. */
@@ -166,15 +166,19 @@ export class FileRecordsService {
     return this.storage.get(row.storage_key);
   }
 
-  /** Of `ids`, those naming a stored file of `tenant` uploaded for this resource type and field. */
+  /**
+   * Of `ids`, those naming a stored file of `tenant` uploaded for this resource type and field. `executor` is the
+   * open transaction of a write that asks from inside one (a second connection could wait on it).
+   */
   async usableIds(
     ids: readonly string[],
     tenant: TenantScope,
     resourceType: string,
     fieldName: string,
+    executor: SqlExecutor = this.database,
   ): Promise<Set<string>> {
     const [kind, tenantId] = tenantColumns(tenant);
-    const { rows } = await this.database.query<{ id: string }>(
+    const { rows } = await executor.query<{ id: string }>(
       `SELECT id FROM wildo_files
        WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND tenant_kind = $2 AND tenant_id = $3 AND resource_type = $4 AND field_name = $5
          AND state = 'stored'`,

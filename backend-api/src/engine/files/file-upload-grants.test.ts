@@ -8,7 +8,10 @@ import { organizationApiKey } from '../../testing/mcp.fixtures.js';
 import { readGeneratedRuntime } from '../../testing/generated-runtime.js';
 import { createTestBackend, openTestSchema, type TestBackend } from '../../testing/test-backend.js';
 import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
+import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
+import type { ResourceStore } from '../persistence/resource-store.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
+import { SqlResourceStore } from '../persistence/sql-resource-store.js';
 import { UPLOAD_GRANT_HEADER, type UploadGrantResponse } from './file-upload-grant.schema.js';
 import { ATTACHMENT_MAX_BYTES, filesTestApplication, mintGrant, upload } from './files.fixtures.js';
 
@@ -280,6 +283,96 @@ describe('upload grants over REST', () => {
   it('answers not found for an unknown status handle', async () => {
     const res = await t.api.get(`/api/v1/files/upload-grants/${'a'.repeat(43)}`);
     expect(res.status).toBe(404);
+  });
+});
+
+describe('file references written by custom operation handlers', () => {
+  const png = (name: string) => ({ name, type: 'image/png', content: `png bytes of ${name}` });
+
+  /** Uploads a cover (PNG) for a new case file of the organization and returns its id. */
+  async function coverId(user: TestUser, organizationId: string, name: string): Promise<string> {
+    const grant = await mintGrant(t.api, user, `${collection(organizationId)}/files/cover/grant`);
+    const res = await upload(t.api, grant, png(name));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.file.fileId as string;
+  }
+
+  it('refuses, through utils.records and utils.resources, another tenant’s file and one uploaded for another field', async () => {
+    const theirs = await coverId(stranger, otherOrg, 'theirs.png');
+    const attachment = await uploadedFileId(member, `${collection()}/files/attachments/grant`, 'attachment.txt');
+    const mine = await coverId(member, org, 'mine.png');
+    const caseId = await createCase(member, { title: 'Existing' });
+    const recordUrl = `${collection()}/${caseId}`;
+
+    for (const coverFileId of [theirs, attachment]) {
+      for (const res of [
+        await t.api.post(`${collection()}/open-with-cover`).set(member.auth).send({ title: 'Copied', coverFileId }),
+        await t.api.post(`${recordUrl}/replace-cover`).set(member.auth).send({ coverFileId }),
+      ]) {
+        expect(res.status, JSON.stringify(res.body)).toBe(400);
+        expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', reason: 'input_invalid' });
+        expect(res.body.error.problems).toEqual([{ path: 'cover', expected: expect.any(String) }]);
+        expect(JSON.stringify(res.body)).not.toContain(coverFileId);
+      }
+    }
+    const untouched = await t.api.get(recordUrl).set(member.auth);
+    expect(untouched.body.data).toMatchObject({ title: 'Existing', version: 1 });
+    expect(untouched.body.data.cover).toBeUndefined();
+
+    // Positive control: the tenant's own cover is accepted on both paths and stored.
+    const opened = await t.api
+      .post(`${collection()}/open-with-cover`)
+      .set(member.auth)
+      .send({ title: 'With cover', coverFileId: mine });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    const openedRead = await t.api.get(`${collection()}/${opened.body.data._id as string}`).set(member.auth);
+    expect(openedRead.body.data).toMatchObject({ title: 'With cover', cover: { fileId: mine } });
+    const replaced = await t.api.post(`${recordUrl}/replace-cover`).set(member.auth).send({ coverFileId: mine });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    const replacedRead = await t.api.get(recordUrl).set(member.auth);
+    expect(replacedRead.body.data).toMatchObject({ title: 'Existing', version: 2, cover: { fileId: mine } });
+  });
+});
+
+describe('file references written on the engine’s store itself', () => {
+  it('asks only about ids a write newly names, and reads inside the write’s own transaction', async () => {
+    const store = t.backend.container.get<ResourceStore>(T.ResourceStore);
+    const definition = t.backend.registry.getResource('case-files').storeDefinition;
+    const scope = { kind: 'organization', organizationId: org } as const;
+    const creator = { userId: null, principalType: 'system', principalId: 'files-test' };
+    const cover = (fileId: string) => ({ fileId, updatedAt: new Date().toISOString() });
+    const grant = (user: TestUser, organizationId: string) =>
+      mintGrant(t.api, user, `${collection(organizationId)}/files/cover/grant`);
+    const png = { type: 'image/png', content: 'png bytes' };
+    const theirs = (await upload(t.api, await grant(stranger, otherOrg), { name: 't.png', ...png })).body.file.fileId;
+    const mine = (await upload(t.api, await grant(member, org), { name: 'm.png', ...png })).body.file.fileId;
+
+    // Refused inside a transaction (PGlite would wait forever on a read outside it), and nothing of it commits.
+    const refused = store.transaction(async (tx) => {
+      await tx.insert(definition, scope, { id: 'tx-first', data: { title: 'first' }, creator });
+      await tx.insert(definition, scope, { data: { title: 'tx', cover: cover(theirs) }, creator });
+    });
+    await expect(refused).rejects.toMatchObject({ code: 'VALIDATION_FAILED', problems: [{ path: 'cover' }] });
+    expect(await store.findById(definition, scope, 'tx-first')).toBeNull();
+    const accepted = await store.transaction((tx) =>
+      tx.insert(definition, scope, { data: { title: 'tx', cover: cover(mine) }, creator }),
+    );
+    expect(accepted.data.cover).toMatchObject({ fileId: mine });
+
+    // A record already holding an id (written here past the check) keeps it through an update naming no new one.
+    const unchecked = new SqlResourceStore({ database });
+    const held = await unchecked.insert(definition, scope, { data: { title: 'held', cover: cover(theirs) }, creator });
+    const retitled = await store.update(definition, scope, held.id, {
+      data: { ...held.data, title: 'retitled' },
+      expectedVersion: 1,
+    });
+    expect(retitled.ok).toBe(true);
+    const swapped = store.update(definition, scope, accepted.id, {
+      data: { ...accepted.data, cover: cover(theirs) },
+      expectedVersion: 1,
+    });
+    await expect(swapped).rejects.toMatchObject({ code: 'VALIDATION_FAILED', problems: [{ path: 'cover' }] });
+    expect((await store.findById(definition, scope, accepted.id))?.data.cover).toMatchObject({ fileId: mine });
   });
 });
 

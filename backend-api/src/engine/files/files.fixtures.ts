@@ -2,8 +2,10 @@
 import {
   CORE_ORG_ROLES,
   defineResource,
+  ResourceOperationEffect,
   ResourceOperationVariantType,
   ResourcePrimaryScope,
+  resourceRecordSchema,
   z_file,
 } from '@wildo/shared-lib';
 import type supertest from 'supertest';
@@ -31,13 +33,37 @@ export const CaseFileSchema = z.object({
   report: z_file({ allowedMimeTypes: ['application/pdf'], generated: true }).optional(),
 });
 
-/** Members create and read case files; only managers update them. CREATE, UPDATE and READ are MCP tools. */
+const CaseFileRecordSchema = resourceRecordSchema(CaseFileSchema, ResourcePrimaryScope.ORGANIZATIONS);
+
+/**
+ * Members create and read case files; only managers update them. CREATE, UPDATE and READ are MCP tools. Two custom
+ * operations copy a caller's file id into a record through the handler-facing records API (`open-with-cover`
+ * creates through `utils.records`, `replace-cover` patches only the cover through `utils.resources`).
+ */
 export const caseFiles = defineResource({
   type: 'case-files',
   displayName: 'Case files',
   primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
   schema: CaseFileSchema,
+  customOperations: {
+    'open-with-cover': {
+      target: 'collection',
+      requestSchema: z.strictObject({ title: z.string().min(1).max(200), coverFileId: z.string() }),
+      responseSchema: CaseFileRecordSchema,
+      effect: ResourceOperationEffect.WRITE,
+      description: 'Opens a case file with a cover.',
+    },
+    'replace-cover': {
+      target: 'instance',
+      requestSchema: z.strictObject({ coverFileId: z.string() }),
+      responseSchema: CaseFileRecordSchema,
+      effect: ResourceOperationEffect.WRITE,
+      description: 'Replaces the cover of a case file.',
+    },
+  },
   operationsConfiguration: {
+    'open-with-cover': { variants: [{ variantType: API_CALL, roles: [CORE_ORG_ROLES.ORG_MEMBER] }] },
+    'replace-cover': { variants: [{ variantType: API_CALL, roles: [CORE_ORG_ROLES.ORG_MEMBER] }] },
     create: {
       variants: [
         {
@@ -71,10 +97,25 @@ export const caseFiles = defineResource({
   },
 });
 
+/** The custom operations' handlers: each writes the caller's file id as given (the engine's check is the guard). */
+export const caseFilesService = caseFiles.implement({
+  'open-with-cover': async ({ input, utils }) =>
+    utils.records.create({
+      title: input.title,
+      cover: { fileId: input.coverFileId, updatedAt: utils.now().toISOString() },
+    }),
+  'replace-cover': async ({ id, input, utils }) => {
+    const cover = { fileId: input.coverFileId, updatedAt: utils.now().toISOString() };
+    const updated = await utils.resources('case-files').update(id, { cover });
+    if (!updated) throw utils.errorBuilder.notFound();
+    return CaseFileRecordSchema.parse(updated);
+  },
+});
+
 /** The files tests' application. */
 export const filesTestApplication = defineBackendApplication({
   name: 'files-tests',
-  modules: [{ name: 'case-files', resources: [caseFiles] }],
+  modules: [{ name: 'case-files', resources: [caseFiles], customServiceImplementations: [caseFilesService] }],
 });
 
 /** Mints a grant at `url` (a record or collection URL plus `/files/<field>/grant`) and expects it minted. */

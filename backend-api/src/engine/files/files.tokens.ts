@@ -4,7 +4,7 @@ export const FILES_TYPES = {
   FileStorage: Symbol.for('wildo.FileStorage'),
   /** File records and bytes ({@link FileRecordsService}). */
   FileRecords: Symbol.for('wildo.FileRecords'),
-  /** The dispatch path's check of `z_file` values ({@link FileReferenceCheck}). */
+  /** The check of `z_file` values on every record write ({@link FileReferenceCheck}). */
   FileReferenceCheck: Symbol.for('wildo.FileReferenceCheck'),
   /** Upload grants ({@link FileUploadGrantService}). */
   FileUploadGrants: Symbol.for('wildo.FileUploadGrants'),

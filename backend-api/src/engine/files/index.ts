@@ -1,6 +1,7 @@
 /**
- * Files: storage behind an interface, file records (size, media type, SHA-256, state), the dispatch path's check of
- * `z_file` values, and upload grants (REST mint/upload/status routes, derived MCP tools).
+ * Files: storage behind an interface, file records (size, media type, SHA-256, state), the check of `z_file` values
+ * on every record write (the store wrapper, and early on the dispatch path), and upload grants (REST
+ * mint/upload/status routes, derived MCP tools).
  */
 export { fileFieldsOf, fileIdsIn, isUserUploadable, type FileField } from './file-fields.js';
 export {
@@ -11,6 +12,7 @@ export {
   type FileUploader,
 } from './file-records.service.js';
 export { FileReferenceCheck } from './file-reference.check.js';
+export { FileReferencingStore, withFileReferences } from './file-referencing-store.js';
 export { LocalDirectoryFileStorage, type FileStorage } from './file-storage.js';
 export {
   FILE_UPLOAD_GRANT_DEFAULT_MINUTES,

@@ -144,7 +144,7 @@ export interface DispatchStepDependencies {
     ): Promise<unknown>;
   };
   stepUp: Pick<StepUpService, 'consume'>;
-  /** The check of `z_file` values (files the caller's tenant uploaded for that field); absent: no file fields are checked. */
+  /** The early check of `z_file` values (the store checks every write anyway); absent: refused only at the store. */
   files?: Pick<FileReferenceCheck, 'check'>;
 }
 
@@ -288,6 +288,7 @@ export function dispatchSteps(deps: DispatchStepDependencies): readonly Dispatch
         call.input = acceptInput(call.operation, call.request);
       },
     },
+    // The store refuses such writes on every path; asked here too, a request is refused before prefix handlers run.
     // Only a body that names files awaits anything.
     { name: 'files', run: (call) => deps.files?.check(call.operation, call.context, call.input.body) },
     {

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, signUp, type TestUser } from '../../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
 import { SAAS_SERVICE_TYPES as T } from '../../container/saas-service-types.tokens.js';
+import type { FileRecordsService } from '../../files/file-records.service.js';
+import { FILES_TYPES } from '../../files/files.tokens.js';
 import type { ResourceStore } from '../../persistence/resource-store.js';
 import type { SqlDatabase } from '../../persistence/sql-database.js';
 import type { ResourcesRegistry } from '../../resources/resources-registry.service.js';
@@ -162,11 +164,32 @@ describe('the sweep', () => {
 
 describe('file sources', () => {
   // Stored bytes by file id, as a storage provider would serve them to ingestion (the files capability's part).
-  const stored = new Map<string, { mediaType: string; bytes: Uint8Array } | 'unreachable'>([
-    ['f-pdf', { mediaType: 'application/pdf', bytes: minimalPdf(['Visitors sign in at reception']) }],
-    ['f-scan', { mediaType: 'application/pdf', bytes: minimalPdf([]) }],
-    ['f-down', 'unreachable'],
-  ]);
+  // The ids are the tenant's file records for the `document` field: a write naming any other file is refused.
+  const stored = new Map<string, { mediaType: string; bytes: Uint8Array } | 'unreachable'>();
+  const ids = { pdf: '', scan: '', down: '' };
+  beforeAll(async () => {
+    const records = t.backend.container.get<FileRecordsService>(FILES_TYPES.FileRecords);
+    const register = async (name: string, bytes: Uint8Array) =>
+      (
+        await records.storeUpload({
+          tenant: { kind: 'organization', organizationId: orgId },
+          resourceType: 'knowledge-documents',
+          fieldName: 'document',
+          name,
+          mediaType: 'application/pdf',
+          bytes,
+          uploadedBy: { entityType: 'user', id: owner.userId },
+        })
+      ).id;
+    const pdf = minimalPdf(['Visitors sign in at reception']);
+    const scan = minimalPdf([]);
+    ids.pdf = await register('visitors.pdf', pdf);
+    ids.scan = await register('scan.pdf', scan);
+    ids.down = await register('down.pdf', scan);
+    stored.set(ids.pdf, { mediaType: 'application/pdf', bytes: pdf });
+    stored.set(ids.scan, { mediaType: 'application/pdf', bytes: scan });
+    stored.set(ids.down, 'unreachable');
+  });
   const files: RagFileSource = {
     open: async (_owner, fileId) => {
       const file = stored.get(fileId);
@@ -209,7 +232,7 @@ describe('file sources', () => {
       await t.api
         .post(base)
         .set(owner.auth)
-        .send({ title: 'Visitors', document: fileValue('f-pdf') })
+        .send({ title: 'Visitors', document: fileValue(ids.pdf) })
     ).body.data._id as string;
     expect(await sourceOf(id)).toMatchObject({ status: 'pending' });
     expect(await documentChunks(id)).toEqual([]);
@@ -222,7 +245,7 @@ describe('file sources', () => {
         await t.api
           .put(`${base}/${id}`)
           .set(owner.auth)
-          .send({ document: fileValue('f-scan') })
+          .send({ document: fileValue(ids.scan) })
       ).status,
     ).toBe(200);
     expect(await ingestion.processPendingFiles(database(), { batchSize: 10 })).toMatchObject({ indexed: 0, failed: 1 });
@@ -234,7 +257,7 @@ describe('file sources', () => {
         await t.api
           .put(`${base}/${id}`)
           .set(owner.auth)
-          .send({ document: fileValue('f-down') })
+          .send({ document: fileValue(ids.down) })
       ).status,
     ).toBe(200);
     await ingestion.processPendingFiles(database(), { batchSize: 10 });
