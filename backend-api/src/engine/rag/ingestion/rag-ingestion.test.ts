@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOrganization, signUp, type TestUser } from '../../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
 import { SAAS_SERVICE_TYPES as T } from '../../container/saas-service-types.tokens.js';
@@ -8,7 +8,10 @@ import type { ResourcesRegistry } from '../../resources/resources-registry.servi
 import { chunkingHash } from '../chunking/text-chunker.js';
 import { minimalPdf } from '../extraction/extraction.fixtures.js';
 import { FileTextExtractionService } from '../extraction/file-text-extraction.service.js';
+import type { JobQueueService } from '../../jobs/job-queue.service.js';
+import { JOBS_TYPES } from '../../jobs/jobs.tokens.js';
 import type { RagCorpusMaintenance } from '../rag-corpus-maintenance.service.js';
+import { startRagJobs } from '../rag-jobs.js';
 import { createSilentLogger } from '../../logging/index.js';
 import { RagIngestionService, type RagFileSource } from './rag-ingestion.service.js';
 
@@ -166,6 +169,7 @@ describe('file sources', () => {
     ['f-pdf', { mediaType: 'application/pdf', bytes: minimalPdf(['Visitors sign in at reception']) }],
     ['f-scan', { mediaType: 'application/pdf', bytes: minimalPdf([]) }],
     ['f-down', 'unreachable'],
+    ['f-policy', { mediaType: 'text/plain', bytes: new TextEncoder().encode('Badges are renewed every year.') }],
   ]);
   const files: RagFileSource = {
     open: async (_owner, fileId) => {
@@ -247,5 +251,28 @@ describe('file sources', () => {
     await ingestion.processPendingFiles(database(), { batchSize: 10 });
     expect(await sourceOf(id)).toMatchObject({ attempts: 2 });
     expect(await documentChunks(id)).toEqual(['Visitors sign in at reception']);
+  });
+
+  it('enqueues the extraction in the write’s own transaction, and the job runner indexes the file', async () => {
+    const c = t.backend.container;
+    c.get<RagIngestionService>(T.RagIngestionService).setFileSource(files);
+    await startRagJobs(
+      c.get<JobQueueService>(JOBS_TYPES.JobQueueService),
+      c.get<RagCorpusMaintenance>(T.RagCorpusMaintenance),
+      {
+        schedule: false,
+      },
+    );
+    const id = (
+      await t.api
+        .post(base)
+        .set(owner.auth)
+        .send({ title: 'Badges', document: fileValue('f-policy') })
+    ).body.data._id as string;
+    await vi.waitFor(async () => expect(await documentChunks(id)).toEqual(['Badges are renewed every year.']), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    expect(await sourceOf(id)).toMatchObject({ status: 'indexed' });
   });
 });
