@@ -27,6 +27,7 @@ export { FileTextExtractionService, type ExtractableFile } from './extraction/fi
 export { corpusDefinitionsOf, type CorpusDefinition, type CorpusField } from './ingestion/corpus-definitions.js';
 export type { CorpusSweepSummary } from './ingestion/corpus-reconciliation.js';
 export { RagIngestionService, type RagFileSource } from './ingestion/rag-ingestion.service.js';
+export { storedFileSource, type StoredFileReader } from './ingestion/stored-file-source.js';
 export {
   RAG_EMBEDDING_DRAIN_BATCH_SIZE,
   RAG_SWEEP_FILE_BATCH_SIZE,
@@ -35,6 +36,7 @@ export {
 export {
   RAG_EMBEDDING_DRAIN_CRON,
   RAG_EMBEDDING_DRAIN_QUEUE,
+  RAG_FILE_EXTRACTION_QUEUE,
   RAG_SWEEP_CRON,
   RAG_SWEEP_QUEUE,
   startRagBackgroundJobs,

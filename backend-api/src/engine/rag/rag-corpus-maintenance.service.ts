@@ -4,7 +4,7 @@ import type { SqlDatabase } from '../persistence/sql-database.js';
 import { drainEmbeddings, embeddingBacklog, type EmbeddingDrainSummary } from './embeddings/embedding-drain.js';
 import type { EmbeddingsBackendService } from './embeddings/embeddings-backend.service.js';
 import { sweepCorpora, type CorpusSweepSummary } from './ingestion/corpus-reconciliation.js';
-import type { RagIngestionService } from './ingestion/rag-ingestion.service.js';
+import type { PendingFilesSummary, RagIngestionService } from './ingestion/rag-ingestion.service.js';
 
 /** Chunks embedded by one scheduled drain at most. */
 export const RAG_EMBEDDING_DRAIN_BATCH_SIZE = 256;
@@ -53,6 +53,20 @@ export class RagCorpusMaintenance {
       { fileBatchSize: options.fileBatchSize ?? RAG_SWEEP_FILE_BATCH_SIZE },
     );
     return { ...summary, embeddingBacklog: await this.embeddingBacklog() };
+  }
+
+  /** Extracts, chunks and indexes at most `batchSize` pending file sources. */
+  async extractPendingFiles(options: { batchSize?: number } = {}): Promise<PendingFilesSummary> {
+    const summary = await this.options.ingestion.processPendingFiles(this.options.database, {
+      batchSize: options.batchSize ?? RAG_SWEEP_FILE_BATCH_SIZE,
+    });
+    this.logger.info('rag file extraction finished', { ...summary });
+    return summary;
+  }
+
+  /** The ingestion service whose corpora this maintains. */
+  get ingestion(): RagIngestionService {
+    return this.options.ingestion;
   }
 
   /** Chunks without a vector of the current binding. */

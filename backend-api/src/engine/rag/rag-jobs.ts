@@ -10,6 +10,8 @@ import { RAG_EMBEDDING_DRAIN_BATCH_SIZE, type RagCorpusMaintenance } from './rag
 export const RAG_EMBEDDING_DRAIN_QUEUE = 'wildo.rag.embedding-drain';
 /** The sweep's queue: hourly. */
 export const RAG_SWEEP_QUEUE = 'wildo.rag.sweep';
+/** File extraction after a write that names files: enqueued in the write's own transaction. */
+export const RAG_FILE_EXTRACTION_QUEUE = 'wildo.rag.file-extraction';
 /** When the drain runs (UTC cron). */
 export const RAG_EMBEDDING_DRAIN_CRON = '*/5 * * * *';
 /** When the sweep runs (UTC cron). */
@@ -35,8 +37,9 @@ function flatten(summary: object): JobRunSummary {
 }
 
 /**
- * Registers the two RAG batch jobs on the job queue: their queues, a worker for each, and (unless `schedule`
- * is false) their cron schedules, which fire once across replicas. A drain whose provider calls all failed
+ * Registers the RAG batch jobs on the job queue: the embedding drain and the sweep (queues, workers and, unless
+ * `schedule` is false, cron schedules that fire once across replicas), and the file extraction that a write
+ * naming files enqueues in its own transaction. A drain whose provider calls all failed
  * fails its run (retried, and visible in the run's summary line); an absent provider is a successful run that
  * reports it. The sweep's summary counts what it rebuilt, removed, repaired and extracted.
  *
@@ -58,6 +61,12 @@ export async function startRagJobs(
     return flatten(summary);
   });
   await jobs.work(RAG_SWEEP_QUEUE, async () => flatten(await maintenance.sweep()));
+  await jobs.defineQueue(RAG_FILE_EXTRACTION_QUEUE, { retryLimit: 3, retryDelaySeconds: 30, expireInSeconds: 900 });
+  await jobs.work(RAG_FILE_EXTRACTION_QUEUE, async () => flatten(await maintenance.extractPendingFiles()));
+  // One waiting extraction job is enough: it takes every pending file source (a bounded batch per run).
+  maintenance.ingestion.onPendingFiles(async (tx) => {
+    await jobs.enqueue(RAG_FILE_EXTRACTION_QUEUE, {}, { transaction: tx, singletonKey: 'pending-files' });
+  });
   if (options.schedule === false) return;
   await jobs.schedule(RAG_EMBEDDING_DRAIN_QUEUE, RAG_EMBEDDING_DRAIN_CRON, { batchSize });
   await jobs.schedule(RAG_SWEEP_QUEUE, RAG_SWEEP_CRON);

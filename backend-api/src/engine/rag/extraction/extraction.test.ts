@@ -96,6 +96,18 @@ describe('extractDocumentText', () => {
       extractDocumentText({ bytes: pages, mediaType: M.PDF }, { limits: { maxPages: 2 } }),
       'limit_exceeded',
     );
+    // The time bound is checked between pages and parts: a deadline already past refuses before any is read.
+    const late = { limits: { timeoutMs: -1 } };
+    await expectFailure(extractDocumentText({ bytes: pages, mediaType: M.PDF }, late), 'limit_exceeded');
+    await expectFailure(
+      extractDocumentText({ bytes: minimalPptx(['a', 'b']), mediaType: M.PPTX }, late),
+      'limit_exceeded',
+    );
+    // Text past the character bound is refused, not cut silently.
+    const short = { limits: { maxTextCharacters: 5 } };
+    await expectFailure(extractDocumentText({ bytes: pages, mediaType: M.PDF }, short), 'limit_exceeded');
+    // Control: the same document within the bounds.
+    expect((await extractDocumentText({ bytes: pages, mediaType: M.PDF })).partCount).toBe(3);
   });
 
   it('reads a .docx', async () => {

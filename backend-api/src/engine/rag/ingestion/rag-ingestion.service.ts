@@ -77,7 +77,25 @@ export function fileIdsOf(value: unknown): string[] {
  * {@link processPendingFiles} (a failed extraction keeps the existing chunks).
  */
 export class RagIngestionService {
-  constructor(private readonly options: RagIngestionOptions) {}
+  private files: RagFileSource | undefined;
+  private pendingFilesNotifier: ((tx: SqlExecutor) => Promise<void>) | undefined;
+
+  constructor(private readonly options: RagIngestionOptions) {
+    this.files = options.files;
+  }
+
+  /** Attaches the file storage ingestion reads from (the files capability calls it at start). */
+  setFileSource(files: RagFileSource): void {
+    this.files = files;
+  }
+
+  /**
+   * Called in the write's transaction when a record names files to extract, so the extraction job commits
+   * with the write (set by `startRagJobs`; without it pending files wait for the sweep).
+   */
+  onPendingFiles(notify: (tx: SqlExecutor) => Promise<void>): void {
+    this.pendingFilesNotifier = notify;
+  }
 
   /** The corpus of a resource type, if its schema declares one. */
   corpusOf(resourceType: string): CorpusDefinition | undefined {
@@ -142,6 +160,7 @@ export class RagIngestionService {
     await insertChunks(tx, target, stamps, header, sets, now);
     await writeSources(tx, sources);
     if (outcome.unchanged.length > 0) await updateHeader(tx, corpus.resourceType, record.id, header);
+    if (outcome.pendingFiles.length > 0) await this.pendingFilesNotifier?.(tx);
     return outcome;
   }
 
@@ -175,7 +194,7 @@ ORDER BY updated_at LIMIT $2`,
     for (const row of rows) {
       const corpus = this.corpusOf(row.resource_type);
       const field = corpus?.fields.find((candidate) => candidate.name === row.field);
-      if (!corpus || !field || field.kind !== 'file' || !this.options.files) {
+      if (!corpus || !field || field.kind !== 'file' || !this.files) {
         summary.waiting++;
         continue;
       }
@@ -228,7 +247,7 @@ ORDER BY updated_at LIMIT $2`,
     const texts: string[] = [];
     try {
       for (const fileId of fileIds) {
-        const file = await this.options.files?.open(owner, fileId);
+        const file = await this.files?.open(owner, fileId);
         if (!file) throw new ExtractionError('malformed_document', "The file does not exist in the record's tenant.");
         const extracted = await this.options.extraction.extractText(
           file,

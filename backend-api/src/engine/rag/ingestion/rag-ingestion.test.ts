@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOrganization, signUp, type TestUser } from '../../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
 import { SAAS_SERVICE_TYPES as T } from '../../container/saas-service-types.tokens.js';
@@ -10,7 +10,10 @@ import type { ResourcesRegistry } from '../../resources/resources-registry.servi
 import { chunkingHash } from '../chunking/text-chunker.js';
 import { minimalPdf } from '../extraction/extraction.fixtures.js';
 import { FileTextExtractionService } from '../extraction/file-text-extraction.service.js';
+import type { JobQueueService } from '../../jobs/job-queue.service.js';
+import { JOBS_TYPES } from '../../jobs/jobs.tokens.js';
 import type { RagCorpusMaintenance } from '../rag-corpus-maintenance.service.js';
+import { startRagJobs } from '../rag-jobs.js';
 import { createSilentLogger } from '../../logging/index.js';
 import { RagIngestionService, type RagFileSource } from './rag-ingestion.service.js';
 
@@ -166,17 +169,17 @@ describe('file sources', () => {
   // Stored bytes by file id, as a storage provider would serve them to ingestion (the files capability's part).
   // The ids are the tenant's file records for the `document` field: a write naming any other file is refused.
   const stored = new Map<string, { mediaType: string; bytes: Uint8Array } | 'unreachable'>();
-  const ids = { pdf: '', scan: '', down: '' };
+  const ids = { pdf: '', scan: '', down: '', policy: '' };
   beforeAll(async () => {
     const records = t.backend.container.get<FileRecordsService>(FILES_TYPES.FileRecords);
-    const register = async (name: string, bytes: Uint8Array) =>
+    const register = async (name: string, bytes: Uint8Array, mediaType = 'application/pdf') =>
       (
         await records.storeUpload({
           tenant: { kind: 'organization', organizationId: orgId },
           resourceType: 'knowledge-documents',
           fieldName: 'document',
           name,
-          mediaType: 'application/pdf',
+          mediaType,
           bytes,
           uploadedBy: { entityType: 'user', id: owner.userId },
         })
@@ -189,6 +192,9 @@ describe('file sources', () => {
     stored.set(ids.pdf, { mediaType: 'application/pdf', bytes: pdf });
     stored.set(ids.scan, { mediaType: 'application/pdf', bytes: scan });
     stored.set(ids.down, 'unreachable');
+    const policy = new TextEncoder().encode('Badges are renewed every year.');
+    ids.policy = await register('policy.txt', policy, 'text/plain');
+    stored.set(ids.policy, { mediaType: 'text/plain', bytes: policy });
   });
   const files: RagFileSource = {
     open: async (_owner, fileId) => {
@@ -270,5 +276,28 @@ describe('file sources', () => {
     await ingestion.processPendingFiles(database(), { batchSize: 10 });
     expect(await sourceOf(id)).toMatchObject({ attempts: 2 });
     expect(await documentChunks(id)).toEqual(['Visitors sign in at reception']);
+  });
+
+  it('enqueues the extraction in the write’s own transaction, and the job runner indexes the file', async () => {
+    const c = t.backend.container;
+    c.get<RagIngestionService>(T.RagIngestionService).setFileSource(files);
+    await startRagJobs(
+      c.get<JobQueueService>(JOBS_TYPES.JobQueueService),
+      c.get<RagCorpusMaintenance>(T.RagCorpusMaintenance),
+      {
+        schedule: false,
+      },
+    );
+    const id = (
+      await t.api
+        .post(base)
+        .set(owner.auth)
+        .send({ title: 'Badges', document: fileValue(ids.policy) })
+    ).body.data._id as string;
+    await vi.waitFor(async () => expect(await documentChunks(id)).toEqual(['Badges are renewed every year.']), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    expect(await sourceOf(id)).toMatchObject({ status: 'indexed' });
   });
 });

@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { CORE_ORG_ROLES, ExecutionContext_ExecutionType, type AgentCallTraceEmission } from '@wildo/shared-lib';
+import {
+  CORE_ORG_ROLES,
+  CoreResourceOperation,
+  defineResource,
+  ExecutionContext_ExecutionType,
+  initZodDecorators,
+  ResourceOperationVariantType,
+  ResourcePrimaryScope,
+  type AgentCallTraceEmission,
+} from '@wildo/shared-lib';
+import { z } from 'zod';
+import { referenceApplication } from '../../../modules/index.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readGeneratedRuntime } from '../../../testing/generated-runtime.js';
 import { createOrganization, signUp, type TestUser } from '../../../testing/identity.fixtures.js';
@@ -12,6 +23,7 @@ import { SAAS_SERVICE_TYPES as T } from '../../container/saas-service-types.toke
 import { createSilentLogger } from '../../logging/index.js';
 import { recordingLogger } from '../../observability/observability.fixtures.js';
 import type { AgentTraceSink } from '../../observability/trace-sink.js';
+import type { ResourceStore } from '../../persistence/resource-store.js';
 import type { SqlDatabase } from '../../persistence/sql-database.js';
 import type { ExecutionContext } from '../../resources/execution-context.js';
 import type { ResourcesRegistry } from '../../resources/resources-registry.service.js';
@@ -48,6 +60,31 @@ let env: Record<string, string>;
 
 const KD = 'knowledge-documents';
 
+initZodDecorators(z);
+/** An owner-only corpus: members read the memos they wrote, managers read all of them. */
+const memosResource = defineResource({
+  type: 'memos',
+  displayName: 'Memos',
+  primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
+  schema: z.object({ text: z.string().min(1).max(2_000).ragSource() }),
+  operationsConfiguration: {
+    [CoreResourceOperation.READ]: {
+      variants: [
+        {
+          variantType: ResourceOperationVariantType.API_CALL,
+          isDefault: true,
+          roles: [CORE_ORG_ROLES.ORG_MEMBER],
+          ownerOnly: { exemptRoles: [CORE_ORG_ROLES.ORG_MANAGER] },
+        },
+      ],
+    },
+  },
+});
+const application = {
+  ...referenceApplication,
+  modules: [...referenceApplication.modules, { name: 'memos', resources: [memosResource] }],
+};
+
 function memberOf(
   organizationId: string,
   user: TestUser,
@@ -65,7 +102,7 @@ function memberOf(
 }
 
 /** A retrieval service over the test backend's database with its own embeddings configuration. */
-async function retrievalWith(providerEnv: Record<string, string>, model?: string) {
+async function retrievalWith(providerEnv: Record<string, string>, model?: string, dimensions?: number) {
   const c = t.backend.container;
   const embeddings = new EmbeddingsBackendService({
     providers: new ProviderRegistry({ runtime: await readGeneratedRuntime(), env: providerEnv, maxRetries: 0 }),
@@ -74,6 +111,7 @@ async function retrievalWith(providerEnv: Record<string, string>, model?: string
     clock: c.get<Clock>(T.Clock),
     logger: createSilentLogger(),
     ...(model ? { model } : {}),
+    ...(dimensions ? { dimensions } : {}),
   });
   const ingestion = c.get<RagIngestionService>(T.RagIngestionService);
   const db = c.get<SqlDatabase>(T.Database);
@@ -104,7 +142,7 @@ async function create(organizationId: string, document: Record<string, string>):
 beforeAll(async () => {
   await Promise.all([healthy.start(), failing.start()]);
   env = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: healthy.baseURL };
-  t = await createTestBackend(database(), { env, traceSink, providers: { maxRetries: 0 } });
+  t = await createTestBackend(database(), { application, env, traceSink, providers: { maxRetries: 0 } });
   owner = await signUp(t.api, 'rag-retrieval');
   orgA = await createOrganization(t.api, owner, 'Org A');
   orgB = await createOrganization(t.api, owner, 'Org B');
@@ -199,6 +237,36 @@ describe('RagRetrievalBackendService', () => {
     expect(
       asB.rows.every((row) => row.contextText.includes('ORG-B-SECRET') && !row.contextText.includes('ORG-A')),
     ).toBe(true);
+  });
+
+  it('applies an owner-only read inside the search: a member finds only their own memos, a manager all', async () => {
+    const store = t.backend.container.get<ResourceStore>(T.ResourceStore);
+    const definition = t.backend.container
+      .get<ResourcesRegistry>(T.ResourcesRegistry)
+      .getResource('memos').storeDefinition;
+    const scope = { kind: 'organization' as const, organizationId: orgA };
+    const writer = (userId: string) => ({ userId, principalType: 'USER', principalId: userId });
+    await store.insert(definition, scope, { data: { text: 'budget memo from alice' }, creator: writer('alice') });
+    await store.insert(definition, scope, { data: { text: 'budget memo from bob' }, creator: writer('bob') });
+    const retrieval = t.backend.container.get<RagRetrievalBackendService>(T.RagRetrievalService);
+    const as = (userId: string, roles: string[]) => ({
+      ...memberOf(orgA, owner, roles),
+      initiatorIds: { userId, organizationId: orgA },
+    });
+    const alice = await retrieval.retrieve({
+      query: 'budget memo',
+      executionContext: as('alice', [CORE_ORG_ROLES.ORG_MEMBER]),
+      resourceTypes: ['memos'],
+      limit: 1,
+    });
+    expect(alice.rows.map((row) => row.contextText)).toEqual([expect.stringContaining('from alice')]);
+    expect(alice.chunkHitCount).toBe(1);
+    const manager = await retrieval.retrieve({
+      query: 'budget memo',
+      executionContext: as('carol', [CORE_ORG_ROLES.ORG_MANAGER]),
+      resourceTypes: ['memos'],
+    });
+    expect(manager.rows.length).toBe(2);
   });
 
   it('reports a corpus the caller may not read as refused, not as empty (with a reader as control)', async () => {
@@ -319,7 +387,8 @@ describe('RagRetrievalBackendService', () => {
   });
 
   it('treats vectors of another model as stale until the drain, run by the job queue, converges on the new one', async () => {
-    const large = await retrievalWith(env, 'text-embedding-3-large');
+    // Shortened vectors (the API's `dimensions`) keep the test light; the model and the length both change.
+    const large = await retrievalWith(env, 'text-embedding-3-large', 64);
     const total = Number(
       (await database().query<{ n: string }>('SELECT count(*) AS n FROM wildo_rag_chunks')).rows[0]?.n,
     );
@@ -353,7 +422,7 @@ describe('RagRetrievalBackendService', () => {
     const { rows } = await database().query<{ model: string; dims: number }>(
       'SELECT DISTINCT embedding_model AS model, embedding_dims AS dims FROM wildo_rag_chunks',
     );
-    expect(rows).toEqual([{ model: 'text-embedding-3-large', dims: 3072 }]);
+    expect(rows).toEqual([{ model: 'text-embedding-3-large', dims: 64 }]);
     const converged = await large.retrieval.retrieve(question);
     expect(converged.searches.find((search) => search.arm === 'vector')?.hits).toBeGreaterThan(0);
   });
