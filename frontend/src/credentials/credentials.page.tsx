@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../api/api.client';
-import { callApi, listRecords, writeRecord, type ApiRecord } from '../api/rest.client';
+import { callApi, listRecords, textOf, writeRecord, type ApiRecord } from '../api/rest.client';
 import { stepUp } from '../api/step-up.client';
 import { atLeast, roleName, rolesWithin } from '../organizations/roles';
 import { FailureAlert, LoadingStatus } from '../page-states';
@@ -89,7 +89,7 @@ export function CredentialsPage({ kind, scope }: { kind: CredentialKind; scope: 
                   void action
                     .run(`The ${kind.singular} was not deleted.`, async (accessToken) => {
                       await callApi('DELETE', `${base}/${encodeURIComponent(record._id)}`, { accessToken });
-                      return `${kind.singular} “${String(record[kind.nameField])}” deleted.`;
+                      return `${kind.singular} “${textOf(record[kind.nameField], record._id)}” deleted.`;
                     })
                     .then(list.reload)
                 }
@@ -104,7 +104,7 @@ export function CredentialsPage({ kind, scope }: { kind: CredentialKind; scope: 
               onCreate={(body) =>
                 runWithSecret(
                   `The ${kind.singular} was not created.`,
-                  `${kind.singular} “${String(body[kind.nameField])}” created.`,
+                  `${kind.singular} “${textOf(body[kind.nameField])}” created.`,
                   (accessToken) => writeRecord('POST', base, body, { accessToken }),
                 )
               }
@@ -131,7 +131,7 @@ function CredentialItem({
   runWithSecret: (summary: string, done: string, call: (accessToken: string) => Promise<ApiRecord>) => Promise<unknown>;
   onDelete: () => void;
 }) {
-  const name = String(record[kind.nameField] ?? record._id);
+  const name = textOf(record[kind.nameField], record._id);
   const [mode, setMode] = useState<'idle' | 'rotate' | 'delete'>('idle');
   const roles = Array.isArray(record.roles) ? record.roles.map(String) : [];
   const path = `${base}/${encodeURIComponent(record._id)}`;
@@ -144,7 +144,7 @@ function CredentialItem({
         <div className="facts__row">
           <dt>Prefix</dt>
           <dd>
-            <code>{String(record[kind.prefixField] ?? '—')}</code>
+            <code>{textOf(record[kind.prefixField], '—')}</code>
           </dd>
         </div>
         <div className="facts__row">

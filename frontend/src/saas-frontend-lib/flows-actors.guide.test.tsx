@@ -1,7 +1,8 @@
 import { act, render, screen, within } from '@testing-library/react';
 import { FlowsActors_ApprovalQueue, FlowsActors_ApprovalRequest, FlowsActorsProvider } from '@wildo-ai/saas-frontend-lib';
 import { FrontendView_ScopeMode, launcherEntries } from '@wildo-ai/saas-frontend-lib/companion';
-import { describe, expect, it } from 'vitest';
+import type { FlowsActorsViewDefinition as SharedViewDefinition } from '@wildo/shared-lib';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { flowsActorsViews } from '../app.views';
 import { approvalFixture, jsonResponse, sse, sseResponse, stubFetch } from '../assistant/assistant.test-support';
 import { signIn } from '../test-support/fixtures';
@@ -89,6 +90,8 @@ describe('the guide-shaped approval request and queue (@wildo-ai/saas-frontend-l
 
   it('turns the application’s flowsActorsViews into launcher entries', () => {
     expect(flowsActorsViews[0]?.scope).toBe(FrontendView_ScopeMode.APPLICATION);
+    // The companion's scope enum mirrors the shared one (checked by the compiler).
+    expectTypeOf<`${FrontendView_ScopeMode}`>().toEqualTypeOf<`${SharedViewDefinition['scope']}`>();
     const [entry, ...rest] = launcherEntries(flowsActorsViews);
     expect(rest).toEqual([]);
     expect(entry).toMatchObject({ viewRef: 'todo-assistant-view', systemRef: 'todo-assistant', label: 'Todo assistant' });
