@@ -81,7 +81,13 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
   }
 
   /** A fetch from the page as the tab's signed-in person (to show what the server refuses beside the UI). */
-  const apiFromPage = (page: Page, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  const apiFromPage = (
+    page: Page,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) =>
     page.evaluate(
       async ({ method, path, body, headers }) => {
         const token = (globalThis as unknown as BrowserGlobals).sessionStorage.getItem('wildo.accessToken');
@@ -203,7 +209,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
       await ada.getByLabel('Email to invite').fill(emailOf(name));
       await ada.getByLabel('Role', { exact: true }).selectOption(role);
       await ada.getByRole('button', { name: 'Send invitation' }).click();
-      await ada.getByRole('status').filter({ hasText: `Invitation sent to ${emailOf(name)}.` }).waitFor();
+      await ada
+        .getByRole('status')
+        .filter({ hasText: `Invitation sent to ${emailOf(name)}.` })
+        .waitFor();
     };
     await invite('grace', 'ORG_MANAGER');
     await invite('bob', 'ORG_MEMBER');
@@ -212,7 +221,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     const answer = async (tab: Page, choice: 'Accept' | 'Decline') => {
       await tab.goto(`${base}/account/invitations`);
       await tab.getByRole('button', { name: `${choice} invitation to Analytical Engines` }).click();
-      await tab.getByRole('status').filter({ hasText: choice === 'Accept' ? 'You joined' : 'You declined' }).waitFor();
+      await tab
+        .getByRole('status')
+        .filter({ hasText: choice === 'Accept' ? 'You joined' : 'You declined' })
+        .waitFor();
     };
     const grace = await signUpInNewTab('grace');
     await answer(grace, 'Accept');
@@ -226,10 +238,16 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await ada.getByRole('heading', { level: 3, name: 'Pending (1)' }).waitFor();
     await ada.getByLabel(`Role of ${emailOf('bob')}`).selectOption('ORG_MANAGER');
     await ada.getByRole('button', { name: 'Save role' }).nth(1).click();
-    await ada.getByRole('status').filter({ hasText: `${emailOf('bob')} is now Manager.` }).waitFor();
+    await ada
+      .getByRole('status')
+      .filter({ hasText: `${emailOf('bob')} is now Manager.` })
+      .waitFor();
     await ada.getByLabel(`Role of ${emailOf('bob')}`).selectOption('ORG_MEMBER');
     await ada.getByRole('button', { name: 'Save role' }).nth(1).click();
-    await ada.getByRole('status').filter({ hasText: `${emailOf('bob')} is now Member.` }).waitFor();
+    await ada
+      .getByRole('status')
+      .filter({ hasText: `${emailOf('bob')} is now Member.` })
+      .waitFor();
     await ada.getByRole('button', { name: `Revoke invitation to ${emailOf('dave')}` }).click();
     await ada.getByRole('heading', { level: 3, name: 'Revoked (1)' }).waitFor();
     await check(ada, 'members');
@@ -238,7 +256,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await ada.goto(`${orgBase}/api-keys`);
     await ada.getByRole('heading', { level: 1, name: /API keys/ }).waitFor();
     const createKey = ada.getByRole('form', { name: 'Create API key' });
-    expect(await createKey.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent))).toEqual(['Admin', 'Manager', 'Member']);
+    expect(
+      await createKey.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent)),
+    ).toEqual(['Admin', 'Manager', 'Member']);
     await createKey.getByLabel('Name').fill('CI');
     await createKey.getByLabel('Expires on (optional, UTC end of day)').fill('2099-12-31');
     await createKey.getByRole('button', { name: 'Create API key' }).click();
@@ -248,7 +268,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     expect(plainKey).toMatch(/^sk_org_/);
     await secret.getByRole('button', { name: 'Copy new api key' }).click();
     await secret.getByText('Copied to the clipboard.').waitFor();
-    expect(await ada.evaluate(() => (globalThis as unknown as BrowserGlobals).navigator.clipboard.readText())).toBe(plainKey);
+    expect(await ada.evaluate(() => (globalThis as unknown as BrowserGlobals).navigator.clipboard.readText())).toBe(
+      plainKey,
+    );
     await check(ada, 'api-keys-secret');
     await secret.getByRole('button', { name: 'I have stored it' }).click();
     expect(await ada.getByTestId('one-time-secret').count()).toBe(0);
@@ -262,7 +284,11 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
 
     // Rotation without a step-up proof is refused by the server; with a wrong password the field says so; then it works.
     const keyId = await ada.evaluate(async (path) => {
-      const response = await fetch(path, { headers: { authorization: `Bearer ${(globalThis as unknown as BrowserGlobals).sessionStorage.getItem('wildo.accessToken')}` } });
+      const response = await fetch(path, {
+        headers: {
+          authorization: `Bearer ${(globalThis as unknown as BrowserGlobals).sessionStorage.getItem('wildo.accessToken')}`,
+        },
+      });
       return ((await response.json()) as { data: Array<{ _id: string }> }).data[0]?._id ?? '';
     }, `/api/v1/organizations/${orgId}/api-keys`);
     const noProof = await apiFromPage(ada, 'PUT', `/api/v1/organizations/${orgId}/api-keys/${keyId}/rotate`, {
@@ -272,11 +298,15 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     expect(noProof.body.error?.reason).toBe('step_up_required');
     await ada.getByRole('button', { name: 'Rotate CI' }).first().click();
     const rotate = ada.getByRole('form', { name: 'Rotate CI' });
-    expect(await rotate.getByLabel('Old secret stops working at').inputValue()).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    expect(await rotate.getByLabel('Old secret stops working at').inputValue()).toMatch(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/,
+    );
     await rotate.getByLabel('Your password').fill('not my password');
     await rotate.getByRole('button', { name: 'Confirm rotation' }).click();
     await expect.poll(() => rotate.getByLabel('Your password').getAttribute('aria-invalid')).toBe('true');
-    expect(await ada.evaluate(() => (globalThis as unknown as BrowserGlobals).sessionStorage.getItem('wildo.accessToken'))).not.toBeNull();
+    expect(
+      await ada.evaluate(() => (globalThis as unknown as BrowserGlobals).sessionStorage.getItem('wildo.accessToken')),
+    ).not.toBeNull();
     await rotate.getByLabel('Your password').fill(PASSWORD);
     await rotate.getByRole('button', { name: 'Confirm rotation' }).click();
     await ada.getByRole('status').filter({ hasText: 'CI rotated' }).waitFor();
@@ -287,14 +317,23 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     const keyCount = await ada.getByRole('list', { name: 'API keys' }).getByRole('listitem').count();
     await ada.getByRole('button', { name: 'Delete CI' }).first().click();
     await ada.getByRole('button', { name: 'Yes, delete CI' }).click();
-    await expect.poll(() => ada.getByRole('list', { name: 'API keys' }).getByRole('listitem').count()).toBe(keyCount - 1);
+    await expect
+      .poll(() => ada.getByRole('list', { name: 'API keys' }).getByRole('listitem').count())
+      .toBe(keyCount - 1);
 
     // A manager is offered roles up to Manager only, and the server refuses Admin when asked anyway.
     await grace.goto(`${orgBase}/api-keys`);
     const graceCreate = grace.getByRole('form', { name: 'Create API key' });
     await graceCreate.waitFor();
-    expect(await graceCreate.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent))).toEqual(['Manager', 'Member']);
-    const forced = await apiFromPage(grace, 'POST', `/api/v1/organizations/${orgId}/api-keys`, { name: 'Escalate', roles: ['ORG_ADMIN'] });
+    expect(
+      await graceCreate
+        .getByRole('checkbox')
+        .evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent)),
+    ).toEqual(['Manager', 'Member']);
+    const forced = await apiFromPage(grace, 'POST', `/api/v1/organizations/${orgId}/api-keys`, {
+      name: 'Escalate',
+      roles: ['ORG_ADMIN'],
+    });
     expect(forced.status).toBe(403);
     expect(forced.body.error?.reason).toBe('role_refused');
     await graceCreate.getByLabel('Name').fill('Grace CI');
@@ -369,7 +408,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     // Application-scoped credentials.
     await ada.goto(`${base}/admin/api-keys`);
     const appKey = ada.getByRole('form', { name: 'Create API key' });
-    expect(await appKey.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent))).toEqual(['Application admin', 'Application user']);
+    expect(
+      await appKey.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent)),
+    ).toEqual(['Application admin', 'Application user']);
     await appKey.getByLabel('Name').fill('Billing sync');
     await appKey.getByRole('button', { name: 'Create API key' }).click();
     expect(await ada.getByTestId('one-time-secret').textContent()).toMatch(/^sk_app_/);

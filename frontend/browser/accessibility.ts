@@ -36,7 +36,11 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(loadAxeSource());
   // Only violations are collected: gathering passes and incomplete results costs most of a run's time.
   const violations = await page.evaluate(async (tags) => {
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
     const results = await axe.run((globalThis as unknown as { document: unknown }).document, {
       runOnly: { type: 'tag', values: tags },
       resultTypes: ['violations'],
@@ -56,8 +60,9 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 export async function scrollsSideways(page: Page): Promise<boolean> {
   // Runs in the page; typed loosely because the Node program that checks this file has no DOM library.
   return page.evaluate(() => {
-    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } })
-      .document.documentElement;
+    const root = (
+      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+    ).document.documentElement;
     return root.scrollWidth > root.clientWidth;
   });
 }
@@ -76,7 +81,12 @@ export async function checkPageAtWidths(page: Page, name: string): Promise<strin
       for (const violation of await seriousViolations(page)) problems.push(`${name} at ${width}px: ${violation}`);
       if (await scrollsSideways(page)) problems.push(`${name} at ${width}px: scrolls sideways`);
       // JPEG keeps the committed screenshots small.
-      await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-${width}.jpg`), fullPage: true, type: 'jpeg', quality: 70 });
+      await page.screenshot({
+        path: join(SCREENSHOTS_DIR, `${name}-${width}.jpg`),
+        fullPage: true,
+        type: 'jpeg',
+        quality: 70,
+      });
     }
   } finally {
     await page.setViewportSize(original);

@@ -50,7 +50,9 @@ export function OrganizationsPage({ session }: { session: SessionInfo | null }) 
       {session === null ? (
         <LoadingStatus>Loading your organizations…</LoadingStatus>
       ) : session.organizations.length === 0 ? (
-        <p className="muted">You are not a member of any organization yet. Create one below, or accept an invitation.</p>
+        <p className="muted">
+          You are not a member of any organization yet. Create one below, or accept an invitation.
+        </p>
       ) : (
         <ul className="grant-list">
           {session.organizations.map((organization) => (

@@ -7,8 +7,7 @@ function initialValues(kind: RecordKind, record: ApiRecord | null): Record<strin
   const values: Record<string, string> = {};
   for (const field of kind.fields) {
     const value = record?.[field.name];
-    values[field.name] =
-      value === undefined || value === null ? (field.options?.[0]?.[0] ?? '') : textOf(value);
+    values[field.name] = value === undefined || value === null ? (field.options?.[0]?.[0] ?? '') : textOf(value);
   }
   if (!record && kind.fields.some((field) => field.name === 'priority')) values.priority = '3';
   return values;

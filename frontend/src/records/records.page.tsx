@@ -102,7 +102,11 @@ export function RecordsPage({ organizationId, kind }: { organizationId: string; 
       {list.state.kind === 'loading' ? (
         <LoadingStatus>Loading {kind.title.toLowerCase()}…</LoadingStatus>
       ) : list.state.kind === 'error' ? (
-        <FailureAlert summary={`The ${kind.title.toLowerCase()} could not be loaded.`} message={list.state.message} onRetry={list.reload} />
+        <FailureAlert
+          summary={`The ${kind.title.toLowerCase()} could not be loaded.`}
+          message={list.state.message}
+          onRetry={list.reload}
+        />
       ) : list.state.data.records.length === 0 ? (
         <p className="empty muted">No {kind.title.toLowerCase()} here.</p>
       ) : (

@@ -25,7 +25,10 @@ export interface FlowsActorsLauncherEntry {
 
 /** A readable label for a view ref: `todo-assistant-view` → `Todo assistant`. */
 export function viewLabel(ref: string): string {
-  const words = ref.replace(/-view$/, '').split('-').filter(Boolean);
+  const words = ref
+    .replace(/-view$/, '')
+    .split('-')
+    .filter(Boolean);
   const text = words.join(' ');
   return text ? `${text[0]?.toUpperCase()}${text.slice(1)}` : ref;
 }
