@@ -84,7 +84,11 @@ export function SignupPage({ search }: { search: string }) {
         </button>
       </form>
       <p className="muted">
-        Already have an account? <Link to={loginPath(next)}>Sign in</Link>.
+        Already have an account?{' '}
+        <Link className="tap-link" to={loginPath(next)}>
+          Sign in
+        </Link>
+        .
       </p>
     </section>
   );
