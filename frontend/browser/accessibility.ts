@@ -67,8 +67,43 @@ export async function scrollsSideways(page: Page): Promise<boolean> {
   });
 }
 
+/** Visible buttons, links and checkbox labels smaller than 44 × 44 CSS px (the tap target size). */
+export async function smallTapTargets(page: Page): Promise<string[]> {
+  // Runs in the page; typed loosely because the Node program that checks this file has no DOM library.
+  return page.evaluate(() => {
+    interface Box {
+      width: number;
+      height: number;
+      bottom: number;
+    }
+    interface Element {
+      tagName: string;
+      textContent: string | null;
+      getBoundingClientRect(): Box;
+    }
+    const doc = (globalThis as unknown as { document: { querySelectorAll(selector: string): Iterable<Element> } })
+      .document;
+    const style = (globalThis as unknown as { getComputedStyle(element: Element): { visibility: string } })
+      .getComputedStyle;
+    return [...doc.querySelectorAll('button, a, label:has(input[type="checkbox"])')]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.bottom > 0 && box.width > 0 && style(element).visibility !== 'hidden';
+      })
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.width < 44 || box.height < 44;
+      })
+      .map((element) => {
+        const box = element.getBoundingClientRect();
+        return `${element.tagName.toLowerCase()} "${element.textContent?.trim() ?? ''}" ${Math.round(box.width)}×${Math.round(box.height)}`;
+      });
+  });
+}
+
 /**
- * Checks the page at each width (axe: no serious or critical violation; no sideways scrolling) and writes
+ * Checks the page at each width (axe: no serious or critical violation; no sideways scrolling; tap targets of
+ * 44 px) and writes
  * `<name>-<width>.jpg` under {@link SCREENSHOTS_DIR}; the viewport is restored afterwards. Returns the problems.
  */
 export async function checkPageAtWidths(page: Page, name: string): Promise<string[]> {
@@ -80,6 +115,8 @@ export async function checkPageAtWidths(page: Page, name: string): Promise<strin
       await page.setViewportSize({ width, height: width < 600 ? 740 : 800 });
       for (const violation of await seriousViolations(page)) problems.push(`${name} at ${width}px: ${violation}`);
       if (await scrollsSideways(page)) problems.push(`${name} at ${width}px: scrolls sideways`);
+      for (const small of await smallTapTargets(page))
+        problems.push(`${name} at ${width}px: small tap target ${small}`);
       // JPEG keeps the committed screenshots small.
       await page.screenshot({
         path: join(SCREENSHOTS_DIR, `${name}-${width}.jpg`),
