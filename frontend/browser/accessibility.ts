@@ -83,12 +83,11 @@ export async function smallTapTargets(page: Page): Promise<string[]> {
     }
     const doc = (globalThis as unknown as { document: { querySelectorAll(selector: string): Iterable<Element> } })
       .document;
-    const style = (globalThis as unknown as { getComputedStyle(element: Element): { visibility: string } })
-      .getComputedStyle;
+    const view = globalThis as unknown as { getComputedStyle(element: Element): { visibility: string } };
     return [...doc.querySelectorAll('button, a, label:has(input[type="checkbox"])')]
       .filter((element) => {
         const box = element.getBoundingClientRect();
-        return box.bottom > 0 && box.width > 0 && style(element).visibility !== 'hidden';
+        return box.bottom > 0 && box.width > 0 && view.getComputedStyle(element).visibility !== 'hidden';
       })
       .filter((element) => {
         const box = element.getBoundingClientRect();
