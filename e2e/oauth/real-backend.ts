@@ -19,9 +19,12 @@ export interface RealBackend {
 
 /**
  * Starts the reference application with dynamic client registration on, in-memory PGlite, a fixed test
- * secret and `publicUrl` = `frontendUrl` = the URL it listens on; serves `frontendDist` when given.
+ * secret and `publicUrl` = `frontendUrl` = the URL it listens on; serves `frontendDist` when given, and
+ * reads provider settings from `env` when given (none by default).
  */
-export async function startRealBackend(options: { frontendDist?: string } = {}): Promise<RealBackend> {
+export async function startRealBackend(
+  options: { frontendDist?: string; env?: Record<string, string> } = {},
+): Promise<RealBackend> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const errorLog: string[] = [];
@@ -34,6 +37,8 @@ export async function startRealBackend(options: { frontendDist?: string } = {}):
       logger: createLogger({ level: 'error', destination: { write: (line: string) => void errorLog.push(line) } }),
       primarySecret: OAUTH_E2E_PRIMARY_SECRET,
       ...(await referenceRuntimeOptions()),
+      // Provider settings (stand-in models' base URLs and keys), when a scenario talks to an assistant.
+      ...(options.env ? { env: options.env } : {}),
       publicUrl: issuer,
       frontendUrl: issuer,
       oauth: { dynamicClientRegistration: { enabled: true, maxRegistrationsPerHourPerIp: 20 } },

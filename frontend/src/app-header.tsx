@@ -15,7 +15,8 @@ const NAV_ITEMS = [
 /** True when `pathname` is the item's page (an organization's assistant counts as the Assistant page). */
 function isCurrent(to: string, pathname: string): boolean {
   if (to === '/assistant') return pathname === to || /^\/organizations\/[^/]+\/assistant\/?$/.test(pathname);
-  if (to === '/organizations') return pathname === to || /^\/organizations\/[^/]+(\/(?!assistant)[a-z-]+)?\/?$/.test(pathname);
+  if (to === '/organizations')
+    return pathname === to || /^\/organizations\/[^/]+(\/(?!assistant)[a-z-]+)?\/?$/.test(pathname);
   return pathname === to || (to === '/admin/api-keys' && pathname.startsWith('/admin/'));
 }
 

@@ -9,6 +9,11 @@ const DataSchema = z.object({ data: z.unknown() });
 const RecordBodySchema = z.object({ data: RecordSchema });
 const PageSchema = z.object({ data: z.array(RecordSchema), nextCursor: z.nullish(z.string()) });
 
+/** A record field as text (strings and numbers as they are, anything else as `fallback`). */
+export function textOf(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : fallback;
+}
+
 /** One page of a LIST: the records and the cursor of the next page (`null` on the last). */
 export interface RecordPage {
   records: ApiRecord[];

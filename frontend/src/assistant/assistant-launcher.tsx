@@ -2,7 +2,13 @@ import { ASSISTANT_LAUNCHER } from '../app.views';
 import { Link } from '../routing/link';
 
 /** The launcher of an organization's assistants: one link per declared, addressable view. */
-export function AssistantLauncher({ organizationId, currentViewRef }: { organizationId: string; currentViewRef?: string }) {
+export function AssistantLauncher({
+  organizationId,
+  currentViewRef,
+}: {
+  organizationId: string;
+  currentViewRef?: string;
+}) {
   const entries = ASSISTANT_LAUNCHER.flatMap((entry) => {
     const path = entry.path(organizationId);
     return path ? [{ ...entry, path }] : [];

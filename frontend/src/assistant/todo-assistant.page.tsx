@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useDocumentTitle } from '../routing/document-title';
 import { readAccessToken } from '../session/access-token.store';
 import { redirectToLogin } from '../session/sign-in-redirect';
@@ -80,6 +80,14 @@ function AssistantConversation({ viewRef, title }: { viewRef: string; title: str
   useDocumentTitle(title);
   const messageId = useId();
   const { state, send } = useFlowsActors();
+  const logRef = useRef<HTMLDivElement>(null);
+
+  // The conversation scrolls inside a frame of fixed height, kept at its newest line: a streamed reply grows
+  // the frame's content, never the page, so nothing below it moves.
+  useEffect(() => {
+    const frame = logRef.current;
+    if (frame) frame.scrollTop = frame.scrollHeight;
+  }, [state.entries]);
   const [message, setMessage] = useState('');
 
   useEffect(() => {
@@ -108,14 +116,22 @@ function AssistantConversation({ viewRef, title }: { viewRef: string; title: str
       <p className="muted">Ask about your todos. The assistant asks for your approval before it changes anything.</p>
 
       {/* The log role sits on a wrapper: on the <ol> itself it would hide the list from assistive technology. */}
-      <div role="log" aria-live="polite" aria-label="Conversation">
+      {/* Focusable so keyboard users can scroll it. */}
+      <div
+        ref={logRef}
+        role="log"
+        aria-live="polite"
+        aria-label="Conversation"
+        className="assistant__log-frame"
+        tabIndex={0}
+      >
         <ol className="assistant__log">
           {state.entries.map((entry) => (
             <Entry key={entry.id} entry={entry} />
           ))}
         </ol>
       </div>
-      <p role="status" className="live">
+      <p role="status" className="live assistant__notice">
         {state.notice}
       </p>
       {state.error ? (

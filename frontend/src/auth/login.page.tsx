@@ -120,7 +120,11 @@ export function LoginPage({ search }: { search: string }) {
         </button>
       </form>
       <p className="muted">
-        New here? <Link to={`/signup?${new URLSearchParams({ next }).toString()}`}>Create an account</Link>.
+        New here?{' '}
+        <Link className="tap-link" to={`/signup?${new URLSearchParams({ next }).toString()}`}>
+          Create an account
+        </Link>
+        .
       </p>
     </section>
   );

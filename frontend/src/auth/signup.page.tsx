@@ -52,7 +52,15 @@ export function SignupPage({ search }: { search: string }) {
       </h1>
       <form className="form" noValidate aria-busy={busy} onSubmit={(event) => void onSubmit(event)}>
         {failure ? <FailureAlert summary="Your account was not created." message={failure} /> : null}
-        <TextField label="Email" type="email" name="email" autoComplete="username" value={email} onChange={setEmail} error={problems.email} />
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          value={email}
+          onChange={setEmail}
+          error={problems.email}
+        />
         <TextField
           label="Password"
           type="password"
@@ -76,7 +84,11 @@ export function SignupPage({ search }: { search: string }) {
         </button>
       </form>
       <p className="muted">
-        Already have an account? <Link to={loginPath(next)}>Sign in</Link>.
+        Already have an account?{' '}
+        <Link className="tap-link" to={loginPath(next)}>
+          Sign in
+        </Link>
+        .
       </p>
     </section>
   );

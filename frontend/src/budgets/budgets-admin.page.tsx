@@ -28,7 +28,12 @@ export function BudgetsAdminPage() {
   const lookUp = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setBudget(null);
-    void run('tenant', { organizationId: organizationId.trim() }, 'Budget loaded.', 'The organization could not be loaded.');
+    void run(
+      'tenant',
+      { organizationId: organizationId.trim() },
+      'Budget loaded.',
+      'The organization could not be loaded.',
+    );
   };
   const tenant = budget?.organizationId ?? '';
   const freePlans = budget?.availablePlans.filter((candidate) => !budget.plans.includes(candidate.ref)) ?? [];
@@ -41,7 +46,12 @@ export function BudgetsAdminPage() {
       <LiveStatus message={action.message} />
       {action.failure ? <FailureAlertOf failure={action.failure} /> : null}
       <form className="form form--inline" aria-label="Find an organization" onSubmit={lookUp}>
-        <TextField label="Organization id" value={organizationId} onChange={setOrganizationId} error={problems.organizationId} />
+        <TextField
+          label="Organization id"
+          value={organizationId}
+          onChange={setOrganizationId}
+          error={problems.organizationId}
+        />
         <button type="submit" className="button button--primary" disabled={action.busy}>
           Show budget
         </button>
@@ -60,7 +70,12 @@ export function BudgetsAdminPage() {
                   className="button button--quiet"
                   disabled={action.busy}
                   onClick={() =>
-                    void run('remove-plan', { organizationId: tenant, productRef: ref }, `Plan ${ref} removed.`, 'The plan was not removed.')
+                    void run(
+                      'remove-plan',
+                      { organizationId: tenant, productRef: ref },
+                      `Plan ${ref} removed.`,
+                      'The plan was not removed.',
+                    )
                   }
                 >
                   Remove plan {ref}
@@ -75,7 +90,12 @@ export function BudgetsAdminPage() {
               onSubmit={(event) => {
                 event.preventDefault();
                 const ref = plan || freePlans[0]?.ref || '';
-                void run('assign-plan', { organizationId: tenant, productRef: ref }, `Plan ${ref} assigned.`, 'The plan was not assigned.');
+                void run(
+                  'assign-plan',
+                  { organizationId: tenant, productRef: ref },
+                  `Plan ${ref} assigned.`,
+                  'The plan was not assigned.',
+                );
               }}
             >
               <SelectField
@@ -110,7 +130,13 @@ export function BudgetsAdminPage() {
             }}
           >
             <TextField label="Monthly tokens" type="number" value={value} onChange={setValue} error={problems.value} />
-            <TextField label="Until (optional, UTC end of day)" type="date" value={expires} onChange={setExpires} error={problems.expiresAt} />
+            <TextField
+              label="Until (optional, UTC end of day)"
+              type="date"
+              value={expires}
+              onChange={setExpires}
+              error={problems.expiresAt}
+            />
             <div className="actions">
               <button type="submit" className="button button--primary" disabled={action.busy}>
                 Set override
@@ -120,7 +146,14 @@ export function BudgetsAdminPage() {
                   type="button"
                   className="button"
                   disabled={action.busy}
-                  onClick={() => void run('clear-override', { organizationId: tenant }, 'Override cleared.', 'The override was not cleared.')}
+                  onClick={() =>
+                    void run(
+                      'clear-override',
+                      { organizationId: tenant },
+                      'Override cleared.',
+                      'The override was not cleared.',
+                    )
+                  }
                 >
                   Clear override
                 </button>

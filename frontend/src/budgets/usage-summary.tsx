@@ -37,7 +37,8 @@ export function UsageSummary({ usage, headingLevel = 2 }: { usage: TokenUsage; h
         ) : (
           <>
             {' '}
-            of <strong>{numberFormat.format(allowance.value)}</strong> (allowance from {SOURCES[allowance.source] ?? allowance.source}
+            of <strong>{numberFormat.format(allowance.value)}</strong> (allowance from{' '}
+            {SOURCES[allowance.source] ?? allowance.source}
             {allowance.grantingProductRefs.length ? `: ${allowance.grantingProductRefs.join(', ')}` : ''}).
           </>
         )}{' '}

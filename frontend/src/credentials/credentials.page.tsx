@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../api/api.client';
-import { callApi, listRecords, writeRecord, type ApiRecord } from '../api/rest.client';
+import { callApi, listRecords, textOf, writeRecord, type ApiRecord } from '../api/rest.client';
 import { stepUp } from '../api/step-up.client';
 import { atLeast, roleName, rolesWithin } from '../organizations/roles';
 import { FailureAlert, LoadingStatus } from '../page-states';
@@ -89,7 +89,7 @@ export function CredentialsPage({ kind, scope }: { kind: CredentialKind; scope: 
                   void action
                     .run(`The ${kind.singular} was not deleted.`, async (accessToken) => {
                       await callApi('DELETE', `${base}/${encodeURIComponent(record._id)}`, { accessToken });
-                      return `${kind.singular} “${String(record[kind.nameField])}” deleted.`;
+                      return `${kind.singular} “${textOf(record[kind.nameField], record._id)}” deleted.`;
                     })
                     .then(list.reload)
                 }
@@ -104,7 +104,7 @@ export function CredentialsPage({ kind, scope }: { kind: CredentialKind; scope: 
               onCreate={(body) =>
                 runWithSecret(
                   `The ${kind.singular} was not created.`,
-                  `${kind.singular} “${String(body[kind.nameField])}” created.`,
+                  `${kind.singular} “${textOf(body[kind.nameField])}” created.`,
                   (accessToken) => writeRecord('POST', base, body, { accessToken }),
                 )
               }
@@ -131,7 +131,7 @@ function CredentialItem({
   runWithSecret: (summary: string, done: string, call: (accessToken: string) => Promise<ApiRecord>) => Promise<unknown>;
   onDelete: () => void;
 }) {
-  const name = String(record[kind.nameField] ?? record._id);
+  const name = textOf(record[kind.nameField], record._id);
   const [mode, setMode] = useState<'idle' | 'rotate' | 'delete'>('idle');
   const roles = Array.isArray(record.roles) ? record.roles.map(String) : [];
   const path = `${base}/${encodeURIComponent(record._id)}`;
@@ -144,7 +144,7 @@ function CredentialItem({
         <div className="facts__row">
           <dt>Prefix</dt>
           <dd>
-            <code>{String(record[kind.prefixField] ?? '—')}</code>
+            <code>{textOf(record[kind.prefixField], '—')}</code>
           </dd>
         </div>
         <div className="facts__row">
@@ -168,10 +168,19 @@ function CredentialItem({
           busy={busy}
           onCancel={() => setMode('idle')}
           onRotate={(password, cutoff) =>
-            runWithSecret(`${name} was not rotated.`, `${name} rotated; the old secret stops at the cutoff.`, async (accessToken) => {
-              const reAuthToken = await stepUp(password, accessToken);
-              return writeRecord('PUT', `${path}/rotate`, { oldKeyInvalidationDate: cutoff }, { accessToken, reAuthToken });
-            }).then((failure) => {
+            runWithSecret(
+              `${name} was not rotated.`,
+              `${name} rotated; the old secret stops at the cutoff.`,
+              async (accessToken) => {
+                const reAuthToken = await stepUp(password, accessToken);
+                return writeRecord(
+                  'PUT',
+                  `${path}/rotate`,
+                  { oldKeyInvalidationDate: cutoff },
+                  { accessToken, reAuthToken },
+                );
+              },
+            ).then((failure) => {
               if (!failure) setMode('idle');
               return failure;
             })
@@ -242,11 +251,14 @@ function RotateForm({
       setPassword('');
     }
     setProblems(found);
-    if (Object.keys(found).length) requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+    if (Object.keys(found).length)
+      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
   };
   return (
     <form className="form" noValidate aria-label={`Rotate ${name}`} onSubmit={(event) => void submit(event)}>
-      <p className="muted">Rotating issues a new secret. Confirm with your password; the old secret keeps working until the cutoff.</p>
+      <p className="muted">
+        Rotating issues a new secret. Confirm with your password; the old secret keeps working until the cutoff.
+      </p>
       <TextField
         label="Your password"
         type="password"
@@ -301,13 +313,17 @@ function CreateCredentialForm({
     if (isKey && expires) body.expiresAt = new Date(`${expires}T23:59:59Z`).toISOString();
     if (!isKey) {
       body.grantTypes = grantTypes;
-      body.redirectUris = redirectUris.split('\n').map((line) => line.trim()).filter(Boolean);
+      body.redirectUris = redirectUris
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean);
     }
     const failure = await onCreate(body);
     const found = failure ? fieldProblemsOf(failure) : {};
     setProblems(found);
     if (!failure) setName('');
-    if (Object.keys(found).length) requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+    if (Object.keys(found).length)
+      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
   };
   const toggle = (list: string[], value: string, on: boolean) =>
     on ? [...list.filter((item) => item !== value), value] : list.filter((item) => item !== value);
@@ -335,7 +351,13 @@ function CreateCredentialForm({
         ) : null}
       </fieldset>
       {isKey ? (
-        <TextField label="Expires on (optional, UTC end of day)" type="date" value={expires} onChange={setExpires} error={problems.expiresAt} />
+        <TextField
+          label="Expires on (optional, UTC end of day)"
+          type="date"
+          value={expires}
+          onChange={setExpires}
+          error={problems.expiresAt}
+        />
       ) : (
         <>
           <fieldset className="fieldset">
@@ -351,7 +373,12 @@ function CreateCredentialForm({
               </label>
             ))}
           </fieldset>
-          <TextAreaField label="Redirect URIs (one per line)" value={redirectUris} onChange={setRedirectUris} error={problems.redirectUris} />
+          <TextAreaField
+            label="Redirect URIs (one per line)"
+            value={redirectUris}
+            onChange={setRedirectUris}
+            error={problems.redirectUris}
+          />
         </>
       )}
       <button type="submit" className="button button--primary" disabled={busy}>

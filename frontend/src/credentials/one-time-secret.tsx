@@ -31,7 +31,11 @@ export function OneTimeSecret({ label, value, onDone }: { label: string; value: 
         </button>
       </div>
       <p role="status" className="live">
-        {copied === 'copied' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copy failed: select the text and copy it.' : ''}
+        {copied === 'copied'
+          ? 'Copied to the clipboard.'
+          : copied === 'failed'
+            ? 'Copy failed: select the text and copy it.'
+            : ''}
       </p>
     </div>
   );

@@ -50,7 +50,12 @@ export function OrganizationView({
         <>
           <AssistantLauncher organizationId={organizationId} currentViewRef={view?.ref} />
           {view && (viewRef === undefined || view.ref === viewRef) ? (
-            <TodoAssistantPage key={`${organizationId}:${view.ref}`} organizationId={organizationId} view={view} title={label} />
+            <TodoAssistantPage
+              key={`${organizationId}:${view.ref}`}
+              organizationId={organizationId}
+              view={view}
+              title={label}
+            />
           ) : (
             <NotFoundPage />
           )}

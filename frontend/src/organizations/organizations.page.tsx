@@ -50,13 +50,17 @@ export function OrganizationsPage({ session }: { session: SessionInfo | null }) 
       {session === null ? (
         <LoadingStatus>Loading your organizations…</LoadingStatus>
       ) : session.organizations.length === 0 ? (
-        <p className="muted">You are not a member of any organization yet. Create one below, or accept an invitation.</p>
+        <p className="muted">
+          You are not a member of any organization yet. Create one below, or accept an invitation.
+        </p>
       ) : (
         <ul className="grant-list">
           {session.organizations.map((organization) => (
             <li key={organization._id} className="record">
               <h2 className="record__title">
-                <Link to={organizationPath(organization._id)}>{organization.name}</Link>
+                <Link className="tap-link" to={organizationPath(organization._id)}>
+                  {organization.name}
+                </Link>
               </h2>
               <p className="muted">Your role: {roleName(organization.role)}</p>
             </li>
@@ -72,7 +76,11 @@ export function OrganizationsPage({ session }: { session: SessionInfo | null }) 
         </button>
       </form>
       <p className="muted">
-        Invited somewhere? <Link to="/account/invitations">See your invitations</Link>.
+        Invited somewhere?{' '}
+        <Link className="tap-link" to="/account/invitations">
+          See your invitations
+        </Link>
+        .
       </p>
     </section>
   );

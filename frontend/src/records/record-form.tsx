@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { ApiRecord } from '../api/rest.client';
+import { textOf, type ApiRecord } from '../api/rest.client';
 import { fieldProblemsOf, SelectField, TextAreaField, TextField, type FieldProblems } from '../ui/form-fields';
 import type { RecordKind } from './record-kinds';
 
@@ -7,8 +7,7 @@ function initialValues(kind: RecordKind, record: ApiRecord | null): Record<strin
   const values: Record<string, string> = {};
   for (const field of kind.fields) {
     const value = record?.[field.name];
-    values[field.name] =
-      value === undefined || value === null ? (field.options && field.required ? '' : (field.options?.[0]?.[0] ?? '')) : String(value);
+    values[field.name] = value === undefined || value === null ? (field.options?.[0]?.[0] ?? '') : textOf(value);
   }
   if (!record && kind.fields.some((field) => field.name === 'priority')) values.priority = '3';
   return values;

@@ -1,3 +1,5 @@
+import { textOf } from '../api/rest.client';
+
 /** How one field of a record is edited. */
 export interface RecordFieldSpec {
   name: string;
@@ -53,7 +55,7 @@ export const TODOS_KIND: RecordKind = {
     { name: 'assignee', label: 'Assignee (user id)' },
   ],
   summary: (record) =>
-    `${STATUS_OPTIONS.find(([value]) => value === record.status)?.[1] ?? String(record.status ?? '')} · priority ${String(record.priority ?? '')}`,
+    `${STATUS_OPTIONS.find(([value]) => value === record.status)?.[1] ?? textOf(record.status)} · priority ${textOf(record.priority)}`,
 };
 
 /** The knowledge documents of an organization (its LIST declares no filter). */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { callApi, listRecords, writeRecord, type ApiRecord } from '../api/rest.client';
+import { callApi, listRecords, textOf, writeRecord, type ApiRecord } from '../api/rest.client';
 import { FailureAlert, LoadingStatus } from '../page-states';
 import { useDocumentTitle } from '../routing/document-title';
 import { FailureAlertOf } from '../ui/failure-alert-of';
@@ -38,7 +38,7 @@ export function RecordsPage({ organizationId, kind }: { organizationId: string; 
         const saved = record
           ? await writeRecord('PUT', `${base}/${encodeURIComponent(record._id)}`, body, { accessToken })
           : await writeRecord('POST', base, body, { accessToken });
-        return `${kind.singular[0]?.toUpperCase()}${kind.singular.slice(1)} “${String(saved.title ?? saved._id)}” ${record ? 'saved' : 'created'}.`;
+        return `${kind.singular[0]?.toUpperCase()}${kind.singular.slice(1)} “${textOf(saved.title, saved._id)}” ${record ? 'saved' : 'created'}.`;
       },
     );
     if (!failure) {
@@ -52,7 +52,7 @@ export function RecordsPage({ organizationId, kind }: { organizationId: string; 
     void action
       .run(`The ${kind.singular} was not deleted.`, async (accessToken) => {
         await callApi('DELETE', `${base}/${encodeURIComponent(record._id)}`, { accessToken });
-        return `${kind.singular[0]?.toUpperCase()}${kind.singular.slice(1)} “${String(record.title ?? record._id)}” deleted.`;
+        return `${kind.singular[0]?.toUpperCase()}${kind.singular.slice(1)} “${textOf(record.title, record._id)}” deleted.`;
       })
       .then(() => {
         setConfirmDelete(null);
@@ -102,13 +102,17 @@ export function RecordsPage({ organizationId, kind }: { organizationId: string; 
       {list.state.kind === 'loading' ? (
         <LoadingStatus>Loading {kind.title.toLowerCase()}…</LoadingStatus>
       ) : list.state.kind === 'error' ? (
-        <FailureAlert summary={`The ${kind.title.toLowerCase()} could not be loaded.`} message={list.state.message} onRetry={list.reload} />
+        <FailureAlert
+          summary={`The ${kind.title.toLowerCase()} could not be loaded.`}
+          message={list.state.message}
+          onRetry={list.reload}
+        />
       ) : list.state.data.records.length === 0 ? (
         <p className="empty muted">No {kind.title.toLowerCase()} here.</p>
       ) : (
         <ul className="grant-list" aria-label={kind.title}>
           {list.state.data.records.map((record) => {
-            const title = String(record.title ?? record._id);
+            const title = textOf(record.title, record._id);
             return (
               <li key={record._id} className="record">
                 <h2 className="record__title">{title}</h2>

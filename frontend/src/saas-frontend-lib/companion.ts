@@ -5,7 +5,7 @@ import type { FlowsActorsViewDefinition as SharedViewDefinition } from '@wildo/s
 
 /**
  * Where a frontend view is mounted. Mirrors `FrontendView_ScopeMode` of `@wildo/shared-lib` (whose package root
- * is too heavy for the bundle); the type check below keeps the two identical.
+ * is too heavy for the bundle); flows-actors.guide.test.tsx checks the two have the same values.
  */
 export enum FrontendView_ScopeMode {
   APPLICATION = 'APPLICATION',
@@ -13,11 +13,6 @@ export enum FrontendView_ScopeMode {
 
 /** A browser view onto an actor system: the shared wire contract, with this entry's scope enum. */
 export type FlowsActorsViewDefinition = Omit<SharedViewDefinition, 'scope'> & { scope: FrontendView_ScopeMode };
-
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-// Fails to compile when the shared enum gains or changes a member.
-const scopeModesAgree: Same<`${FrontendView_ScopeMode}`, `${SharedViewDefinition['scope']}`> = true;
-void scopeModesAgree;
 
 /** One entry of the host's assistant launcher, derived from a view declaration. */
 export interface FlowsActorsLauncherEntry {
@@ -30,7 +25,10 @@ export interface FlowsActorsLauncherEntry {
 
 /** A readable label for a view ref: `todo-assistant-view` → `Todo assistant`. */
 export function viewLabel(ref: string): string {
-  const words = ref.replace(/-view$/, '').split('-').filter(Boolean);
+  const words = ref
+    .replace(/-view$/, '')
+    .split('-')
+    .filter(Boolean);
   const text = words.join(' ');
   return text ? `${text[0]?.toUpperCase()}${text.slice(1)}` : ref;
 }

@@ -27,7 +27,10 @@ export function FlowsActors_ApprovalRequest({
   const { state, decide } = useFlowsActors();
   const approval = state.approval;
   if (!approval || approval.executionId !== executionId) return null;
-  const shown = { ...approval, allowArgumentModification: approval.allowArgumentModification && allowArgumentModification };
+  const shown = {
+    ...approval,
+    allowArgumentModification: approval.allowArgumentModification && allowArgumentModification,
+  };
   return (
     <ApprovalCard
       key={approval.approvalId}

@@ -8,15 +8,15 @@ export interface FlowsActorsContextValue {
   systemRef: string;
   state: AssistantState;
   /** Sends a message (continuing the conversation's `executionId` when there is one). */
-  send(message: string): Promise<boolean>;
+  send: (message: string) => Promise<boolean>;
   /** Decides a pending approval; the turn continues in the stream. */
-  decide(
+  decide: (
     approval: FlowsActors_ApprovalRequest,
     decision: 'approve' | 'deny',
     modifiedArguments?: Record<string, unknown>,
-  ): Promise<boolean>;
+  ) => Promise<boolean>;
   /** Brings a pending approval (from the queue) into the conversation for a decision. */
-  openApproval(approval: FlowsActors_ApprovalRequest): void;
+  openApproval: (approval: FlowsActors_ApprovalRequest) => void;
   /** Changes whenever the pending approvals may have changed (a turn ended, a decision was made). */
   approvalsVersion: number;
 }

@@ -1,7 +1,12 @@
 import { act, render, screen, within } from '@testing-library/react';
-import { FlowsActors_ApprovalQueue, FlowsActors_ApprovalRequest, FlowsActorsProvider } from '@wildo-ai/saas-frontend-lib';
+import {
+  FlowsActors_ApprovalQueue,
+  FlowsActors_ApprovalRequest,
+  FlowsActorsProvider,
+} from '@wildo-ai/saas-frontend-lib';
 import { FrontendView_ScopeMode, launcherEntries } from '@wildo-ai/saas-frontend-lib/companion';
-import { describe, expect, it } from 'vitest';
+import type { FlowsActorsViewDefinition as SharedViewDefinition } from '@wildo/shared-lib';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { flowsActorsViews } from '../app.views';
 import { approvalFixture, jsonResponse, sse, sseResponse, stubFetch } from '../assistant/assistant.test-support';
 import { signIn } from '../test-support/fixtures';
@@ -17,13 +22,27 @@ function decisionStream() {
     sse(
       [
         'approval_decided',
-        { type: 'approval_decided', approvalId: 'appr-1', toolCallId: 'call-1', decision: 'approve', arguments: pending.arguments },
+        {
+          type: 'approval_decided',
+          approvalId: 'appr-1',
+          toolCallId: 'call-1',
+          decision: 'approve',
+          arguments: pending.arguments,
+        },
       ],
       [
         'tool_result',
-        { type: 'tool_result', toolCallId: 'call-1', functionRef: 'todos.update', outcome: { ok: true, result: { _id: 'todo-1' } } },
+        {
+          type: 'tool_result',
+          toolCallId: 'call-1',
+          functionRef: 'todos.update',
+          outcome: { ok: true, result: { _id: 'todo-1' } },
+        },
       ],
-      ['turn_completed', { type: 'turn_completed', status: 'completed', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } }],
+      [
+        'turn_completed',
+        { type: 'turn_completed', status: 'completed', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } },
+      ],
     ),
   );
 }
@@ -89,9 +108,15 @@ describe('the guide-shaped approval request and queue (@wildo-ai/saas-frontend-l
 
   it('turns the application’s flowsActorsViews into launcher entries', () => {
     expect(flowsActorsViews[0]?.scope).toBe(FrontendView_ScopeMode.APPLICATION);
+    // The companion's scope enum mirrors the shared one (checked by the compiler).
+    expectTypeOf<`${FrontendView_ScopeMode}`>().toEqualTypeOf<`${SharedViewDefinition['scope']}`>();
     const [entry, ...rest] = launcherEntries(flowsActorsViews);
     expect(rest).toEqual([]);
-    expect(entry).toMatchObject({ viewRef: 'todo-assistant-view', systemRef: 'todo-assistant', label: 'Todo assistant' });
+    expect(entry).toMatchObject({
+      viewRef: 'todo-assistant-view',
+      systemRef: 'todo-assistant',
+      label: 'Todo assistant',
+    });
     expect(entry?.path('org 1')).toBe('/organizations/org%201/views/todo-assistant-view');
     const embedded = launcherEntries([{ ...flowsActorsViews[0]!, ref: 'triage-view', isAddressable: false }]);
     expect(embedded[0]).toMatchObject({ label: 'Triage' });

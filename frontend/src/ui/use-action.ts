@@ -30,4 +30,3 @@ export function useAction() {
   };
   return { message, failure, busy, run };
 }
-

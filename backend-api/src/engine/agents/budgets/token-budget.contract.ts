@@ -344,6 +344,9 @@ export function describeTokenBudgetContract(label: string, open: OpenSqlDatabase
         ['organization', tenant.organizationId],
       );
       expect(Number(rows[0]?.n)).toBe(1);
+      // The day's row is written in the same statement: it agrees with the month's.
+      const daily = await service.dailyConsumption(tenant);
+      expect(daily.reduce((sum, day) => sum + day.consumedTokens, 0)).toBe(expected);
     });
 
     it('validates its inputs', async () => {
