@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { CORE_APP_ROLES } from '@wildo/shared-lib';
 import { SAAS_SERVICE_TYPES, type TokenBudgetService } from '@wildo/backend-api';
@@ -8,7 +5,7 @@ import { startStubModels, type StubModels } from '@wildo/backend-api/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPageAtWidths } from '../frontend/browser/accessibility.js';
-import { buildApp } from '../frontend/browser/build-app.js';
+import { sharedAppBuild } from '../frontend/browser/build-app.js';
 import { CHROMIUM_AVAILABLE, launchChromium, type HeadlessChromium } from '../frontend/browser/headless-chromium.js';
 import { startRealBackend, type RealBackend } from './oauth/real-backend.js';
 
@@ -39,8 +36,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
   const emailOf = (name: string) => `${name}-${run}@example.test`;
 
   beforeAll(async () => {
-    outDir = await mkdtemp(join(tmpdir(), 'wildo-host-ui-dist-'));
-    await buildApp(outDir);
+    outDir = await sharedAppBuild();
     // The assistant talks to the local stand-in models (echo, or a tool call for "call <tool> {json}").
     models = await startStubModels();
     server = await startRealBackend({ frontendDist: outDir, env: models.env });
@@ -53,7 +49,6 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await chromium?.close();
     await server?.close();
     await models?.close();
-    if (outDir) await rm(outDir, { recursive: true, force: true });
   });
 
   /** Checks the page (axe, both widths, no sideways scroll) and records what is wrong; asserted at the end. */

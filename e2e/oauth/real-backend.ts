@@ -1,5 +1,6 @@
 import { createLogger, createWildoBackend, type WildoBackend } from '@wildo/backend-api';
 import { createPgliteDatabase } from '@wildo/backend-api/persistence';
+import { pgliteTemplateDump } from '@wildo/backend-api/testing/pglite-template';
 import { referenceApplication } from '@wildo/backend-api/reference-application';
 import { freePort } from '@wildo/backend-api/testing/backend-process';
 import { referenceRuntimeOptions } from '../reference-runtime.js';
@@ -28,7 +29,7 @@ export async function startRealBackend(
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const errorLog: string[] = [];
-  const database = await createPgliteDatabase();
+  const database = await createPgliteDatabase({ loadDataDir: await pgliteTemplateDump() });
   let backend: WildoBackend | undefined;
   try {
     backend = await createWildoBackend({
