@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 
-/** Where page screenshots are written (named in the README). */
-export const SCREENSHOTS_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+/** Where page screenshots are written (named in the README); ignored by git, since every run rewrites them. */
+export const SCREENSHOTS_DIR = fileURLToPath(new URL('../../test-results/screenshots/pages/', import.meta.url));
 
 /** The two widths every page is checked at: a phone and a laptop. */
 export const CHECKED_WIDTHS = [375, 1280] as const;
@@ -116,7 +116,7 @@ export async function checkPageAtWidths(page: Page, name: string): Promise<strin
       if (await scrollsSideways(page)) problems.push(`${name} at ${width}px: scrolls sideways`);
       for (const small of await smallTapTargets(page))
         problems.push(`${name} at ${width}px: small tap target ${small}`);
-      // JPEG keeps the committed screenshots small.
+      // JPEG: much faster to encode than PNG for a full page.
       await page.screenshot({
         path: join(SCREENSHOTS_DIR, `${name}-${width}.jpg`),
         fullPage: true,
