@@ -3,10 +3,17 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 /**
- * The families of test files that run longest (each spawns processes: the MCP conformance suite, the e2e
- * scenarios against a running stack, the CLI), in the order they should start.
+ * The families of test files that run longest (a browser journey through every page, the MCP conformance suite,
+ * the e2e scenarios against a running stack, the browser tests, the CLI's processes), in the order they should start.
  */
-const LONG_RUNNING_FIRST = ['e2e/mcp-conformance/', 'e2e/', 'backend-api/src/cli/', 'backend-api/src/main.'];
+const LONG_RUNNING_FIRST = [
+  'e2e/host-ui.',
+  'e2e/mcp-conformance/',
+  'e2e/',
+  'frontend/browser/',
+  'backend-api/src/cli/',
+  'backend-api/src/main.',
+];
 
 /**
  * Starts the long-running families first. Vitest's own order groups files by project name and, on a fresh
