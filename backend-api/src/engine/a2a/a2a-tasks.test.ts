@@ -24,6 +24,9 @@ import type { CoordinationBackend } from '../coordination/coordination.js';
 import type { RateLimitService } from '../resources/rate-limit.service.js';
 import { A2A_ERRORS } from './a2a-protocol.js';
 import { taskChannel } from './a2a-task.service.js';
+import { A2A_SWEEP_CRON, A2A_SWEEP_QUEUE } from './a2a-jobs.js';
+import { JOBS_TYPES, type JobQueueService } from '../jobs/index.js';
+import type { SqlDatabase } from '../persistence/sql-database.js';
 
 const READ = 'resource_todos_read';
 const RENAME = 'resource_todos_update';
@@ -370,6 +373,44 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
     expect(await tasks.sweepAbandoned(later)).toEqual([]);
     await held?.release();
     expect(await tasks.sweepAbandoned(later)).toEqual([task.id]);
+    expect((await store.byId(task.id))?.state).toBe('failed');
+  });
+
+  it('sweeps on a job-queue schedule (one run per tick across replicas), keeping the unreadable-store rule', async () => {
+    const { store, jobs: a2aJobs } = runtime();
+    await a2aJobs.start();
+    const jobs = t.backend.container.get<JobQueueService>(JOBS_TYPES.JobQueueService);
+    expect(await jobs.listSchedules()).toContainEqual({
+      queue: A2A_SWEEP_QUEUE,
+      cron: A2A_SWEEP_CRON,
+      timezone: 'UTC',
+    });
+    const task = await store.create({
+      contextId: 'ctx-abandoned-scheduled',
+      audience: A2A_AUDIENCE,
+      skillId: 'todo-assistant',
+      ownerKey: `user:${owner.userId}`,
+      organizationId: orgId,
+    });
+    await store.noteLease(task.id);
+    // Its runner last touched it an hour ago: stale for the sweep that the schedule's next tick enqueues.
+    const database = t.backend.container.get<SqlDatabase>(SAAS_SERVICE_TYPES.Database);
+    await database.query(`UPDATE wildo_a2a_tasks SET updated_at = now() - interval '1 hour' WHERE id = $1`, [task.id]);
+    /** Enqueues what the schedule enqueues at a tick and waits for the queue's worker to finish it. */
+    const tick = async () => {
+      const id = (await jobs.enqueue(A2A_SWEEP_QUEUE, {})) ?? '';
+      await vi.waitFor(async () => expect((await jobs.getJob(A2A_SWEEP_QUEUE, id))?.state).toBe('completed'), {
+        timeout: 10_000,
+        interval: 50,
+      });
+    };
+    const coordination = t.backend.container.get<CoordinationBackend>(SAAS_SERVICE_TYPES.Coordination);
+    const unreadable = vi.spyOn(coordination, 'acquireLease').mockRejectedValue(new Error('lease store down'));
+    await tick();
+    unreadable.mockRestore();
+    expect((await store.byId(task.id))?.state).toBe('working');
+    // Positive control: with the lease store readable and the lease free, the next run fails the task.
+    await tick();
     expect((await store.byId(task.id))?.state).toBe('failed');
   });
 
