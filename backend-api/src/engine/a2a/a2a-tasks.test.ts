@@ -14,13 +14,14 @@ import {
   machineToken,
   v1Message,
 } from '../../testing/a2a.fixtures.js';
-import { assistantOrganization, useAssistantBackend } from '../../testing/agents.fixtures.js';
+import { assistantOrganization, postStream, useAssistantBackend } from '../../testing/agents.fixtures.js';
 import { addMember, createOrganization, signInAgain, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { deferred, textReply, toolCallsReply } from '../../testing/llm-stubs/index.js';
 import { delegatedToken, MCP_BACKEND_OPTIONS } from '../../testing/mcp.fixtures.js';
 import { useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { A2aRuntime } from './a2a.module.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';
+import type { OperationDispatcher } from '../resources/operation-dispatcher.service.js';
 import type { RateLimitService } from '../resources/rate-limit.service.js';
 import { A2A_ERRORS } from './a2a-protocol.js';
 import { taskChannel } from './a2a-task.service.js';
@@ -443,6 +444,35 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
     const keys = charged.mock.calls.map(([key]) => key);
     charged.mockRestore();
     expect(keys).toEqual(expect.arrayContaining([`user:${owner.userId}`, `a2a:user:${owner.userId}`]));
+  });
+
+  it('charges the tools an A2A turn calls to the A2A surface’s rate bucket; a browser turn’s to the tool bucket', async () => {
+    const id = await createTodo('Rate me');
+    // The surface a dispatch carries names its rate bucket (`op:<surface>:<operation>:<principal>`).
+    const dispatcher = t.backend.container.get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher);
+    const charged = vi.spyOn(dispatcher, 'dispatch');
+    const readsBy = () =>
+      charged.mock.calls.filter(([request]) => request.id === id).map(([request]) => request.surface);
+    stub.enqueue(toolCallsReply([{ id: 'c-read-a2a', name: READ, arguments: { id } }]), textReply('Read it.'));
+    const task = await send('message/send', { message: legacyMessage('Read it'), metadata: SKILL });
+    expect(task.status.state).toBe('completed');
+    const a2aCharges = readsBy();
+    // Positive control: the same tool in the browser's turn is charged to the `tool` bucket, not A2A's.
+    charged.mockClear();
+    stub.enqueue(toolCallsReply([{ id: 'c-read-rest', name: READ, arguments: { id } }]), textReply('Read it.'));
+    const rest = await postStream(
+      t.api,
+      `/api/v1/organizations/${orgId}/flows-actors/systems/todo-assistant/turns`,
+      owner.auth,
+      {
+        message: 'Read it',
+      },
+    );
+    const restCharges = readsBy();
+    charged.mockRestore();
+    expect(rest.status).toBe(200);
+    expect(a2aCharges).toEqual(['a2a']);
+    expect(restCharges).toEqual(['tool']);
   });
 
   it('stops showing a person the tasks they ran in an organization they have left', async () => {
