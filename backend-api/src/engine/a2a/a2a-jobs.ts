@@ -66,16 +66,30 @@ export class A2aJobs {
 
   private async define(): Promise<void> {
     const { jobs, retry } = this.deps;
-    await jobs.defineQueue(A2A_PUSH_QUEUE, {
-      retryLimit: Math.max(0, retry.attempts - 1),
-      retryDelaySeconds: retry.baseDelaySeconds,
-      retryBackoff: true,
-      expireInSeconds: 120,
-    });
-    await jobs.defineQueue(A2A_SWEEP_QUEUE, { retryLimit: 0, expireInSeconds: 120 });
+    // Replicas starting together may deadlock on the queue's tables (PostgreSQL aborts one); defining is idempotent.
+    await retried(() =>
+      jobs.defineQueue(A2A_PUSH_QUEUE, {
+        retryLimit: Math.max(0, retry.attempts - 1),
+        retryDelaySeconds: retry.baseDelaySeconds,
+        retryBackoff: true,
+        expireInSeconds: 120,
+      }),
+    );
+    await retried(() => jobs.defineQueue(A2A_SWEEP_QUEUE, { retryLimit: 0, expireInSeconds: 120 }));
     await jobs.work(A2A_PUSH_QUEUE, this.deps.deliver, { concurrency: 4 });
     await jobs.work(A2A_SWEEP_QUEUE, this.deps.sweep);
-    await jobs.schedule(A2A_SWEEP_QUEUE, A2A_SWEEP_CRON);
+    await retried(() => jobs.schedule(A2A_SWEEP_QUEUE, A2A_SWEEP_CRON));
     this.ready = true;
+  }
+}
+
+/** Runs `step` up to three times: a concurrent replica's definition can abort ours once (deadlock, unique key). */
+async function retried(step: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
   }
 }

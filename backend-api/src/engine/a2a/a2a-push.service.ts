@@ -148,22 +148,18 @@ export class A2aPushService implements A2aStatusListener {
    * Enqueues one delivery per callback of the task, inside the transaction of the stored change (`tx`): a change
    * that rolls back sends nothing. Without `tx` the jobs are committed at once.
    */
-  async statusChanged(task: A2aTask, final: boolean, tx?: SqlExecutor): Promise<void> {
+  async statusChanged(task: A2aTask, final: boolean, tx?: SqlExecutor): Promise<boolean> {
     // Most tasks never register a callback: their changes cost no lookup.
-    if (!task.pushConfigured) return;
-    if (!this.deps.jobs.isReady()) {
-      // Not worth rolling the task's change back for: the loss is logged.
-      this.deps.logger.error('A2A push not enqueued: the job queue has not started on this replica', {
-        taskId: task.id,
-      });
-      return;
-    }
+    if (!task.pushConfigured) return true;
+    // The queue cannot start inside the change's transaction (PGlite has one connection): the caller retries after it.
+    if (!this.deps.jobs.isReady()) return false;
     const payload = pushPayload(task, final || TERMINAL_STATES.has(task.state));
     for (const config of await this.rows(task.id, tx))
       await this.deps.jobs.enqueueDelivery(
         { pushConfigId: config.id, taskId: task.id, state: task.state, payload },
         tx,
       );
+    return true;
   }
 
   /**

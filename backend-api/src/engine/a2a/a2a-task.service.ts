@@ -32,7 +32,8 @@ export type A2aSendOutcome = { task: A2aTask } | { message: { contextId: string;
 
 /** Someone told about every stored status change (push notifications), inside the change's transaction. */
 export interface A2aStatusListener {
-  statusChanged(task: A2aTask, final: boolean, tx: SqlExecutor): Promise<void>;
+  /** False when it could not act yet (its queue has not started here): it is called again after the commit. */
+  statusChanged(task: A2aTask, final: boolean, tx?: SqlExecutor): Promise<boolean>;
 }
 
 /** Settings of the task service, each with its default. */
@@ -132,6 +133,10 @@ export class A2aTaskService {
       return this.runBlocking(caller, skillId, contextId, events);
     }
     if (paused && lease) await this.deps.store.noteLease(task.id);
+    // A replica that runs tasks works the queues (deliveries, the sweep); started beside the turn, not before it.
+    void this.startJobs().catch((error: unknown) =>
+      this.deps.logger.error('A2A job queue did not start', { error: String(error) }),
+    );
     this.publish(task, { kind: 'status', task, final: false }, onUpdate);
     const run = this.runLoop(task, events, abort, lease, onUpdate);
     if (params.blocking) return { task: await run };
@@ -176,10 +181,24 @@ export class A2aTaskService {
 
   /** Stores a status change; its push deliveries are enqueued in the same transaction. */
   private async change(taskId: string, change: A2aTaskChange, final: boolean): Promise<A2aTask | undefined> {
-    await this.deps
-      .startJobs?.()
-      .catch((error: unknown) => this.deps.logger.error('A2A job queue did not start', { error: String(error) }));
-    return this.deps.store.change(taskId, change, (tx, task) => this.deps.listener.statusChanged(task, final, tx));
+    let late = false;
+    const changed = await this.deps.store.change(taskId, change, async (tx, task) => {
+      late = !(await this.deps.listener.statusChanged(task, final, tx));
+    });
+    // The queue was not running here (a callback registered on another replica): the change is committed, so its
+    // deliveries are enqueued now, once the queue has started (it cannot start inside the transaction).
+    if (changed && late)
+      await this.startJobs()
+        .then(() => this.deps.listener.statusChanged(changed, final))
+        .catch((error: unknown) =>
+          this.deps.logger.error('A2A push not enqueued', { taskId: changed.id, error: String(error) }),
+        );
+    return changed;
+  }
+
+  /** Starts A2A's job queues here (memoized; the sweep's schedule and worker come with them). */
+  private startJobs(): Promise<void> {
+    return this.deps.startJobs?.() ?? Promise.resolve();
   }
 
   private async pausedTask(scope: A2aTaskScope, params: A2aSendParams): Promise<A2aTask | undefined> {
