@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { A2A_PATH, a2aResult, a2aStream, a2aToken, v1Message } from '../../testing/a2a.fixtures.js';
 import { anthropicStubOptions } from '../../testing/agents.fixtures.js';
@@ -35,6 +37,10 @@ describe.skipIf(!databaseUrl || !redisUrl)('A2A cancellation across two replicas
   let owner: TestUser;
   let orgId: string;
   let token: string;
+  /** A push receiver both replicas may call (their guards' test-only allowlist): the bodies it got. */
+  let receiver: Server;
+  let receiverPort: number;
+  const received: any[] = [];
 
   async function replica(): Promise<TestBackend> {
     const database = await createPostgresDatabase({
@@ -48,6 +54,14 @@ describe.skipIf(!databaseUrl || !redisUrl)('A2A cancellation across two replicas
       ...anthropicStubOptions(stub),
       redisUrl: redisUrl as string,
       coordinationKeyPrefix: `test:a2a:${schema.schema}:`,
+      jobs: { pollingIntervalSeconds: 0.5 },
+      a2a: {
+        pushGuard: {
+          mode: 'development',
+          developmentTargets: [{ host: '127.0.0.1', port: receiverPort }],
+          allowHttpForDevelopmentTargets: true,
+        },
+      },
     });
     replicas.push(backend);
     return backend;
@@ -55,6 +69,16 @@ describe.skipIf(!databaseUrl || !redisUrl)('A2A cancellation across two replicas
 
   beforeAll(async () => {
     await stub.start();
+    receiver = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push(JSON.parse(text));
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverPort = (receiver.address() as AddressInfo).port;
     schema = await createPostgresTestSchema(databaseUrl as string);
     a = await replica();
     b = await replica();
@@ -68,6 +92,7 @@ describe.skipIf(!databaseUrl || !redisUrl)('A2A cancellation across two replicas
     for (const database of databases) await database.close();
     await schema?.drop();
     await stub.close();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
   });
 
   it('stops the loop on replica A when B cancels: no further model call, no later tool effect', async () => {
@@ -100,6 +125,14 @@ describe.skipIf(!databaseUrl || !redisUrl)('A2A cancellation across two replicas
     const runtimeB = b.backend.container.get(A2aRuntime);
     expect(await runtimeB.tasks.sweepAbandoned(new Date(Date.now() + 60 * 60_000))).toEqual([]);
 
+    // A callback registered through B hears the cancellation B stores, once, from one replica's queue worker.
+    await a2aResult(
+      b.api,
+      A2A_PATH,
+      'tasks/pushNotificationConfig/set',
+      { taskId: task.id, pushNotificationConfig: { url: `http://127.0.0.1:${receiverPort}/hook` } },
+      token,
+    );
     const canceled = await a2aResult(b.api, A2A_PATH, 'CancelTask', { id: task.id }, token);
     expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
     await vi.waitFor(() => expect(runtimeA.tasks.isRunningHere(task.id)).toBe(false), { timeout: 5_000 });
@@ -114,6 +147,11 @@ describe.skipIf(!databaseUrl || !redisUrl)('A2A cancellation across two replicas
     const lease = await coordinationB.acquireLease(`a2a-task:${task.id}`, 1_000);
     expect(lease).not.toBeNull();
     await lease?.release();
+    await vi.waitFor(async () => expect(await runtimeB.push.deliveries(task.id)).toHaveLength(1), { timeout: 10_000 });
+    expect(await runtimeA.push.deliveries(task.id)).toMatchObject([{ outcome: 'delivered', state: 'canceled' }]);
+    expect(received.filter((body) => body.statusUpdate?.taskId === task.id)).toMatchObject([
+      { statusUpdate: { status: { state: 'canceled' }, final: true } },
+    ]);
   });
 
   it('runs a task started on A to completion when nobody cancels (positive control)', async () => {

@@ -2,21 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../container/clock.js';
 import type { Logger } from '../logging/index.js';
 import { findOutboundRefusal, type OutboundFetcher, type OutboundTargetPolicy } from '../net/index.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
+import type { JobRun, JobRunSummary } from '../jobs/index.js';
+import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
+import type { A2aJobs, A2aPushJob, A2aPushRetryPolicy } from './a2a-jobs.js';
 import { invalidParams, taskNotFound, TERMINAL_STATES } from './a2a-protocol.js';
 import type { A2aTaskStore } from './a2a-task.store.js';
 import type { A2aStatusListener } from './a2a-task.service.js';
 import type { A2aTask, A2aTaskScope } from './a2a-task.types.js';
 import { pushPayload, type A2aPushConfigInput } from './a2a-wire.js';
-
-/** Retries of a failing callback: `attempts` in all, waiting `baseDelayMs` doubled after each failure. */
-export interface A2aPushRetryPolicy {
-  attempts: number;
-  baseDelayMs: number;
-}
-
-/** Default retry policy: 4 attempts, 1 s, 2 s, 4 s apart. */
-export const DEFAULT_PUSH_RETRY: A2aPushRetryPolicy = { attempts: 4, baseDelayMs: 1_000 };
 
 /** A stored push configuration as served: never its token or credentials. */
 export interface A2aPushConfigView {
@@ -34,6 +27,7 @@ export interface A2aPushDelivery {
   outcome: 'delivered' | 'failed' | 'refused' | 'gave_up';
   httpStatus: number | null;
   detail: string | null;
+  attemptedAt: string;
 }
 
 interface ConfigRow {
@@ -50,15 +44,12 @@ const RETRYABLE = new Set(['timeout', 'unreachable', 'bad_status']);
 
 /**
  * Push notifications of A2A tasks: configurations per task (scoped like the task itself; secrets stored for
- * delivery and never echoed) and delivery of status changes to them through the outbound-target guard, checked at
- * registration and again at every delivery, no redirects followed. Failures are retried with backoff; every
+ * delivery and never echoed) and delivery of status changes to them on the job queue: one job per change and
+ * callback, enqueued in the change's transaction, delivered through the outbound-target guard (checked at
+ * registration and again at every delivery, no redirects followed), retried by the queue with backoff; every
  * attempt is recorded. A configuration registered after a change is not told about it.
  */
 export class A2aPushService implements A2aStatusListener {
-  private readonly inFlight = new Set<Promise<void>>();
-  /** One chain per task, so its callbacks hear its changes in order. */
-  private readonly chains = new Map<string, Promise<void>>();
-
   constructor(
     private readonly deps: {
       db: SqlDatabase;
@@ -66,7 +57,8 @@ export class A2aPushService implements A2aStatusListener {
       guard: OutboundFetcher & { policy: Pick<OutboundTargetPolicy, 'checkUrl'> };
       clock: Clock;
       logger: Logger;
-      retry?: A2aPushRetryPolicy;
+      jobs: A2aJobs;
+      retry: A2aPushRetryPolicy;
     },
   ) {}
 
@@ -77,6 +69,8 @@ export class A2aPushService implements A2aStatusListener {
     const refusal = this.refusalOf(input.url);
     if (refusal) throw invalidParams(`the callback URL is refused: ${refusal}`);
     const configId = input.id ?? randomUUID();
+    // The queue runs here from now on, so this replica's changes of the task can be delivered.
+    await this.deps.jobs.start();
     await this.deps.db.query(
       `INSERT INTO wildo_a2a_push_configs (id, task_id, config_id, url, token, auth_scheme, auth_credentials, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -137,6 +131,7 @@ export class A2aPushService implements A2aStatusListener {
       outcome: A2aPushDelivery['outcome'];
       http_status: number | null;
       detail: string | null;
+      attempted_at: Date | string;
     }>('SELECT * FROM wildo_a2a_push_deliveries WHERE task_id = $1 ORDER BY attempted_at, attempt', [taskId]);
     return rows.map((row) => ({
       taskId: row.task_id,
@@ -145,66 +140,68 @@ export class A2aPushService implements A2aStatusListener {
       outcome: row.outcome,
       httpStatus: row.http_status === null ? null : Number(row.http_status),
       detail: row.detail,
+      attemptedAt: new Date(row.attempted_at).toISOString(),
     }));
   }
 
-  /** Delivers a status change to the task's callbacks, in the background. */
-  statusChanged(task: A2aTask, final: boolean): void {
+  /**
+   * Enqueues one delivery per callback of the task, inside the transaction of the stored change (`tx`): a change
+   * that rolls back sends nothing. Without `tx` the jobs are committed at once.
+   */
+  async statusChanged(task: A2aTask, final: boolean, tx?: SqlExecutor): Promise<boolean> {
     // Most tasks never register a callback: their changes cost no lookup.
-    if (!task.pushConfigured) return;
-    const previous = this.chains.get(task.id) ?? Promise.resolve();
-    const delivery = previous
-      .then(() => this.deliverAll(task, final || TERMINAL_STATES.has(task.state)))
-      .catch((error: unknown) =>
-        this.deps.logger.error('A2A push delivery failed', { taskId: task.id, error: String(error) }),
+    if (!task.pushConfigured) return true;
+    // The queue cannot start inside the change's transaction (PGlite has one connection): the caller retries after it.
+    if (!this.deps.jobs.isReady()) return false;
+    const payload = pushPayload(task, final || TERMINAL_STATES.has(task.state));
+    for (const config of await this.rows(task.id, tx))
+      await this.deps.jobs.enqueueDelivery(
+        { pushConfigId: config.id, taskId: task.id, state: task.state, payload },
+        tx,
       );
-    this.chains.set(task.id, delivery);
-    this.inFlight.add(delivery);
-    void delivery.finally(() => {
-      this.inFlight.delete(delivery);
-      if (this.chains.get(task.id) === delivery) this.chains.delete(task.id);
-    });
+    return true;
   }
 
-  /** Waits for deliveries in flight (shutdown, tests). */
-  async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
-  }
-
-  private async rows(taskId: string): Promise<ConfigRow[]> {
-    const { rows } = await this.deps.db.query<ConfigRow>(
-      'SELECT * FROM wildo_a2a_push_configs WHERE task_id = $1 ORDER BY created_at, config_id',
-      [taskId],
-    );
-    return rows;
-  }
-
-  private async deliverAll(task: A2aTask, final: boolean): Promise<void> {
-    const configs = await this.rows(task.id);
-    await Promise.all(configs.map((config) => this.deliver(config, task, final)));
-  }
-
-  private async deliver(config: ConfigRow, task: A2aTask, final: boolean): Promise<void> {
-    const retry = this.deps.retry ?? DEFAULT_PUSH_RETRY;
-    const body = JSON.stringify(pushPayload(task, final));
+  /**
+   * One attempt of a delivery job (the queue's worker): the callback as stored now (a deleted one is skipped), its
+   * URL checked again by the guard. A retryable failure throws so the queue retries it, until the last attempt gives up.
+   */
+  async deliver(run: JobRun<A2aPushJob>): Promise<JobRunSummary> {
+    const { data, attempt } = run;
+    const { rows } = await this.deps.db.query<ConfigRow>('SELECT * FROM wildo_a2a_push_configs WHERE id = $1', [
+      data.pushConfigId,
+    ]);
+    const config = rows[0];
+    if (!config) return { outcome: 'config_deleted' };
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (config.auth_scheme && config.auth_credentials)
       headers.authorization = `${config.auth_scheme} ${config.auth_credentials}`;
     if (config.token) headers['x-a2a-notification-token'] = config.token;
-    for (let attempt = 1; attempt <= retry.attempts; attempt++) {
-      try {
-        const response = await this.deps.guard.fetch(config.url, { method: 'POST', headers, body, maxBytes: 65_536 });
-        return await this.record(config, task, attempt, 'delivered', response.status, null);
-      } catch (error) {
-        const refusal = findOutboundRefusal(error);
-        const reason = refusal?.reason ?? 'unreachable';
-        const status = (refusal as { status?: number } | undefined)?.status ?? null;
-        if (!RETRYABLE.has(reason)) return this.record(config, task, attempt, 'refused', status, reason);
-        const last = attempt === retry.attempts;
-        await this.record(config, task, attempt, last ? 'gave_up' : 'failed', status, reason);
-        if (!last) await delay(retry.baseDelayMs * 2 ** (attempt - 1));
+    const body = JSON.stringify(data.payload);
+    try {
+      const response = await this.deps.guard.fetch(config.url, { method: 'POST', headers, body, maxBytes: 65_536 });
+      await this.record(config, data, attempt, 'delivered', response.status, null);
+      return { outcome: 'delivered', httpStatus: response.status };
+    } catch (error) {
+      const refusal = findOutboundRefusal(error);
+      const reason = refusal?.reason ?? 'unreachable';
+      const status = (refusal as { status?: number } | undefined)?.status ?? null;
+      if (!RETRYABLE.has(reason)) {
+        await this.record(config, data, attempt, 'refused', status, reason);
+        return { outcome: 'refused', reason };
       }
+      const last = attempt >= this.deps.retry.attempts;
+      await this.record(config, data, attempt, last ? 'gave_up' : 'failed', status, reason);
+      throw new Error(`A2A push delivery ${last ? 'given up' : 'failed'}: ${reason}`, { cause: error });
     }
+  }
+
+  private async rows(taskId: string, db: SqlExecutor = this.deps.db): Promise<ConfigRow[]> {
+    const { rows } = await db.query<ConfigRow>(
+      'SELECT * FROM wildo_a2a_push_configs WHERE task_id = $1 ORDER BY created_at, config_id',
+      [taskId],
+    );
+    return rows;
   }
 
   private refusalOf(url: string): string | undefined {
@@ -218,7 +215,7 @@ export class A2aPushService implements A2aStatusListener {
 
   private async record(
     config: ConfigRow,
-    task: A2aTask,
+    job: A2aPushJob,
     attempt: number,
     outcome: A2aPushDelivery['outcome'],
     httpStatus: number | null,
@@ -230,8 +227,8 @@ export class A2aPushService implements A2aStatusListener {
       [
         randomUUID(),
         config.id,
-        task.id,
-        task.state,
+        job.taskId,
+        job.state,
         attempt,
         outcome,
         httpStatus,
@@ -250,5 +247,3 @@ function view(row: Pick<ConfigRow, 'task_id' | 'config_id' | 'url' | 'auth_schem
     ...(row.auth_scheme ? { authentication: { scheme: row.auth_scheme } } : {}),
   };
 }
-
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

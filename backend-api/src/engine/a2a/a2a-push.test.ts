@@ -9,13 +9,15 @@ import { useTestDatabase } from '../../testing/test-backend.js';
 import { systemClock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
+import { jobsSchemaFor } from '../jobs/pg-boss-database.js';
+import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
 import type { WildoBackendOptions } from '../container/wildo-backend.js';
 import { createSilentLogger } from '../logging/index.js';
 import { OutboundTargetGuard } from '../net/index.js';
 import { A2aRuntime } from './a2a.module.js';
 import { A2A_ERRORS } from './a2a-protocol.js';
-import { A2aPushService } from './a2a-push.service.js';
+import { A2A_PUSH_QUEUE } from './a2a-jobs.js';
+import { A2aPushService, type A2aPushDelivery } from './a2a-push.service.js';
 
 /** One request a receiver got. */
 interface Received {
@@ -43,7 +45,11 @@ async function startReceiver(): Promise<{ server: Server; port: number; received
 
 describe('A2A push notifications', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  const options: Partial<WildoBackendOptions> = { ...MCP_BACKEND_OPTIONS };
+  const options: Partial<WildoBackendOptions> = {
+    ...MCP_BACKEND_OPTIONS,
+    // Deliveries are enqueued in the change's transaction (no wake-up): idle workers find them at their next poll.
+    jobs: { pollingIntervalSeconds: 0.5 },
+  };
   // Runs before the backend is built: the receiver's port is the test-only allowlist of the callback guard.
   beforeAll(async () => {
     receiver = await startReceiver();
@@ -53,7 +59,8 @@ describe('A2A push notifications', () => {
         developmentTargets: [{ host: '127.0.0.1', port: receiver.port }],
         allowHttpForDevelopmentTargets: true,
       },
-      pushRetry: { attempts: 3, baseDelayMs: 20 },
+      // The queue's smallest delay (whole seconds, doubled with jitter): the give-up test takes about 3 to 6 s.
+      pushRetry: { attempts: 3, baseDelaySeconds: 1 },
       // Short leases, so a held turn shows its refreshes.
       tasks: { leaseTtlMs: 150 },
     };
@@ -67,6 +74,28 @@ describe('A2A push notifications', () => {
   });
 
   const runtime = () => assistant.t.backend.container.get(A2aRuntime);
+  const database = () => assistant.t.backend.container.get<SqlDatabase>(SAAS_SERVICE_TYPES.Database);
+  let jobsSchema: string | undefined;
+  /** The task's delivery jobs in the queue (any state); inside a transaction, pass it (PGlite has one connection). */
+  async function jobsFor(taskId: string, db: SqlExecutor = database()): Promise<number> {
+    const schema = (jobsSchema ??= await jobsSchemaFor(database()));
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${schema}.job WHERE name = $1 AND data->>'taskId' = $2`,
+      [A2A_PUSH_QUEUE, taskId],
+    );
+    return Number(rows[0]?.n);
+  }
+  /** The task's recorded attempts once there are `count` of them (the queue's runs are awaited, not slept on). */
+  async function attempts(taskId: string, count: number): Promise<A2aPushDelivery[]> {
+    await vi.waitFor(
+      async () => expect((await runtime().push.deliveries(taskId)).length).toBeGreaterThanOrEqual(count),
+      {
+        timeout: 15_000,
+        interval: 50,
+      },
+    );
+    return runtime().push.deliveries(taskId);
+  }
   const hook = (path: string) => `http://127.0.0.1:${receiver.port}${path}`;
   const send = (method: string, params: Record<string, unknown>) =>
     a2aResult(assistant.t.api, A2A_PATH, method, params, token);
@@ -93,9 +122,7 @@ describe('A2A push notifications', () => {
       id: task.id,
       release: async () => {
         hold.resolve();
-        await runtime().push.idle();
         await vi.waitFor(() => expect(runtime().tasks.isRunningHere(task.id)).toBe(false));
-        await runtime().push.idle();
       },
     };
   }
@@ -103,6 +130,7 @@ describe('A2A push notifications', () => {
   it('delivers the completion as a lower-case status event with the callback credential, never the reply', async () => {
     const task = await heldTask('/ok');
     await task.release();
+    await attempts(task.id, 1);
     const mine = receiver.received.filter((r) => r.body?.statusUpdate?.taskId === task.id);
     expect(mine).toHaveLength(1);
     expect(mine[0]?.body).toEqual({
@@ -121,11 +149,40 @@ describe('A2A push notifications', () => {
     ]);
   });
 
+  it('enqueues in the change’s transaction: a rolled-back change sends nothing, a committed one a job per callback', async () => {
+    const task = await heldTask('/ok');
+    await send('tasks/pushNotificationConfig/set', {
+      taskId: task.id,
+      pushNotificationConfig: { id: 'second', url: hook('/ok') },
+    });
+    expect(await jobsFor(task.id)).toBe(0);
+    await expect(
+      runtime().store.change(task.id, { state: 'failed', statusText: 'rolled back' }, async (tx, changed) => {
+        await runtime().push.statusChanged(changed, true, tx);
+        // Inside the transaction, one job per callback exists...
+        expect(await jobsFor(task.id, tx)).toBe(2);
+        throw new Error('the change fails after enqueueing');
+      }),
+    ).rejects.toThrow('the change fails after enqueueing');
+    // ...and it rolled back with the change: the task still runs, and no job is left to deliver it.
+    expect((await runtime().store.byId(task.id))?.state).toBe('working');
+    expect(await jobsFor(task.id)).toBe(0);
+    // Positive control: the turn's real completion commits both jobs and both callbacks hear it.
+    await task.release();
+    expect(await attempts(task.id, 2)).toMatchObject([
+      { outcome: 'delivered', state: 'completed', httpStatus: 204 },
+      { outcome: 'delivered', state: 'completed', httpStatus: 204 },
+    ]);
+    expect(await jobsFor(task.id)).toBe(2);
+    expect(receiver.received.filter((r) => r.body?.statusUpdate?.taskId === task.id)).toHaveLength(2);
+  });
+
   it('replays nothing to a callback registered after completion', async () => {
     stub.enqueue(textReply('Done.'));
     const done = await send('message/send', { message: legacyMessage('x'), metadata: { skillId: 'todo-assistant' } });
     await send('tasks/pushNotificationConfig/set', { taskId: done.id, url: hook('/ok') });
-    await runtime().push.idle();
+    // Nothing was enqueued for it (the registration changes no status), so nothing can run later either.
+    expect(await jobsFor(done.id)).toBe(0);
     expect(receiver.received.filter((r) => r.body?.statusUpdate?.taskId === done.id)).toEqual([]);
     expect(await runtime().push.deliveries(done.id)).toEqual([]);
     // The config is there (get, list), without secrets; delete removes it.
@@ -150,7 +207,7 @@ describe('A2A push notifications', () => {
     const before = receiver.received.filter((r) => r.path === '/ok').length;
     const task = await heldTask('/redirect');
     await task.release();
-    expect(await runtime().push.deliveries(task.id)).toMatchObject([
+    expect(await attempts(task.id, 1)).toMatchObject([
       { attempt: 1, outcome: 'refused', detail: 'redirect_refused', httpStatus: 302 },
     ]);
     expect(receiver.received.filter((r) => r.path === '/ok').length).toBe(before);
@@ -159,12 +216,25 @@ describe('A2A push notifications', () => {
   it('retries a failing receiver with backoff, records every attempt, then gives up', async () => {
     const task = await heldTask('/fail');
     await task.release();
-    const attempts = await runtime().push.deliveries(task.id);
-    expect(attempts).toMatchObject([
+    const recorded = await attempts(task.id, 3);
+    expect(recorded).toMatchObject([
       { attempt: 1, outcome: 'failed', detail: 'bad_status', httpStatus: 503 },
       { attempt: 2, outcome: 'failed', detail: 'bad_status', httpStatus: 503 },
       { attempt: 3, outcome: 'gave_up', detail: 'bad_status', httpStatus: 503 },
     ]);
+    // Backoff: the queue waits at least 1 s before the first retry and at least 2 s before the second.
+    const at = recorded.map((attempt) => Date.parse(attempt.attemptedAt));
+    expect((at[1] ?? 0) - (at[0] ?? 0)).toBeGreaterThanOrEqual(950);
+    expect((at[2] ?? 0) - (at[1] ?? 0)).toBeGreaterThanOrEqual(1_950);
+    // Given up: the job failed for good, and nothing more is attempted.
+    const schema = await jobsSchemaFor(database());
+    await vi.waitFor(async () => {
+      const { rows } = await database().query<{ state: string }>(
+        `SELECT state FROM ${schema}.job WHERE name = $1 AND data->>'taskId' = $2`,
+        [A2A_PUSH_QUEUE, task.id],
+      );
+      expect(rows.map((row) => row.state)).toEqual(['failed']);
+    });
     expect(
       receiver.received.filter((r) => r.path === '/fail' && r.body?.statusUpdate?.taskId === task.id),
     ).toHaveLength(3);
@@ -175,12 +245,13 @@ describe('A2A push notifications', () => {
     const task = await send('message/send', { message: legacyMessage('p'), metadata: { skillId: 'todo-assistant' } });
     const guard = new OutboundTargetGuard({ mode: 'production' });
     const production = new A2aPushService({
-      db: assistant.t.backend.container.get<SqlDatabase>(SAAS_SERVICE_TYPES.Database),
+      db: database(),
       tasks: runtime().store,
       guard,
       clock: systemClock,
       logger: createSilentLogger(),
-      retry: { attempts: 2, baseDelayMs: 1 },
+      jobs: runtime().jobs,
+      retry: { attempts: 2, baseDelaySeconds: 1 },
     });
     const scope = {
       ownerKey: `user:${assistant.owner.userId}`,
@@ -201,10 +272,19 @@ describe('A2A push notifications', () => {
       pushNotificationConfig: { id: 'dev', url: hook('/ok') },
     });
     const stored = (await runtime().store.byId(task.id))!;
-    production.statusChanged(stored, true);
-    await production.idle();
+    const { rows } = await database().query<{ id: string }>(
+      "SELECT id FROM wildo_a2a_push_configs WHERE task_id = $1 AND config_id = 'dev'",
+      [task.id],
+    );
+    // The production replica's worker runs this delivery job: its guard refuses the loopback callback.
+    await production.deliver({
+      id: 'production-run',
+      queue: A2A_PUSH_QUEUE,
+      attempt: 1,
+      data: { pushConfigId: rows[0]!.id, taskId: task.id, state: stored.state, payload: {} },
+    });
     const outcomes = (await runtime().push.deliveries(task.id)).map((d) => `${d.outcome}:${d.detail}`);
-    expect(outcomes).toContain('refused:scheme_not_allowed');
+    expect(outcomes).toEqual(['refused:scheme_not_allowed']);
     await guard.close();
   });
 

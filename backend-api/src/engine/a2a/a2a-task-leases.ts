@@ -1,6 +1,6 @@
 import type { CoordinationBackend, Lease } from '../coordination/coordination.js';
 import type { Logger } from '../logging/index.js';
-import type { A2aTaskStore } from './a2a-task.store.js';
+import type { A2aTaskChange, A2aTaskStore } from './a2a-task.store.js';
 import type { A2aTask } from './a2a-task.types.js';
 
 /** The coordination lease a replica holds while it runs a task's turn. */
@@ -55,7 +55,12 @@ export class A2aTaskLeases {
    * touched for two lease periods, not running here, and whose lease can be taken now. A lease store that cannot
    * be read is no proof of death: those tasks are left alone.
    */
-  async sweep(now: Date, runningHere: (taskId: string) => boolean, failed: (task: A2aTask) => void): Promise<string[]> {
+  async sweep(
+    now: Date,
+    runningHere: (taskId: string) => boolean,
+    change: (taskId: string, change: A2aTaskChange) => Promise<A2aTask | undefined>,
+    failed: (task: A2aTask) => void,
+  ): Promise<string[]> {
     const swept: string[] = [];
     for (const task of await this.deps.store.stale(new Date(now.getTime() - 2 * this.ttlMs))) {
       if (runningHere(task.id)) continue;
@@ -67,7 +72,7 @@ export class A2aTaskLeases {
       }
       if (!lease) continue;
       try {
-        const changed = await this.deps.store.change(task.id, {
+        const changed = await change(task.id, {
           state: 'failed',
           statusText: 'The task was abandoned: the server running it stopped.',
         });

@@ -5,6 +5,7 @@ import type { CoordinationBackend, Lease, Unsubscribe } from '../coordination/co
 import { FrameworkError, toFrameworkError } from '../errors/index.js';
 import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
 import type { Logger } from '../logging/index.js';
+import type { SqlExecutor } from '../persistence/sql-database.js';
 import { resolveSkill, type A2aAgent } from './a2a-agents.js';
 import { A2aTaskLeases } from './a2a-task-leases.js';
 import { A2A_ERRORS, A2aRpcError, invalidParams, taskNotFound, TERMINAL_STATES } from './a2a-protocol.js';
@@ -29,9 +30,10 @@ export interface A2aCaller {
 /** What a send produced: a task (running, paused or ended), or a direct reply when no task could be stored. */
 export type A2aSendOutcome = { task: A2aTask } | { message: { contextId: string; text: string } };
 
-/** Someone told about every status change (push notifications). */
+/** Someone told about every stored status change (push notifications), inside the change's transaction. */
 export interface A2aStatusListener {
-  statusChanged(task: A2aTask, final: boolean): void;
+  /** False when it could not act yet (its queue has not started here): it is called again after the commit. */
+  statusChanged(task: A2aTask, final: boolean, tx?: SqlExecutor): Promise<boolean>;
 }
 
 /** Settings of the task service, each with its default. */
@@ -59,6 +61,8 @@ export class A2aTaskService {
       coordination: CoordinationBackend;
       listener: A2aStatusListener;
       logger: Logger;
+      /** Starts A2A's job queues on this replica (before a change's transaction, which enqueues in them). */
+      startJobs?: () => Promise<void>;
     },
     settings: Partial<A2aTaskSettings> = {},
   ) {
@@ -107,7 +111,7 @@ export class A2aTaskService {
     const taskId = paused?.id ?? randomUUID();
     const lease = await this.leases.acquire(taskId);
     const task = paused
-      ? await this.deps.store.change(paused.id, { state: 'working' })
+      ? await this.change(paused.id, { state: 'working' }, false)
       : await this.deps.store
           .create({
             id: taskId,
@@ -129,6 +133,10 @@ export class A2aTaskService {
       return this.runBlocking(caller, skillId, contextId, events);
     }
     if (paused && lease) await this.deps.store.noteLease(task.id);
+    // A replica that runs tasks works the queues (deliveries, the sweep); started beside the turn, not before it.
+    void this.startJobs().catch((error: unknown) =>
+      this.deps.logger.error('A2A job queue did not start', { error: String(error) }),
+    );
     this.publish(task, { kind: 'status', task, final: false }, onUpdate);
     const run = this.runLoop(task, events, abort, lease, onUpdate);
     if (params.blocking) return { task: await run };
@@ -141,10 +149,11 @@ export class A2aTaskService {
     const task = await this.deps.store.find(scope, taskId);
     if (!task) throw taskNotFound();
     if (TERMINAL_STATES.has(task.state)) throw notCancelable();
-    const canceled = await this.deps.store.change(task.id, {
-      state: 'canceled',
-      statusText: 'The task was canceled at the client’s request.',
-    });
+    const canceled = await this.change(
+      task.id,
+      { state: 'canceled', statusText: 'The task was canceled at the client’s request.' },
+      true,
+    );
     if (!canceled) throw notCancelable();
     this.publish(canceled, { kind: 'status', task: canceled, final: true });
     try {
@@ -165,8 +174,31 @@ export class A2aTaskService {
     return this.leases.sweep(
       now,
       (taskId) => this.running.has(taskId),
+      (taskId, change) => this.change(taskId, change, true),
       (failed) => this.publish(failed, { kind: 'status', task: failed, final: true }),
     );
+  }
+
+  /** Stores a status change; its push deliveries are enqueued in the same transaction. */
+  private async change(taskId: string, change: A2aTaskChange, final: boolean): Promise<A2aTask | undefined> {
+    let late = false;
+    const changed = await this.deps.store.change(taskId, change, async (tx, task) => {
+      late = !(await this.deps.listener.statusChanged(task, final, tx));
+    });
+    // The queue was not running here (a callback registered on another replica): the change is committed, so its
+    // deliveries are enqueued now, once the queue has started (it cannot start inside the transaction).
+    if (changed && late)
+      await this.startJobs()
+        .then(() => this.deps.listener.statusChanged(changed, final))
+        .catch((error: unknown) =>
+          this.deps.logger.error('A2A push not enqueued', { taskId: changed.id, error: String(error) }),
+        );
+    return changed;
+  }
+
+  /** Starts A2A's job queues here (memoized; the sweep's schedule and worker come with them). */
+  private startJobs(): Promise<void> {
+    return this.deps.startJobs?.() ?? Promise.resolve();
   }
 
   private async pausedTask(scope: A2aTaskScope, params: A2aSendParams): Promise<A2aTask | undefined> {
@@ -223,7 +255,7 @@ export class A2aTaskService {
       this.running.delete(task.id);
       await stopLease();
     }
-    const changed = await this.deps.store.change(task.id, change);
+    const changed = await this.change(task.id, change, true);
     if (changed) {
       this.publish(changed, { kind: 'status', task: changed, final: true }, onUpdate);
       return changed;
@@ -266,13 +298,12 @@ export class A2aTaskService {
     return change;
   }
 
-  /** Tells the local follower, resubscribers on every replica and, for status changes, the push listener. */
+  /** Tells the local follower and resubscribers on every replica (push deliveries were enqueued with the change). */
   private publish(task: A2aTask, update: A2aTaskUpdate, onUpdate?: (update: A2aTaskUpdate) => void): void {
     onUpdate?.(update);
     void this.deps.coordination
       .publish(taskChannel(task.id), JSON.stringify(update))
       .catch((error: unknown) => this.deps.logger.warn('A2A task update not broadcast', { error: String(error) }));
-    if (update.kind === 'status') this.deps.listener.statusChanged(update.task, update.final);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../container/clock.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
+import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
 import { TERMINAL_STATES, type A2aTaskState } from './a2a-protocol.js';
 import type { A2aApprovalRequest, A2aTask, A2aTaskScope } from './a2a-task.types.js';
 
@@ -137,9 +137,26 @@ export class A2aTaskStore {
     return { tasks: rows.map(toTask), total: Number(counted.rows[0]?.n ?? 0) };
   }
 
-  /** Applies a status change unless the task already ended; returns the task as it now is (undefined: unchanged). */
-  async change(id: string, change: A2aTaskChange): Promise<A2aTask | undefined> {
-    const { rows } = await this.db.query<TaskRow>(
+  /**
+   * Applies a status change unless the task already ended; returns the task as it now is (undefined: unchanged).
+   * `within` runs in the same transaction once the row changed (its push deliveries are enqueued there, so a change
+   * that rolls back notifies nobody); when it throws, the change is rolled back.
+   */
+  async change(
+    id: string,
+    change: A2aTaskChange,
+    within?: (tx: SqlExecutor, task: A2aTask) => Promise<void>,
+  ): Promise<A2aTask | undefined> {
+    if (!within) return this.changeWith(this.db, id, change);
+    return this.db.transaction(async (tx) => {
+      const changed = await this.changeWith(tx, id, change);
+      if (changed) await within(tx, changed);
+      return changed;
+    });
+  }
+
+  private async changeWith(db: SqlExecutor, id: string, change: A2aTaskChange): Promise<A2aTask | undefined> {
+    const { rows } = await db.query<TaskRow>(
       `UPDATE wildo_a2a_tasks SET state = $2, status_text = $3, approval = $4, artifact_text = COALESCE($5, artifact_text),
          version = version + 1, updated_at = $6
        WHERE id = $1 AND state NOT IN (${TERMINAL_SQL}) RETURNING *`,

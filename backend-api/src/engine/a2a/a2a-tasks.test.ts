@@ -14,16 +14,20 @@ import {
   machineToken,
   v1Message,
 } from '../../testing/a2a.fixtures.js';
-import { assistantOrganization, useAssistantBackend } from '../../testing/agents.fixtures.js';
+import { assistantOrganization, postStream, useAssistantBackend } from '../../testing/agents.fixtures.js';
 import { addMember, createOrganization, signInAgain, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { deferred, textReply, toolCallsReply } from '../../testing/llm-stubs/index.js';
 import { delegatedToken, MCP_BACKEND_OPTIONS } from '../../testing/mcp.fixtures.js';
 import { useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { A2aRuntime } from './a2a.module.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';
+import type { OperationDispatcher } from '../resources/operation-dispatcher.service.js';
 import type { RateLimitService } from '../resources/rate-limit.service.js';
 import { A2A_ERRORS } from './a2a-protocol.js';
 import { taskChannel } from './a2a-task.service.js';
+import { A2A_SWEEP_CRON, A2A_SWEEP_QUEUE } from './a2a-jobs.js';
+import { JOBS_TYPES, type JobQueueService } from '../jobs/index.js';
+import type { SqlDatabase } from '../persistence/sql-database.js';
 
 const READ = 'resource_todos_read';
 const RENAME = 'resource_todos_update';
@@ -373,6 +377,44 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
     expect((await store.byId(task.id))?.state).toBe('failed');
   });
 
+  it('sweeps on a job-queue schedule (one run per tick across replicas), keeping the unreadable-store rule', async () => {
+    const { store, jobs: a2aJobs } = runtime();
+    await a2aJobs.start();
+    const jobs = t.backend.container.get<JobQueueService>(JOBS_TYPES.JobQueueService);
+    expect(await jobs.listSchedules()).toContainEqual({
+      queue: A2A_SWEEP_QUEUE,
+      cron: A2A_SWEEP_CRON,
+      timezone: 'UTC',
+    });
+    const task = await store.create({
+      contextId: 'ctx-abandoned-scheduled',
+      audience: A2A_AUDIENCE,
+      skillId: 'todo-assistant',
+      ownerKey: `user:${owner.userId}`,
+      organizationId: orgId,
+    });
+    await store.noteLease(task.id);
+    // Its runner last touched it an hour ago: stale for the sweep that the schedule's next tick enqueues.
+    const database = t.backend.container.get<SqlDatabase>(SAAS_SERVICE_TYPES.Database);
+    await database.query(`UPDATE wildo_a2a_tasks SET updated_at = now() - interval '1 hour' WHERE id = $1`, [task.id]);
+    /** Enqueues what the schedule enqueues at a tick and waits for the queue's worker to finish it. */
+    const tick = async () => {
+      const id = (await jobs.enqueue(A2A_SWEEP_QUEUE, {})) ?? '';
+      await vi.waitFor(async () => expect((await jobs.getJob(A2A_SWEEP_QUEUE, id))?.state).toBe('completed'), {
+        timeout: 10_000,
+        interval: 50,
+      });
+    };
+    const coordination = t.backend.container.get<CoordinationBackend>(SAAS_SERVICE_TYPES.Coordination);
+    const unreadable = vi.spyOn(coordination, 'acquireLease').mockRejectedValue(new Error('lease store down'));
+    await tick();
+    unreadable.mockRestore();
+    expect((await store.byId(task.id))?.state).toBe('working');
+    // Positive control: with the lease store readable and the lease free, the next run fails the task.
+    await tick();
+    expect((await store.byId(task.id))?.state).toBe('failed');
+  });
+
   it('falls back to a blocking reply when the task cannot be stored (a message, never a task id)', async () => {
     const { store } = runtime();
     const failing = vi.spyOn(store, 'create').mockRejectedValue(new Error('disk full'));
@@ -402,6 +444,35 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
     const keys = charged.mock.calls.map(([key]) => key);
     charged.mockRestore();
     expect(keys).toEqual(expect.arrayContaining([`user:${owner.userId}`, `a2a:user:${owner.userId}`]));
+  });
+
+  it('charges the tools an A2A turn calls to the A2A surface’s rate bucket; a browser turn’s to the tool bucket', async () => {
+    const id = await createTodo('Rate me');
+    // The surface a dispatch carries names its rate bucket (`op:<surface>:<operation>:<principal>`).
+    const dispatcher = t.backend.container.get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher);
+    const charged = vi.spyOn(dispatcher, 'dispatch');
+    const readsBy = () =>
+      charged.mock.calls.filter(([request]) => request.id === id).map(([request]) => request.surface);
+    stub.enqueue(toolCallsReply([{ id: 'c-read-a2a', name: READ, arguments: { id } }]), textReply('Read it.'));
+    const task = await send('message/send', { message: legacyMessage('Read it'), metadata: SKILL });
+    expect(task.status.state).toBe('completed');
+    const a2aCharges = readsBy();
+    // Positive control: the same tool in the browser's turn is charged to the `tool` bucket, not A2A's.
+    charged.mockClear();
+    stub.enqueue(toolCallsReply([{ id: 'c-read-rest', name: READ, arguments: { id } }]), textReply('Read it.'));
+    const rest = await postStream(
+      t.api,
+      `/api/v1/organizations/${orgId}/flows-actors/systems/todo-assistant/turns`,
+      owner.auth,
+      {
+        message: 'Read it',
+      },
+    );
+    const restCharges = readsBy();
+    charged.mockRestore();
+    expect(rest.status).toBe(200);
+    expect(a2aCharges).toEqual(['a2a']);
+    expect(restCharges).toEqual(['tool']);
   });
 
   it('stops showing a person the tasks they ran in an organization they have left', async () => {

@@ -10,7 +10,9 @@ import { OutboundTargetGuard, type OutboundTargetGuardOptions } from '../net/ind
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import type { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
 import { A2aAgentDirectory } from './a2a-agents.js';
-import { A2aPushService, type A2aPushRetryPolicy } from './a2a-push.service.js';
+import type { JobQueueService, JobRunSummary } from '../jobs/index.js';
+import { A2aJobs, DEFAULT_PUSH_RETRY, type A2aPushRetryPolicy } from './a2a-jobs.js';
+import { A2aPushService } from './a2a-push.service.js';
 import { A2aTaskService, type A2aTaskSettings } from './a2a-task.service.js';
 import { A2aTaskStore } from './a2a-task.store.js';
 import { A2A_MIGRATIONS } from './a2a.migrations.js';
@@ -19,7 +21,7 @@ import { A2A_MIGRATIONS } from './a2a.migrations.js';
 export interface A2aSettings {
   /** Guard of push callbacks; default: production mode in production, development mode (no extra targets) else. */
   pushGuard?: OutboundTargetGuardOptions;
-  /** Retries of a failing callback (default 4 attempts, 1 s doubling). */
+  /** Retries of a failing callback by the job queue (default 4 attempts, 1 s doubling). */
   pushRetry?: A2aPushRetryPolicy;
   /** Task leases (default 30 s). */
   tasks?: Partial<A2aTaskSettings>;
@@ -27,33 +29,31 @@ export interface A2aSettings {
 
 /** The A2A runtime of one backend: agents, tasks, push notifications, and its lifecycle. */
 export class A2aRuntime {
-  private sweepTimer: NodeJS.Timeout | undefined;
-
   constructor(
     readonly agents: A2aAgentDirectory,
     readonly store: A2aTaskStore,
     readonly tasks: A2aTaskService,
     readonly push: A2aPushService,
+    readonly jobs: A2aJobs,
     private readonly guard: OutboundTargetGuard,
-    private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly sweepEveryMs: number,
+    private readonly production: boolean,
   ) {}
 
-  /** Listens for cancellations and sweeps abandoned tasks now and then. */
+  /**
+   * Listens for cancellations. In production the job queue (deliveries, the scheduled sweep) starts now, in the
+   * background; elsewhere with the first task or callback.
+   */
   async start(): Promise<void> {
     await this.tasks.start();
-    this.sweepTimer = setInterval(() => {
-      void this.tasks
-        .sweepAbandoned(this.clock.now())
-        .catch((error: unknown) => this.logger.warn('A2A abandoned-task sweep failed', { error: String(error) }));
-    }, this.sweepEveryMs);
-    this.sweepTimer.unref();
+    if (this.production)
+      void this.jobs
+        .start()
+        .catch((error: unknown) => this.logger.error('A2A job queue did not start', { error: String(error) }));
   }
 
-  /** Stops the sweep, the cancellation listener and the callback connections. */
+  /** Stops the cancellation listener and the callback connections (the job queue drains first). */
   async stop(): Promise<void> {
-    clearInterval(this.sweepTimer);
     await this.tasks.stop();
     await this.guard.close();
   }
@@ -66,7 +66,7 @@ export class A2aRuntime {
 export function createA2aRuntime(
   container: Container,
   application: BackendApplicationDefinition,
-  options: { production: boolean; settings?: A2aSettings },
+  options: { production: boolean; jobs: JobQueueService; settings?: A2aSettings },
 ): A2aRuntime {
   const get = <V>(token: symbol) => container.get<V>(token);
   const logger = get<Logger>(T.Logger);
@@ -82,27 +82,28 @@ export function createA2aRuntime(
   const guard = new OutboundTargetGuard(
     options.settings?.pushGuard ?? { mode: options.production ? 'production' : 'development' },
   );
-  const push = new A2aPushService({
-    db: database,
-    tasks: store,
-    guard,
-    clock,
+  const retry = options.settings?.pushRetry ?? DEFAULT_PUSH_RETRY;
+  // The handlers are bound once the services below exist; the queue calls them only after `start`.
+  const jobs: A2aJobs = new A2aJobs({
+    jobs: options.jobs,
     logger,
-    ...(options.settings?.pushRetry ? { retry: options.settings.pushRetry } : {}),
+    retry,
+    deliver: (run): Promise<JobRunSummary> => push.deliver(run),
+    sweep: async (): Promise<JobRunSummary> => ({ swept: (await tasks.sweepAbandoned(clock.now())).length }),
   });
-  const taskSettings = options.settings?.tasks ?? {};
-  const tasks = new A2aTaskService(
+  const push: A2aPushService = new A2aPushService({ db: database, tasks: store, guard, clock, logger, jobs, retry });
+  const tasks: A2aTaskService = new A2aTaskService(
     {
       conversations: get<ConversationService>(T.ConversationService),
       store,
       coordination: get<CoordinationBackend>(T.Coordination),
       listener: push,
       logger,
+      startJobs: (): Promise<void> => jobs.start(),
     },
-    taskSettings,
+    options.settings?.tasks ?? {},
   );
-  const sweepEveryMs = 2 * (taskSettings.leaseTtlMs ?? 30_000);
-  return new A2aRuntime(agents, store, tasks, push, guard, clock, logger, sweepEveryMs);
+  return new A2aRuntime(agents, store, tasks, push, jobs, guard, logger, options.production);
 }
 
 /** A2A as an engine module: its tables (the runtime is built by `createWildoBackend`). */

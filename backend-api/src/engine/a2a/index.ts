@@ -7,6 +7,7 @@ export {
   type A2aSkill,
 } from './a2a-agents.js';
 export { A2A_PROTOCOL_VERSIONS, type A2aDialect, type A2aTaskState } from './a2a-protocol.js';
-export { DEFAULT_PUSH_RETRY, type A2aPushDelivery, type A2aPushRetryPolicy } from './a2a-push.service.js';
+export { DEFAULT_PUSH_RETRY, type A2aPushRetryPolicy } from './a2a-jobs.js';
+export type { A2aPushDelivery } from './a2a-push.service.js';
 export type { A2aTask } from './a2a-task.types.js';
 export { A2aRuntime, type A2aSettings } from './a2a.module.js';

@@ -236,8 +236,11 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     await revocations.start();
     owned.unshift(() => revocations.stop());
 
+    const jobs = new JobQueueService({ database, logger, ...(options.jobs ? { settings: options.jobs } : {}) });
+    container.bind(JOBS_TYPES.JobQueueService).toConstantValue(jobs);
     const a2a = createA2aRuntime(container, application, {
       production: options.production === true,
+      jobs,
       ...(options.a2a ? { settings: options.a2a } : {}),
     });
     container.bind(A2aRuntime).toConstantValue(a2a);
@@ -245,8 +248,6 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     owned.unshift(() => a2a.stop());
 
     // Drained first at shutdown (runs in flight finish while the database and services are still open).
-    const jobs = new JobQueueService({ database, logger, ...(options.jobs ? { settings: options.jobs } : {}) });
-    container.bind(JOBS_TYPES.JobQueueService).toConstantValue(jobs);
     owned.unshift(() => jobs.drain());
 
     const app = createHttpApp(container, { ...DEFAULT_HTTP_SETTINGS, ...options.http });

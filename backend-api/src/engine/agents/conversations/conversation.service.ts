@@ -81,7 +81,12 @@ export interface ConversationServiceDeps {
 function newRun(
   admission: SystemAdmission,
   hold: ConversationHold,
-  request: { principal: AuthenticatedPrincipal; requestId: string; signal?: AbortSignal | undefined },
+  request: {
+    principal: AuthenticatedPrincipal;
+    requestId: string;
+    signal?: AbortSignal | undefined;
+    surface?: DispatchSurface | undefined;
+  },
   journal: TurnJournal,
   tools: TurnToolSet,
 ): TurnRun {
@@ -93,6 +98,8 @@ function newRun(
     tools,
     requestId: request.requestId,
     signal: request.signal,
+    // Like MCP's direct calls, an A2A turn's tools are charged to its own surface's bucket; browser turns to `tool`.
+    toolSurface: request.surface === 'a2a' ? 'a2a' : 'tool',
     usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     rawArguments: new Map(),
   };

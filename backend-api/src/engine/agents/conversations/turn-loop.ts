@@ -3,6 +3,7 @@ import type { AgentCallUsage, LLMAgentConfig } from '@wildo/shared-lib';
 import { FrameworkError } from '../../errors/index.js';
 import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
 import type { Logger } from '../../logging/index.js';
+import type { DispatchSurface } from '../../resources/execution-context.js';
 import { firstUnstorablePath, toStorableValue } from '../../resources/schema/index.js';
 import type { AgentCallRecorder } from '../agent-call-recorder.js';
 import type { ApprovalService } from '../approvals/approval.service.js';
@@ -38,6 +39,8 @@ export interface TurnRun {
   readonly tools: TurnToolSet;
   readonly requestId: string;
   readonly signal: AbortSignal | undefined;
+  /** The surface the turn's tool dispatches are charged to: `tool` for browser turns, `a2a` for A2A turns. */
+  readonly toolSurface: DispatchSurface;
   readonly usage: AgentCallUsage;
   /** Tool-call arguments as the model sent them, by call id, where the stored copy had to be repaired. */
   readonly rawArguments: Map<string, unknown>;
@@ -113,6 +116,7 @@ export class TurnLoop {
       executionId: execution.id,
       requestId: run.requestId,
       ...(run.signal ? { signal: run.signal } : {}),
+      surface: run.toolSurface,
     });
     try {
       return await tool.execute(args, ctx);

@@ -2,6 +2,7 @@ import { CoreResourceOperation } from '@wildo/shared-lib';
 import { FrameworkError } from '../../errors/index.js';
 import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
 import type { CompiledOperation } from '../../resources/compiled-resource.types.js';
+import type { DispatchSurface } from '../../resources/execution-context.js';
 import type {
   DispatchRequest,
   DispatchResult,
@@ -15,6 +16,8 @@ export interface ToolCallIdentity {
   principal: AuthenticatedPrincipal;
   organizationId?: string;
   requestId: string;
+  /** The rate-limit bucket its calls are charged to: `tool` unless the turn came through a resource server (`a2a`). */
+  surface?: DispatchSurface;
 }
 
 /** One call to one operation, as a tool makes it. */
@@ -106,7 +109,7 @@ export function createToolCaller(path: ToolDispatchPath, identity: ToolCallIdent
     path.dispatch({
       operation: resolve(resourceType, operation, args.variant),
       principal,
-      surface: 'tool',
+      surface: identity.surface ?? 'tool',
       requestId: identity.requestId,
       contextIds,
       ...(args.id !== undefined ? { id: args.id } : {}),

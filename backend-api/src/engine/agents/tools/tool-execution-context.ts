@@ -1,4 +1,5 @@
 import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
+import type { DispatchSurface } from '../../resources/execution-context.js';
 import type { FunctionToolExecutionContext } from './function-tool.types.js';
 import { createToolCaller, type ToolDispatchPath } from './tool-caller.js';
 
@@ -9,6 +10,8 @@ export interface ToolCallSite {
   executionId: string;
   requestId: string;
   signal?: AbortSignal;
+  /** The surface its dispatches are charged to (default `tool`). */
+  surface?: DispatchSurface;
 }
 
 /** A deep-frozen copy: what a tool holds cannot change the identity anything else dispatches with. */
@@ -33,6 +36,7 @@ export function createToolExecutionContext(path: ToolDispatchPath, site: ToolCal
     principal: auth,
     requestId: site.requestId,
     ...(site.organizationId ? { organizationId: site.organizationId } : {}),
+    ...(site.surface ? { surface: site.surface } : {}),
   };
   return {
     ...createToolCaller(path, identity),
