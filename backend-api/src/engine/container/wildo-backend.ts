@@ -21,6 +21,7 @@ import type { SigningKeyService } from '../identity/signing-keys.service.js';
 import type { SqlPrincipalDirectory } from '../identity/sql-principal-directory.service.js';
 import { FileRecordsService } from '../files/file-records.service.js';
 import { FileReferenceCheck } from '../files/file-reference.check.js';
+import { storedFileSource } from '../rag/ingestion/stored-file-source.js';
 import { withFileReferences } from '../files/file-referencing-store.js';
 import type { FileUploadGrantService } from '../files/file-upload-grant.service.js';
 import { bindUploadGrants } from '../files/files.bindings.js';
@@ -148,6 +149,8 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     const fileStorage = options.fileStorage ?? (await openFileStorage(options.dataDir, owned));
     const fileRecords = new FileRecordsService(database, fileStorage, clock);
     const fileReferences = new FileReferenceCheck(registry, fileRecords);
+    // Corpus fields that hold files are extracted from the stored uploads (the record's own tenant only).
+    ragIngestion.setFileSource(storedFileSource(fileRecords));
     const store = withFileReferences(
       withCorpusIngestion(new SqlResourceStore({ database, logger, now: () => clock.now() }), ragIngestion),
       fileReferences,
