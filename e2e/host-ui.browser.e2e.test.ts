@@ -36,12 +36,17 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
   const emailOf = (name: string) => `${name}-${run}@example.test`;
 
   beforeAll(async () => {
-    outDir = await sharedAppBuild();
-    // The assistant talks to the local stand-in models (echo, or a tool call for "call <tool> {json}").
-    models = await startStubModels();
-    server = await startRealBackend({ frontendDist: outDir, env: models.env });
-    base = server.issuer;
-    chromium = await launchChromium({ width: 1280, height: 800 });
+    // Chromium starts while the backend does (it needs nothing from it until the first page).
+    const launching = launchChromium({ width: 1280, height: 800 });
+    try {
+      outDir = await sharedAppBuild();
+      // The assistant talks to the local stand-in models (echo, or a tool call for "call <tool> {json}").
+      models = await startStubModels();
+      server = await startRealBackend({ frontendDist: outDir, env: models.env });
+      base = server.issuer;
+    } finally {
+      chromium = await launching;
+    }
     await chromium.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   });
 
