@@ -36,12 +36,17 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
   const emailOf = (name: string) => `${name}-${run}@example.test`;
 
   beforeAll(async () => {
-    outDir = await sharedAppBuild();
-    // The assistant talks to the local stand-in models (echo, or a tool call for "call <tool> {json}").
-    models = await startStubModels();
-    server = await startRealBackend({ frontendDist: outDir, env: models.env });
-    base = server.issuer;
-    chromium = await launchChromium({ width: 1280, height: 800 });
+    // Chromium starts while the backend does (it needs nothing from it until the first page).
+    const launching = launchChromium({ width: 1280, height: 800 });
+    try {
+      outDir = await sharedAppBuild();
+      // The assistant talks to the local stand-in models (echo, or a tool call for "call <tool> {json}").
+      models = await startStubModels();
+      server = await startRealBackend({ frontendDist: outDir, env: models.env });
+      base = server.issuer;
+    } finally {
+      chromium = await launching;
+    }
     await chromium.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   });
 
@@ -54,7 +59,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
   /** Checks the page (axe, both widths, no sideways scroll) and records what is wrong; asserted at the end. */
   const check = async (page: Page, name: string) => problems.push(...(await checkPageAtWidths(page, name)));
 
-  /** A new tab signed up through the sign-up page. */
+  /** A new tab (it opens in front) signed up through the sign-up page. */
   async function signUpInNewTab(name: string): Promise<Page> {
     const page = await chromium.context.newPage();
     page.on('pageerror', (error) => chromium.pageErrors.push(error.message));
@@ -65,6 +70,13 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await page.waitForURL((url) => url.pathname === '/organizations');
     return page;
   }
+
+  /**
+   * Makes `page` the visible tab before acting in it. Only the visible tab of the window renders frames: in a
+   * background tab every click waits about 2 s for the element to be "stable" (animation frames never come)
+   * and every screenshot about 1.7 s.
+   */
+  const showTab = (page: Page) => page.bringToFront();
 
   /** Signs the tab's person in again (a role change ended their earlier session), landing on `next`. */
   async function signInAgain(page: Page, name: string, next: string): Promise<void> {
@@ -254,6 +266,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await answer(bob, 'Accept');
     const carol = await signUpInNewTab('carol');
     await answer(carol, 'Decline');
+    await showTab(ada);
     await ada.reload();
     await ada.getByRole('heading', { level: 3, name: 'Accepted (2)' }).waitFor();
     await ada.getByRole('heading', { level: 3, name: 'Declined (1)' }).waitFor();
@@ -278,9 +291,12 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await ada.goto(`${orgBase}/api-keys`);
     await ada.getByRole('heading', { level: 1, name: /API keys/ }).waitFor();
     const createKey = ada.getByRole('form', { name: 'Create API key' });
-    expect(
-      await createKey.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent)),
-    ).toEqual(['Admin', 'Manager', 'Member']);
+    // The roles arrive with the page's data: polled, since evaluateAll does not wait for them.
+    await expect
+      .poll(() =>
+        createKey.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent)),
+      )
+      .toEqual(['Admin', 'Manager', 'Member']);
     await createKey.getByLabel('Name').fill('CI');
     await createKey.getByLabel('Expires on (optional, UTC end of day)').fill('2099-12-31');
     await createKey.getByRole('button', { name: 'Create API key' }).click();
@@ -344,14 +360,15 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
       .toBe(keyCount - 1);
 
     // A manager is offered roles up to Manager only, and the server refuses Admin when asked anyway.
+    await showTab(grace);
     await grace.goto(`${orgBase}/api-keys`);
     const graceCreate = grace.getByRole('form', { name: 'Create API key' });
     await graceCreate.waitFor();
-    expect(
-      await graceCreate
-        .getByRole('checkbox')
-        .evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent)),
-    ).toEqual(['Manager', 'Member']);
+    await expect
+      .poll(() =>
+        graceCreate.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent)),
+      )
+      .toEqual(['Manager', 'Member']);
     const forced = await apiFromPage(grace, 'POST', `/api/v1/organizations/${orgId}/api-keys`, {
       name: 'Escalate',
       roles: ['ORG_ADMIN'],
@@ -364,6 +381,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
 
     // A member opening the keys page is refused by the server, and the page says so. (The role changes above
     // ended Bob's session: he signs in again.)
+    await showTab(bob);
     await bob.goto(`${orgBase}/api-keys`);
     await bob.waitForURL((url) => url.pathname === '/login');
     await signInAgain(bob, 'bob', `/organizations/${orgId}/api-keys`);
@@ -372,6 +390,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await check(bob, 'api-keys-member-refused');
 
     // OAuth clients: created with the secret once, rotated with step-up.
+    await showTab(ada);
     await ada.goto(`${orgBase}/oauth-clients`);
     const createClient = ada.getByRole('form', { name: 'Create OAuth client' });
     await createClient.getByLabel('Name').fill('Reporting');
@@ -390,6 +409,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     const firstOfMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1, 9));
     await budgets.recordConsumption({ kind: 'organization', organizationId: orgId }, 1_500, firstOfMonth);
     await budgets.recordConsumption({ kind: 'organization', organizationId: orgId }, 700, now);
+    await showTab(bob);
     await bob.goto(`${orgBase}/usage`);
     await bob.getByText('2,200').waitFor();
     await bob.getByText('no monthly limit applies', { exact: false }).waitFor();
@@ -399,6 +419,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     // Plans and budgets: Ada becomes an application admin (as an operator grants it) and signs in again.
     const users = server.backend.container.get<UsersService>(SAAS_SERVICE_TYPES.UsersService);
     expect((await users.changeApplicationRole(emailOf('ada'), CORE_APP_ROLES.APP_ADMIN, 'grant')).changed).toBe(true);
+    await showTab(ada);
     await ada.goto(`${base}/login?next=/admin/budgets`);
     await ada.getByLabel('Email').fill(emailOf('ada'));
     await ada.getByLabel('Password').fill(PASSWORD);
@@ -418,6 +439,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await check(ada, 'admin-budgets');
     await ada.getByRole('button', { name: 'Clear override' }).click();
     await ada.getByText('of 100,000', { exact: false }).waitFor();
+    await showTab(bob);
     await bob.reload();
     await bob.getByText('of 100,000', { exact: false }).waitFor();
 
@@ -428,11 +450,14 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await bob.getByRole('alert').filter({ hasText: 'The organization could not be loaded.' }).waitFor();
 
     // Application-scoped credentials.
+    await showTab(ada);
     await ada.goto(`${base}/admin/api-keys`);
     const appKey = ada.getByRole('form', { name: 'Create API key' });
-    expect(
-      await appKey.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent)),
-    ).toEqual(['Application admin', 'Application user']);
+    await expect
+      .poll(() =>
+        appKey.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent)),
+      )
+      .toEqual(['Application admin', 'Application user']);
     await appKey.getByLabel('Name').fill('Billing sync');
     await appKey.getByRole('button', { name: 'Create API key' }).click();
     expect(await ada.getByTestId('one-time-secret').textContent()).toMatch(/^sk_app_/);
@@ -482,10 +507,12 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
       .toMatchObject({ data: { title: 'Weekly shop' } });
 
     // Switching organization keeps the section; leaving sends the person back to their organizations.
+    await showTab(carol);
     await carol.goto(`${base}/organizations`);
     await carol.getByLabel('Organization name').fill('Difference Ltd');
     await carol.getByRole('button', { name: 'Create organization' }).click();
     await carol.getByRole('heading', { level: 1, name: 'Difference Ltd' }).waitFor();
+    await showTab(grace);
     await grace.goto(`${orgBase}/todos`);
     await grace.getByRole('heading', { level: 1, name: 'Todos' }).waitFor();
     await grace.goto(orgBase);
@@ -493,6 +520,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await grace.getByRole('button', { name: 'Yes, leave Analytical Engines' }).click();
     await grace.waitForURL((url) => url.pathname === '/organizations');
     await grace.getByText('You are not a member of any organization yet.').waitFor();
+    await showTab(ada);
     await ada.goto(orgBase);
     await expect.poll(() => ada.getByText(emailOf('grace')).count()).toBe(1);
 

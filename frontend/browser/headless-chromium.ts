@@ -21,6 +21,10 @@ const CHROMIUM_ARGS = [
 
 /** A headless Chromium with a fresh profile, and what its pages reported. */
 export interface HeadlessChromium {
+  /**
+   * The browser context. Its pages are tabs of one window and only the front tab renders frames: call
+   * `page.bringToFront()` before acting in another tab, or every click and screenshot there waits ~2 s.
+   */
   context: BrowserContext;
   page: Page;
   /** Uncaught page errors. */
