@@ -4,11 +4,10 @@ import type {
   ResourceStore,
   ResourceStoreDefinition,
   StoredRecord,
-  StoreFilters,
-  StorePage,
   StoreWriteOutcome,
   TenantScope,
 } from '../persistence/resource-store.js';
+import { ForwardingResourceStore } from '../persistence/forwarding-resource-store.js';
 import type { SqlExecutor } from '../persistence/sql-database.js';
 import type { FileReferenceCheck } from './file-reference.check.js';
 
@@ -19,19 +18,17 @@ type Check = Pick<FileReferenceCheck, 'checkWrite' | 'namesFiles'>;
  * record's tenant did not upload for that field: the one place every write path passes through (REST, MCP, custom
  * handlers' `utils.records`, agent tools, engine services). Reads and writes of other types pass straight through.
  */
-export class FileReferencingStore implements ResourceStore {
+export class FileReferencingStore extends ForwardingResourceStore {
   constructor(
-    private readonly inner: ResourceStore,
+    inner: ResourceStore,
     private readonly check: Check,
     /** The open transaction this store is bound to (the check reads inside it). */
     private readonly executor?: SqlExecutor,
-  ) {}
-
-  ensureSchema(definitions: readonly ResourceStoreDefinition[]): Promise<void> {
-    return this.inner.ensureSchema(definitions);
+  ) {
+    super(inner);
   }
 
-  async insert(
+  override async insert(
     definition: ResourceStoreDefinition,
     scope: TenantScope,
     record: { id?: string; data: Record<string, unknown>; creator: RecordCreator },
@@ -40,50 +37,12 @@ export class FileReferencingStore implements ResourceStore {
     return this.inner.insert(definition, scope, record);
   }
 
-  findById(
-    definition: ResourceStoreDefinition,
-    scope: TenantScope,
-    id: string,
-    constraint?: RecordConstraint,
-  ): Promise<StoredRecord | null> {
-    return this.inner.findById(definition, scope, id, constraint);
-  }
-
-  locate(definition: ResourceStoreDefinition, id: string): Promise<TenantScope | null> {
-    return this.inner.locate(definition, id);
-  }
-
-  list(
-    definition: ResourceStoreDefinition,
-    scope: TenantScope,
-    query: { filters: StoreFilters; limit: number; cursor?: string; constraint?: RecordConstraint },
-  ): Promise<StorePage> {
-    return this.inner.list(definition, scope, query);
-  }
-
-  search(
-    definition: ResourceStoreDefinition,
-    scope: TenantScope,
-    query: { text: string; filters: StoreFilters; limit: number; cursor?: string; constraint?: RecordConstraint },
-  ): Promise<StorePage> {
-    return this.inner.search(definition, scope, query);
-  }
-
-  countBy(
-    definition: ResourceStoreDefinition,
-    scope: TenantScope,
-    field: string,
-    filters: StoreFilters,
-  ): Promise<Map<string | number | boolean | null, number>> {
-    return this.inner.countBy(definition, scope, field, filters);
-  }
-
   /**
    * An update carries the whole record: the ids it names are compared with the stored version it replaces, and
    * only the newly named ones are checked. A version other than the expected one is left to the inner store to
    * refuse (versions only grow, so the write cannot land on a record this check did not see).
    */
-  async update(
+  override async update(
     definition: ResourceStoreDefinition,
     scope: TenantScope,
     id: string,
@@ -98,17 +57,8 @@ export class FileReferencingStore implements ResourceStore {
     return this.inner.update(definition, scope, id, change);
   }
 
-  delete(
-    definition: ResourceStoreDefinition,
-    scope: TenantScope,
-    id: string,
-    condition?: { expectedVersion?: number; constraint?: RecordConstraint },
-  ): Promise<StoreWriteOutcome<StoredRecord>> {
-    return this.inner.delete(definition, scope, id, condition);
-  }
-
   /** The transaction's store checks too, reading the file records inside that transaction. */
-  transaction<T>(fn: (store: ResourceStore, tx: SqlExecutor) => Promise<T>): Promise<T> {
+  override transaction<T>(fn: (store: ResourceStore, tx: SqlExecutor) => Promise<T>): Promise<T> {
     return this.inner.transaction((store, tx) => fn(new FileReferencingStore(store, this.check, tx), tx));
   }
 }

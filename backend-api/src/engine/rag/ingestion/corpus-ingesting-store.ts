@@ -4,11 +4,10 @@ import type {
   ResourceStore,
   ResourceStoreDefinition,
   StoredRecord,
-  StoreFilters,
-  StorePage,
   StoreWriteOutcome,
   TenantScope,
 } from '../../persistence/resource-store.js';
+import { ForwardingResourceStore } from '../../persistence/forwarding-resource-store.js';
 import type { SqlExecutor } from '../../persistence/sql-database.js';
 import type { RagIngestionService } from './rag-ingestion.service.js';
 
@@ -17,17 +16,15 @@ import type { RagIngestionService } from './rag-ingestion.service.js';
  * its chunks commit together or not at all, whichever path wrote (REST, MCP, tools, custom handlers). Reads and
  * writes of other resource types pass straight through.
  */
-export class CorpusIngestingStore implements ResourceStore {
+export class CorpusIngestingStore extends ForwardingResourceStore {
   constructor(
-    private readonly inner: ResourceStore,
+    inner: ResourceStore,
     private readonly ingestion: RagIngestionService,
-  ) {}
-
-  ensureSchema(definitions: readonly ResourceStoreDefinition[]): Promise<void> {
-    return this.inner.ensureSchema(definitions);
+  ) {
+    super(inner);
   }
 
-  insert(
+  override insert(
     definition: ResourceStoreDefinition,
     scope: TenantScope,
     record: { id?: string; data: Record<string, unknown>; creator: RecordCreator },
@@ -41,45 +38,7 @@ export class CorpusIngestingStore implements ResourceStore {
     });
   }
 
-  findById(
-    definition: ResourceStoreDefinition,
-    scope: TenantScope,
-    id: string,
-    constraint?: RecordConstraint,
-  ): Promise<StoredRecord | null> {
-    return this.inner.findById(definition, scope, id, constraint);
-  }
-
-  locate(definition: ResourceStoreDefinition, id: string): Promise<TenantScope | null> {
-    return this.inner.locate(definition, id);
-  }
-
-  list(
-    definition: ResourceStoreDefinition,
-    scope: TenantScope,
-    query: { filters: StoreFilters; limit: number; cursor?: string; constraint?: RecordConstraint },
-  ): Promise<StorePage> {
-    return this.inner.list(definition, scope, query);
-  }
-
-  search(
-    definition: ResourceStoreDefinition,
-    scope: TenantScope,
-    query: { text: string; filters: StoreFilters; limit: number; cursor?: string; constraint?: RecordConstraint },
-  ): Promise<StorePage> {
-    return this.inner.search(definition, scope, query);
-  }
-
-  countBy(
-    definition: ResourceStoreDefinition,
-    scope: TenantScope,
-    field: string,
-    filters: StoreFilters,
-  ): Promise<Map<string | number | boolean | null, number>> {
-    return this.inner.countBy(definition, scope, field, filters);
-  }
-
-  update(
+  override update(
     definition: ResourceStoreDefinition,
     scope: TenantScope,
     id: string,
@@ -94,7 +53,7 @@ export class CorpusIngestingStore implements ResourceStore {
     });
   }
 
-  delete(
+  override delete(
     definition: ResourceStoreDefinition,
     scope: TenantScope,
     id: string,
@@ -110,7 +69,7 @@ export class CorpusIngestingStore implements ResourceStore {
   }
 
   /** The transaction's store ingests too, so writes grouped in one transaction keep their chunks with them. */
-  transaction<T>(fn: (store: ResourceStore, tx: SqlExecutor) => Promise<T>): Promise<T> {
+  override transaction<T>(fn: (store: ResourceStore, tx: SqlExecutor) => Promise<T>): Promise<T> {
     return this.inner.transaction((store, tx) =>
       fn(store === this.inner ? this : new CorpusIngestingStore(store, this.ingestion), tx),
     );
