@@ -29,7 +29,6 @@ import { UploadGrantMcpTools } from '../files/upload-grant.mcp-tools.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
 import { openFileStorage } from '../files/file-storage.open.js';
 import type { FileStorage } from '../files/file-storage.js';
-import { FILES_MIGRATIONS } from '../files/files.migrations.js';
 import { FILES_TYPES } from '../files/files.tokens.js';
 import { JobQueueService } from '../jobs/job-queue.service.js';
 import type { JobQueueSettings } from '../jobs/job-queue.types.js';
@@ -140,17 +139,16 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     if (!options.database) owned.push(() => database.close());
     await runMigrations(
       database,
-      [...IDENTITY_MIGRATIONS, ...FILES_MIGRATIONS, ...application.modules.flatMap((m) => m.migrations ?? [])],
+      [...IDENTITY_MIGRATIONS, ...application.modules.flatMap((m) => m.migrations ?? [])],
       logger,
     );
-    // Writes of corpus resources (fields marked `.ragSource()`) ingest their chunks in the same transaction.
-    const ragIngestion = createRagIngestion({ registry, logger, clock });
     // Every record write, whichever path makes it, names only files its tenant uploaded for the field.
     const fileStorage = options.fileStorage ?? (await openFileStorage(options.dataDir, owned));
     const fileRecords = new FileRecordsService(database, fileStorage, clock);
     const fileReferences = new FileReferenceCheck(registry, fileRecords);
-    // Corpus fields that hold files are extracted from the stored uploads (the record's own tenant only).
-    ragIngestion.setFileSource(storedFileSource(fileRecords));
+    // Writes of corpus resources (fields marked `.ragSource()`) ingest their chunks in the same transaction; file
+    // fields are extracted from the stored uploads (the record's own tenant only).
+    const ragIngestion = createRagIngestion({ registry, logger, clock, files: storedFileSource(fileRecords) });
     const store = withFileReferences(
       withCorpusIngestion(new SqlResourceStore({ database, logger, now: () => clock.now() }), ragIngestion),
       fileReferences,

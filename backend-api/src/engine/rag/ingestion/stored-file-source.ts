@@ -23,7 +23,7 @@ export function tenantOfStamps(owner: TenantStamps): TenantScope {
  * failed file is none at all.
  *
  * @example
- * ingestion.setFileSource(storedFileSource(container.get(FILES_TYPES.FileRecords)));
+ * createRagIngestion({ registry, logger, clock, files: storedFileSource(fileRecords) });
  */
 export function storedFileSource(files: StoredFileReader): RagFileSource {
   return {
