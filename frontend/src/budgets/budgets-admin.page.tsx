@@ -37,6 +37,8 @@ export function BudgetsAdminPage() {
   };
   const tenant = budget?.organizationId ?? '';
   const freePlans = budget?.availablePlans.filter((candidate) => !budget.plans.includes(candidate.ref)) ?? [];
+  // The picked plan only while it is still free (an assigned one leaves the list); else the first free one.
+  const selectedPlan = freePlans.some((candidate) => candidate.ref === plan) ? plan : (freePlans[0]?.ref ?? '');
 
   return (
     <section className="panel" aria-labelledby="budgets-title">
@@ -89,18 +91,17 @@ export function BudgetsAdminPage() {
               aria-label="Assign a plan"
               onSubmit={(event) => {
                 event.preventDefault();
-                const ref = plan || freePlans[0]?.ref || '';
                 void run(
                   'assign-plan',
-                  { organizationId: tenant, productRef: ref },
-                  `Plan ${ref} assigned.`,
+                  { organizationId: tenant, productRef: selectedPlan },
+                  `Plan ${selectedPlan} assigned.`,
                   'The plan was not assigned.',
                 );
               }}
             >
               <SelectField
                 label="Plan"
-                value={plan || freePlans[0]?.ref || ''}
+                value={selectedPlan}
                 onChange={setPlan}
                 options={freePlans.map((candidate) => [candidate.ref, candidate.displayName] as const)}
                 error={problems.productRef}

@@ -14,9 +14,10 @@ import { useDocumentTitle } from '../routing/document-title';
 import { navigate } from '../routing/navigation';
 import { storeAccessToken } from '../session/access-token.store';
 import { refreshSessionInfo, type SessionInfo } from '../session/use-session-info';
+import { FailureAlertOf } from '../ui/failure-alert-of';
 import { fieldProblemsOf, LiveStatus, SelectField, TextField, type FieldProblems } from '../ui/form-fields';
 import { useAction } from '../ui/use-action';
-import { useSignedInData } from '../ui/use-signed-in-data';
+import { useSignedInData, type SignedInData } from '../ui/use-signed-in-data';
 import { atLeast, roleName, rolesWithin } from './roles';
 
 const INVITATION_STATUSES = ['pending', 'accepted', 'declined', 'revoked', 'expired'] as const;
@@ -50,7 +51,7 @@ export function MembersPage({ organizationId, session }: { organizationId: strin
         {organization ? organization.name : 'Organization'}
       </h1>
       <LiveStatus message={action.message} />
-      {action.failure ? <FailureAlert summary={action.failure.summary} message={action.failure.message} /> : null}
+      {action.failure ? <FailureAlertOf failure={action.failure} /> : null}
       <h2 className="section-title">Members</h2>
       {members.state.kind === 'loading' ? (
         <LoadingStatus>Loading members…</LoadingStatus>
@@ -81,7 +82,7 @@ export function MembersPage({ organizationId, session }: { organizationId: strin
         <InvitationsSection
           organizationId={organizationId}
           ceiling={organization?.role}
-          invitations={invitations.state.kind === 'ready' ? invitations.state.data : null}
+          invitations={invitations.state}
           action={action}
           onChanged={invitations.reload}
         />
@@ -158,7 +159,7 @@ function InvitationsSection({
 }: {
   organizationId: string;
   ceiling: string | undefined;
-  invitations: SentInvitationSummary[] | null;
+  invitations: SignedInData<SentInvitationSummary[]>;
   action: ReturnType<typeof useAction>;
   onChanged: () => void;
 }) {
@@ -174,8 +175,11 @@ function InvitationsSection({
       await sendInvitation(organizationId, email.trim(), role, token);
       return `Invitation sent to ${email.trim()}.`;
     });
-    if (failed) setProblems(fieldProblemsOf(failed));
-    else setEmail('');
+    if (failed) {
+      setProblems(fieldProblemsOf(failed));
+      return;
+    }
+    setEmail('');
     onChanged();
   };
 
@@ -196,11 +200,13 @@ function InvitationsSection({
         </button>
       </form>
       <h2 className="section-title">Invitations sent</h2>
-      {invitations === null ? (
+      {invitations.kind === 'loading' ? (
         <LoadingStatus>Loading invitations…</LoadingStatus>
+      ) : invitations.kind === 'error' ? (
+        <FailureAlert summary="The invitations could not be loaded." message={invitations.message} />
       ) : (
         INVITATION_STATUSES.map((status) => {
-          const group = invitations.filter((invitation) => invitation.status === status);
+          const group = invitations.data.filter((invitation) => invitation.status === status);
           return (
             <div key={status}>
               <h3 className="subsection-title">

@@ -29,40 +29,44 @@ async function usageOf(budgets: TokenBudgetAdministration, tenant: BudgetTenant)
 }
 
 /** Refuses an organization that does not exist (an override for nobody would be kept for nobody). */
-async function requireOrganization(organizationId: string, utils: ServiceHandlerUtils): Promise<BudgetTenant> {
+async function requireOrganization(
+  organizationId: string,
+  utils: ServiceHandlerUtils,
+): Promise<Extract<BudgetTenant, { kind: 'organization' }>> {
   const db = utils.resolve<SqlDatabase>(SAAS_SERVICE_TYPES.Database);
   const { rows } = await db.query('SELECT 1 FROM wildo_organizations WHERE id::text = $1', [organizationId]);
   if (rows.length === 0) throw utils.errorBuilder.notFound('No such organization.');
   return { kind: 'organization', organizationId };
 }
 
-async function tenantBudget(organizationId: string, utils: ServiceHandlerUtils): Promise<TenantBudget> {
+async function tenantBudget(
+  tenant: Extract<BudgetTenant, { kind: 'organization' }>,
+  utils: ServiceHandlerUtils,
+): Promise<TenantBudget> {
   const budgets = administration(utils);
-  const tenant: BudgetTenant = { kind: 'organization', organizationId };
   const [usage, plans] = await Promise.all([usageOf(budgets, tenant), budgets.listPlans(tenant)]);
   const availablePlans = budgets
     .catalogue()
     .filter((plan) => plan.scope === 'organization')
     .map(({ ref, displayName }) => ({ ref, displayName }));
-  return { organizationId, plans, availablePlans, ...usage };
+  return { organizationId: tenant.organizationId, plans, availablePlans, ...usage };
 }
 
 /** Application admins' plans and overrides; each operation answers the organization's budget after it. */
 export const tokenBudgetsAdminImplementation = tokenBudgetsAdminResource.implement({
   [TokenBudgets_Operations.TENANT]: async ({ input, utils }) => {
-    await requireOrganization(input.organizationId, utils);
-    return tenantBudget(input.organizationId, utils);
+    return tenantBudget(await requireOrganization(input.organizationId, utils), utils);
   },
   [TokenBudgets_Operations.ASSIGN_PLAN]: async ({ input, utils }) => {
     const tenant = await requireOrganization(input.organizationId, utils);
     await administration(utils).assignPlan(tenant, input.productRef);
-    return tenantBudget(input.organizationId, utils);
+    return tenantBudget(tenant, utils);
   },
   [TokenBudgets_Operations.REMOVE_PLAN]: async ({ input, utils }) => {
     const tenant = await requireOrganization(input.organizationId, utils);
     if (!(await administration(utils).removePlan(tenant, input.productRef)))
       throw utils.errorBuilder.notFound('The organization does not have this plan.');
-    return tenantBudget(input.organizationId, utils);
+    return tenantBudget(tenant, utils);
   },
   [TokenBudgets_Operations.SET_OVERRIDE]: async ({ input, utils }) => {
     const tenant = await requireOrganization(input.organizationId, utils);
@@ -76,12 +80,12 @@ export const tokenBudgetsAdminImplementation = tokenBudgetsAdminResource.impleme
       ...(input.expiresAt ? { expiresAt: new Date(input.expiresAt) } : {}),
       ...(input.note ? { note: input.note } : {}),
     });
-    return tenantBudget(input.organizationId, utils);
+    return tenantBudget(tenant, utils);
   },
   [TokenBudgets_Operations.CLEAR_OVERRIDE]: async ({ input, utils }) => {
     const tenant = await requireOrganization(input.organizationId, utils);
     await administration(utils).clearOverride(tenant, A2A_TOKEN_BUDGET_FEATURE_ID);
-    return tenantBudget(input.organizationId, utils);
+    return tenantBudget(tenant, utils);
   },
 });
 
