@@ -5,7 +5,7 @@ import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
 import { ownerKeyOf } from '../agents/approvals/approval.service.js';
 import type { A2aAgent } from './a2a-agents.js';
 import { taskNotFound, TERMINAL_STATES, type A2aDialect, type A2aOperation } from './a2a-protocol.js';
-import type { A2aPushService } from './a2a-push.service.js';
+import type { A2aPushConfigView, A2aPushService } from './a2a-push.service.js';
 import { taskChannel, type A2aCaller, type A2aTaskService } from './a2a-task.service.js';
 import type { A2aTaskStore } from './a2a-task.store.js';
 import type { A2aTask, A2aTaskScope, A2aTaskUpdate } from './a2a-task.types.js';
@@ -70,23 +70,21 @@ export async function scopeOf(
 
 /**
  * The organization a turn runs in: the credential's own when it is confined to one (a different one asked for is
- * not found), else `metadata.organizationId`, else a person's only organization. Membership is checked again by
- * admission; this only picks which one is addressed.
+ * not found), else `metadata.organizationId`, else a person's only organization (from the scope just read, not a
+ * second directory read). Membership is checked again by admission; this only picks which one is addressed.
  */
-async function organizationFor(
-  directory: PrincipalDirectory,
+function organizationFor(
   principal: AuthenticatedPrincipal,
+  scope: A2aTaskScope,
   requested: string | undefined,
-): Promise<string | undefined> {
+): string | undefined {
   const confined = confinedOrganization(principal);
   if (confined) {
     if (requested && requested !== confined) throw taskNotFound();
     return confined;
   }
   if (requested || principal.kind !== 'user') return requested;
-  const snapshot = await readUserSnapshot(directory, principal.userId);
-  const memberships = [...(snapshot?.memberships.keys() ?? [])];
-  return memberships.length === 1 ? memberships[0] : undefined;
+  return scope.organizationIds.length === 1 ? scope.organizationIds[0] : undefined;
 }
 
 /** Runs one A2A method for an authenticated caller. */
@@ -130,7 +128,7 @@ export async function runA2aMethod(deps: A2aMethodDeps, call: A2aCall): Promise<
 
 async function send(deps: A2aMethodDeps, call: A2aCall, scope: A2aTaskScope): Promise<A2aAnswer> {
   const params = sendParamsOf(call.dialect, call.params);
-  const organizationId = await organizationFor(deps.directory, call.principal, params.organizationId);
+  const organizationId = organizationFor(call.principal, scope, params.organizationId);
   const caller: A2aCaller = {
     agent: call.agent,
     principal: call.principal,
@@ -212,7 +210,8 @@ async function* subscribe(
 async function push(deps: A2aMethodDeps, call: A2aCall, scope: A2aTaskScope): Promise<A2aAnswer> {
   const { params, dialect } = call;
   const taskId = taskIdOf(params, 'taskId');
-  const wrap = (config: { id: string; taskId: string; url: string; authentication?: { scheme: string } }) =>
+  const configId = dialect === 'legacy' ? params.pushNotificationConfigId : params.id;
+  const wrap = (config: A2aPushConfigView) =>
     dialect === 'legacy'
       ? {
           taskId: config.taskId,
@@ -226,19 +225,13 @@ async function push(deps: A2aMethodDeps, call: A2aCall, scope: A2aTaskScope): Pr
   switch (call.operation) {
     case 'push.set':
       return { result: wrap(await deps.push.set(scope, taskId, pushConfigOf(params))) };
-    case 'push.get': {
-      const configId =
-        dialect === 'legacy'
-          ? (params.pushNotificationConfigId as string | undefined)
-          : (params.id as string | undefined);
+    case 'push.get':
       return { result: wrap(await deps.push.get(scope, taskId, typeof configId === 'string' ? configId : undefined)) };
-    }
     case 'push.list': {
       const configs = (await deps.push.list(scope, taskId)).map(wrap);
       return { result: dialect === 'legacy' ? configs : { configs, nextPageToken: '' } };
     }
     default: {
-      const configId = dialect === 'legacy' ? params.pushNotificationConfigId : params.id;
       if (typeof configId !== 'string' || configId === '') throw taskNotFound();
       await deps.push.delete(scope, taskId, configId);
       return { result: dialect === 'legacy' ? null : {} };

@@ -46,15 +46,19 @@ export const A2A_METHODS: Readonly<Record<string, { dialect: A2aDialect; operati
 };
 
 /** Task states in their canonical (0.2.5, lower-case) spelling; push payloads always use these. */
-export type A2aTaskState =
-  | 'submitted'
-  | 'working'
-  | 'input-required'
-  | 'completed'
-  | 'failed'
-  | 'canceled'
-  | 'rejected'
-  | 'auth-required';
+export const A2A_TASK_STATES = [
+  'submitted',
+  'working',
+  'input-required',
+  'completed',
+  'failed',
+  'canceled',
+  'rejected',
+  'auth-required',
+] as const;
+
+/** A task state in its canonical spelling. */
+export type A2aTaskState = (typeof A2A_TASK_STATES)[number];
 
 /** States a task never leaves. */
 export const TERMINAL_STATES: ReadonlySet<A2aTaskState> = new Set(['completed', 'failed', 'canceled', 'rejected']);
@@ -70,17 +74,7 @@ export function canonicalState(value: string): A2aTaskState | undefined {
     .replace(/^TASK_STATE_/, '')
     .toLowerCase()
     .replace('_', '-');
-  const states: readonly A2aTaskState[] = [
-    'submitted',
-    'working',
-    'input-required',
-    'completed',
-    'failed',
-    'canceled',
-    'rejected',
-    'auth-required',
-  ];
-  return states.find((state) => state === lower);
+  return A2A_TASK_STATES.find((state) => state === lower);
 }
 
 /** JSON-RPC error codes A2A names, besides the JSON-RPC ones. */

@@ -185,7 +185,7 @@ export class A2aPushService implements A2aStatusListener {
     } catch (error) {
       const refusal = findOutboundRefusal(error);
       const reason = refusal?.reason ?? 'unreachable';
-      const status = (refusal as { status?: number } | undefined)?.status ?? null;
+      const status = refusal?.status ?? null;
       if (!RETRYABLE.has(reason)) {
         await this.record(config, data, attempt, 'refused', status, reason);
         return { outcome: 'refused', reason };

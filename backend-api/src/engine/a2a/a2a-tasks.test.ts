@@ -343,7 +343,8 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
       { message: legacyMessage('x'), metadata: SKILL },
       personToken,
     );
-    expect(unnamed.body.error).toBeDefined();
+    expect(unnamed.body.error).toMatchObject({ code: A2A_ERRORS.INVALID_REQUEST });
+    expect(unnamed.body.result).toBeUndefined();
     stub.enqueue(textReply('Org one.'));
     const named = await send(
       'message/send',

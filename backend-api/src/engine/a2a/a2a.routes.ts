@@ -46,7 +46,12 @@ function sendError(res: Response, id: JsonRpcMessage['id'], error: unknown, logg
   if (framework.retryAfterSeconds !== undefined) res.setHeader('retry-after', String(framework.retryAfterSeconds));
   // JSON-RPC refusals travel with 200, as A2A clients expect; throttling, outages and internal failures keep theirs.
   const status = [429, 500, 503].includes(framework.status) ? framework.status : 200;
-  res.status(status).json(rpcError(id, toJsonRpcError(framework, A2A_FRAMEWORK_ERROR_TABLE)));
+  res.status(status).json(frameworkErrorEnvelope(id, framework));
+}
+
+/** A framework error as a JSON-RPC error response, by A2A's code table. */
+function frameworkErrorEnvelope(id: JsonRpcMessage['id'], error: FrameworkError) {
+  return rpcError(id, toJsonRpcError(error, A2A_FRAMEWORK_ERROR_TABLE));
 }
 
 /** The dialect version a request's `A2A-Version` names; a version this dialect does not serve is refused. */
@@ -148,7 +153,8 @@ export function createA2aRouter(options: A2aRouterOptions): Router {
     agent: A2aAgent,
     id: JsonRpcMessage['id'],
   ): Promise<AuthenticatedPrincipal | null> => {
-    const metadata = `${new URL(agent.audience).origin}/.well-known/oauth-protected-resource${new URL(agent.audience).pathname}`;
+    const audience = new URL(agent.audience);
+    const metadata = `${audience.origin}/.well-known/oauth-protected-resource${audience.pathname}`;
     try {
       const principal = await options.authenticator.authenticate(req.get('authorization'), agent.audience);
       if (principal) {
@@ -157,19 +163,16 @@ export function createA2aRouter(options: A2aRouterOptions): Router {
       }
       res.status(401).setHeader('www-authenticate', `Bearer resource_metadata="${metadata}"`);
       res.json(
-        rpcError(
+        frameworkErrorEnvelope(
           id,
-          toJsonRpcError(
-            new FrameworkError('UNAUTHENTICATED', 'Authentication required.', { reason: 'no_credential' }),
-            A2A_FRAMEWORK_ERROR_TABLE,
-          ),
+          new FrameworkError('UNAUTHENTICATED', 'Authentication required.', { reason: 'no_credential' }),
         ),
       );
     } catch (error) {
       const framework = toFrameworkError(error);
       if (framework.code !== 'UNAUTHENTICATED') throw error;
       res.status(401).setHeader('www-authenticate', `Bearer error="invalid_token", resource_metadata="${metadata}"`);
-      res.json(rpcError(id, toJsonRpcError(framework, A2A_FRAMEWORK_ERROR_TABLE)));
+      res.json(frameworkErrorEnvelope(id, framework));
     }
     return null;
   };
@@ -213,7 +216,7 @@ function sendCard(req: Request, res: Response, agent: A2aAgent, file: string, au
 
 function errorEnvelope(id: JsonRpcMessage['id'], error: unknown) {
   if (error instanceof A2aRpcError) return rpcError(id, error);
-  return rpcError(id, toJsonRpcError(toFrameworkError(error), A2A_FRAMEWORK_ERROR_TABLE));
+  return frameworkErrorEnvelope(id, toFrameworkError(error));
 }
 
 /** Writes a stream's results as server-sent events, one JSON-RPC response each. */
