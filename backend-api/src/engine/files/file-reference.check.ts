@@ -31,6 +31,11 @@ export class FileReferenceCheck {
     return this.checkWrite(resource.type, scopeFor(resource, context), body as Record<string, unknown>);
   }
 
+  /** Whether any resource declares a `z_file` field (without one, no record write needs looking at). */
+  declaresFileFields(): boolean {
+    return this.registry.listResources().some((resource) => this.fieldsOf(resource.type).length > 0);
+  }
+
   /** Whether `data` names any file in a file field of the type (a write naming none is not looked at). */
   namesFiles(resourceType: string, data: Record<string, unknown>): boolean {
     return this.fieldsOf(resourceType).some((field) => fileIdsIn(data[field.name]).length > 0);

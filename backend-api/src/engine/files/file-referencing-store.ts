@@ -11,7 +11,7 @@ import { ForwardingResourceStore } from '../persistence/forwarding-resource-stor
 import type { SqlExecutor } from '../persistence/sql-database.js';
 import type { FileReferenceCheck } from './file-reference.check.js';
 
-type Check = Pick<FileReferenceCheck, 'checkWrite' | 'namesFiles'>;
+type Check = Pick<FileReferenceCheck, 'checkWrite' | 'namesFiles' | 'declaresFileFields'>;
 
 /**
  * A {@link ResourceStore} whose writes of records with `z_file` fields are refused when they name a file the
@@ -63,7 +63,10 @@ export class FileReferencingStore extends ForwardingResourceStore {
   }
 }
 
-/** `store`, refusing writes that name files their record's tenant did not upload for the field. */
+/**
+ * `store`, refusing writes that name files their record's tenant did not upload for the field (unchanged when no
+ * resource declares a file field, so such applications' writes pay nothing).
+ */
 export function withFileReferences(store: ResourceStore, check: Check): ResourceStore {
-  return new FileReferencingStore(store, check);
+  return check.declaresFileFields() ? new FileReferencingStore(store, check) : store;
 }

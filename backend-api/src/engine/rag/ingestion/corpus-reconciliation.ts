@@ -1,10 +1,11 @@
+import { fileIdsIn } from '../../files/file-fields.js';
 import type { Logger } from '../../logging/index.js';
 import { toStoredRecord, type ResourceRow } from '../../persistence/resource-statements.js';
 import type { SqlDatabase, SqlExecutor } from '../../persistence/sql-database.js';
 import { chunkingHash, sourceHash } from '../chunking/text-chunker.js';
 import { RAG_CHUNKS_TABLE as CHUNKS, RAG_SOURCES_TABLE as SOURCES } from '../rag.migrations.js';
 import type { CorpusDefinition } from './corpus-definitions.js';
-import { fileIdsOf, type PendingFilesSummary, type RagIngestionService } from './rag-ingestion.service.js';
+import type { PendingFilesSummary, RagIngestionService } from './rag-ingestion.service.js';
 
 /** What one sweep did, per concern. */
 export interface CorpusSweepSummary {
@@ -31,10 +32,11 @@ function needsWork(
   for (const field of corpus.fields) {
     const value = row.data[field.name];
     const state = states.get(field.name);
+    const fileIds = field.kind === 'file' ? fileIdsIn(value) : [];
     const source =
       field.kind === 'file'
-        ? fileIdsOf(value).length > 0
-          ? JSON.stringify(fileIdsOf(value))
+        ? fileIds.length > 0
+          ? JSON.stringify(fileIds)
           : ''
         : typeof value === 'string'
           ? value

@@ -1,4 +1,4 @@
-import { SingleFileValueSchema, MultipleFileValueSchema } from '@wildo/shared-lib';
+import { fileIdsIn } from '../../files/file-fields.js';
 import type { Logger } from '../../logging/index.js';
 import type { StoredRecord } from '../../persistence/resource-store.js';
 import type { SqlDatabase, SqlExecutor } from '../../persistence/sql-database.js';
@@ -59,14 +59,6 @@ const MAX_HEADER_CHARACTERS = 200;
 
 function stampsOf(record: StoredRecord): TenantStamps {
   return { organizationId: record.organizationId, userId: record.userId, createdByUserId: record.createdByUserId };
-}
-
-/** The file ids a file field's value names (`{ fileId }` or `{ fileIds }`), or none. */
-export function fileIdsOf(value: unknown): string[] {
-  const single = SingleFileValueSchema.safeParse(value);
-  if (single.success) return [single.data.fileId];
-  const multiple = MultipleFileValueSchema.safeParse(value);
-  return multiple.success ? multiple.data.fileIds : [];
 }
 
 /**
@@ -131,7 +123,7 @@ export class RagIngestionService {
       const state = states.get(field.name);
       const stamp = chunkingHash(field.options);
       const value = record.data[field.name];
-      const fileIds = field.kind === 'file' ? fileIdsOf(value) : [];
+      const fileIds = field.kind === 'file' ? fileIdsIn(value) : [];
       const text = field.kind === 'text' && typeof value === 'string' ? value : '';
       if (field.kind === 'file' ? fileIds.length === 0 : text.trim() === '') {
         if (state) outcome.removed.push(field.name);

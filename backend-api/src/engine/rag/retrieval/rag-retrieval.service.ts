@@ -213,12 +213,7 @@ export class RagRetrievalBackendService {
         texts: [query],
         purpose: EmbeddingsProvider_TextPurpose.QUERY,
         applicability: resolution.binding.applicability,
-        tenant:
-          context.tenant.kind === 'organization'
-            ? { kind: 'organization', organizationId: context.tenant.organizationId }
-            : context.tenant.kind === 'user'
-              ? { kind: 'user', userId: context.tenant.userId }
-              : { kind: 'application' },
+        tenant: context.tenant,
         traceContext: { traceId: context.requestId },
       });
       const vector = embedded.vectors[0];
