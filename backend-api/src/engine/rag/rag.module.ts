@@ -12,7 +12,7 @@ import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.
 import { EmbeddingsBackendService } from './embeddings/embeddings-backend.service.js';
 import { FileTextExtractionService } from './extraction/file-text-extraction.service.js';
 import { corpusDefinitionsOf } from './ingestion/corpus-definitions.js';
-import { RagIngestionService } from './ingestion/rag-ingestion.service.js';
+import { RagIngestionService, type RagFileSource } from './ingestion/rag-ingestion.service.js';
 import { RagCorpusMaintenance } from './rag-corpus-maintenance.service.js';
 import { RAG_MIGRATIONS } from './rag.migrations.js';
 import { RagRetrievalBackendService } from './retrieval/rag-retrieval.service.js';
@@ -27,12 +27,14 @@ export function createRagIngestion(options: {
   registry: ResourcesRegistry;
   logger: Logger;
   clock: Clock;
+  files?: RagFileSource;
 }): RagIngestionService {
   return new RagIngestionService({
     corpora: corpusDefinitionsOf(options.registry.listResources()),
     extraction: new FileTextExtractionService({ logger: options.logger }),
     logger: options.logger.child({ component: 'rag-ingestion' }),
     now: () => options.clock.now(),
+    ...(options.files ? { files: options.files } : {}),
   });
 }
 
