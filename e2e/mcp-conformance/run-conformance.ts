@@ -94,6 +94,7 @@ export interface ScenarioOutcome extends PlannedScenario {
   unexpected: ConformanceCheck[];
   /** Set when the suite itself did not run or wrote no results. */
   runError?: string;
+  /** Wall time of the suite process that ran it (one process runs a whole revision's active suite). */
   durationMs: number;
 }
 
@@ -163,29 +164,75 @@ function run(
   });
 }
 
-async function runScenario(
-  planned: PlannedScenario,
+/** A planned scenario's results, or why there are none. */
+type ScenarioResults = { checks: ConformanceCheck[] } | { runError: string };
+
+/** A suite process writes each scenario's results to `<dir>/server-<scenario>-<ISO timestamp>/checks.json`. */
+const RESULT_DIR = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/;
+
+/**
+ * Runs the suite once at `specVersion` (one scenario when `scenario` is given, else the suite's active set) and
+ * reads the checks each scenario wrote, by scenario name.
+ */
+async function runSuiteProcess(
+  url: string,
+  specVersion: string,
+  scenario: string | undefined,
+  outputRoot: string,
+  timeoutMs: number,
+): Promise<{ results: Map<string, ConformanceCheck[]>; failure: string; durationMs: number }> {
+  const started = Date.now();
+  const outputDir = await mkdtemp(join(outputRoot, `${scenario ?? 'active'}-${specVersion}-`));
+  const selection = scenario === undefined ? ['--suite', 'active'] : ['--scenario', scenario];
+  const args = [conformanceCli(), 'server', '--url', url, ...selection, '--spec-version', specVersion];
+  args.push('--timeout', String(timeoutMs), '-o', outputDir);
+  // A suite process runs its scenarios one after another, each bounded by the per-scenario timeout.
+  const { code, output } = await run(node22Binary(), args, (scenario === undefined ? 10 : 1) * timeoutMs + 30_000);
+  const results = new Map<string, ConformanceCheck[]>();
+  for (const entry of await readdir(outputDir).catch(() => [] as string[])) {
+    const name = RESULT_DIR.exec(entry)?.[1];
+    if (name === undefined) continue;
+    const checks = await readFile(join(outputDir, entry, 'checks.json'), 'utf8')
+      .then((text) => JSON.parse(text) as unknown)
+      .catch(() => undefined);
+    if (Array.isArray(checks) && checks.length > 0) results.set(name, checks as ConformanceCheck[]);
+  }
+  const failure = `the suite wrote no results (exit ${code}): ${output.trim().split('\n').slice(-5).join(' | ')}`;
+  return { results, failure, durationMs: Date.now() - started };
+}
+
+/**
+ * Runs the plan with as few Node 22 processes as possible: each process costs more than the scenarios it runs,
+ * so every revision's active suite runs in one process, and only the planned scenarios that suite does not
+ * include (pending ones, such as `server-stateless`) run alone. Results of scenarios outside the plan are not
+ * read.
+ */
+async function runPlan(
+  plan: readonly PlannedScenario[],
   url: string,
   outputRoot: string,
   timeoutMs: number,
-): Promise<ScenarioOutcome> {
-  const started = Date.now();
-  const outputDir = await mkdtemp(join(outputRoot, `${planned.scenario}-${planned.specVersion}-`));
-  const args = [
-    conformanceCli(),
-    'server',
-    '--url',
-    url,
-    '--scenario',
-    planned.scenario,
-    '--spec-version',
-    planned.specVersion,
-    '--timeout',
-    String(timeoutMs),
-    '-o',
-    outputDir,
-  ];
-  const { code, output } = await run(node22Binary(), args, timeoutMs + 30_000);
+  concurrency: number,
+): Promise<ScenarioOutcome[]> {
+  const revisions = [...new Set(plan.map((p) => p.specVersion))];
+  const suites = await pool(revisions, concurrency, (specVersion) =>
+    runSuiteProcess(url, specVersion, undefined, outputRoot, timeoutMs),
+  );
+  const bySuite = new Map(revisions.map((specVersion, index) => [specVersion, suites[index]]));
+  const leftOver = plan.filter((p) => !bySuite.get(p.specVersion)?.results.has(p.scenario));
+  const alone = await pool(leftOver, concurrency, (p) =>
+    runSuiteProcess(url, p.specVersion, p.scenario, outputRoot, timeoutMs),
+  );
+  const aloneByPlanned = new Map(leftOver.map((p, index) => [p, alone[index]]));
+  return plan.map((planned) => {
+    const ran = aloneByPlanned.get(planned) ?? bySuite.get(planned.specVersion);
+    const checks = ran?.results.get(planned.scenario);
+    return outcomeOf(planned, checks ? { checks } : { runError: ran?.failure ?? 'not run' }, ran?.durationMs ?? 0);
+  });
+}
+
+/** Counts a scenario's checks, matching its failures against the expected ones. */
+function outcomeOf(planned: PlannedScenario, results: ScenarioResults, durationMs: number): ScenarioOutcome {
   const outcome: ScenarioOutcome = {
     ...planned,
     passed: 0,
@@ -195,33 +242,25 @@ async function runScenario(
     checks: [],
     expected: [],
     unexpected: [],
-    durationMs: 0,
+    durationMs,
   };
-  const [resultDir] = await readdir(outputDir).catch(() => [] as string[]);
-  const checksFile = resultDir ? join(outputDir, resultDir, 'checks.json') : undefined;
-  const checks = checksFile
-    ? ((await readFile(checksFile, 'utf8')
-        .then((text) => JSON.parse(text) as unknown)
-        .catch(() => undefined)) as ConformanceCheck[] | undefined)
-    : undefined;
-  if (!Array.isArray(checks) || checks.length === 0) {
-    outcome.runError = `the suite wrote no results (exit ${code}): ${output.trim().split('\n').slice(-5).join(' | ')}`;
+  if ('runError' in results) {
+    outcome.runError = results.runError;
     outcome.failed = 1;
     outcome.unexpected.push({ id: '(suite run)', status: 'FAILURE', errorMessage: outcome.runError });
-  } else {
-    outcome.checks = checks;
-    for (const check of checks) {
-      if (check.status === 'SUCCESS') outcome.passed += 1;
-      else if (check.status === 'WARNING') outcome.warnings += 1;
-      else if (check.status === 'FAILURE') {
-        outcome.failed += 1;
-        const entry = expectedFailureFor(planned.scenario, planned.specVersion, check.id);
-        if (entry) outcome.expected.push({ check, entry });
-        else outcome.unexpected.push(check);
-      } else outcome.other += 1;
-    }
+    return outcome;
   }
-  outcome.durationMs = Date.now() - started;
+  outcome.checks = results.checks;
+  for (const check of results.checks) {
+    if (check.status === 'SUCCESS') outcome.passed += 1;
+    else if (check.status === 'WARNING') outcome.warnings += 1;
+    else if (check.status === 'FAILURE') {
+      outcome.failed += 1;
+      const entry = expectedFailureFor(planned.scenario, planned.specVersion, check.id);
+      if (entry) outcome.expected.push({ check, entry });
+      else outcome.unexpected.push(check);
+    } else outcome.other += 1;
+  }
   return outcome;
 }
 
@@ -318,9 +357,13 @@ export async function runMcpConformance(options: ConformanceOptions): Promise<Co
       log(
         `MCP conformance (@modelcontextprotocol/conformance, Node ${version}) against ${server.issuer}/api/v1/mcp through ${proxy.url}`,
       );
-      log(`${plan.length} scenario runs, ${options.concurrency ?? 3} at a time`);
-      const outcomes = await pool(plan, options.concurrency ?? 3, (planned) =>
-        runScenario(planned, proxy.url, outputRoot, options.timeoutMs ?? 30_000),
+      log(`${plan.length} scenario runs, ${options.concurrency ?? 3} suite processes at a time`);
+      const outcomes = await runPlan(
+        plan,
+        proxy.url,
+        outputRoot,
+        options.timeoutMs ?? 30_000,
+        options.concurrency ?? 3,
       );
 
       log('');
