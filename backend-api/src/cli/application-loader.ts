@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createJiti } from 'jiti';
 import { describeLoadFailure } from '../engine/config/load-failure.js';
 import type { BackendApplicationDefinition } from '../engine/container/backend-domain-module.js';
@@ -32,7 +33,7 @@ export interface LoadedApplication {
 /** Resolves the application file (`--app`, else the convention under the project root) and picks the export. */
 export async function loadApplication(options: ApplicationLocation): Promise<LoadedApplication> {
   const { file, shown, base } = locateApplication(options);
-  const exports = await importModule(file, shown, base);
+  const exports = await importApplicationFile(file, shown, base);
   const exportName = pickExport(exports, shown, options.exportName);
   return { application: exports[exportName] as BackendApplicationDefinition, file: shown, exportName };
 }
@@ -55,25 +56,42 @@ function locateApplication(options: ApplicationLocation): { file: string; shown:
   return { file, shown: APPLICATION_MODULE_FILE, base: rootDir };
 }
 
+/** Imports a module by URL (the host's `import()`, or a stand-in in tests). */
+export type ModuleImporter = (url: string) => Promise<unknown>;
+
 /**
- * Evaluates the file with jiti (no module cache: every run reads the files as they are now). `tryNative` lets
- * `bin/wildo.mjs` (tsx's loader) evaluate it natively, sharing the engine modules the CLI already loaded;
- * where that fails (Vitest, plain Node) jiti transpiles the application and the engine, keeping the output in
- * its file cache, keyed by each file's content, so a later run transpiles only what changed.
+ * Evaluates the file with the host's own loader first (tsx's under `bin/wildo.mjs`, Vitest's in tests): it shares
+ * the engine modules already loaded and evaluates the file once. Only where the host cannot load TypeScript (plain
+ * Node 20) does jiti transpile the application and the engine, with no module cache (every run reads the files as
+ * they are now) and its file cache keyed by each file's content, so a later run transpiles only what changed.
  */
-async function importModule(file: string, shown: string, base: string): Promise<Record<string, unknown>> {
-  const jiti = createJiti(import.meta.url, {
-    moduleCache: false,
-    fsCache: true,
-    interopDefault: false,
-    tryNative: true,
-  });
+export async function importApplicationFile(
+  file: string,
+  shown: string,
+  base: string,
+  hostImport: ModuleImporter = (url) => import(url),
+): Promise<Record<string, unknown>> {
   try {
-    const loaded = await jiti.import(file);
-    return typeof loaded === 'object' && loaded !== null ? (loaded as Record<string, unknown>) : {};
+    return namespaceOf(await hostImport(pathToFileURL(file).href));
+  } catch (error) {
+    if (!isUnknownExtension(error))
+      throw new ApplicationLoadError(`${shown} could not be loaded: ${describeLoadFailure(error, base)}`);
+  }
+  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: true, interopDefault: false });
+  try {
+    return namespaceOf(await jiti.import(file));
   } catch (error) {
     throw new ApplicationLoadError(`${shown} could not be loaded: ${describeLoadFailure(error, base)}`);
   }
+}
+
+function namespaceOf(loaded: unknown): Record<string, unknown> {
+  return typeof loaded === 'object' && loaded !== null ? (loaded as Record<string, unknown>) : {};
+}
+
+/** Node's refusal of a file type it has no loader for (`.ts` without tsx), as opposed to the file failing. */
+function isUnknownExtension(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ERR_UNKNOWN_FILE_EXTENSION';
 }
 
 /** `--export`, else `referenceApplication`, else the first application-shaped export in namespace (alphabetical) order. */

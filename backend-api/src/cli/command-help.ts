@@ -12,7 +12,7 @@ export const APPLICATION_EXPORT = 'referenceApplication';
 export const EXPOSURE_HELP = [
   '',
   'Finding the application:',
-  `  <root>/${APPLICATION_MODULE_FILE} is loaded with jiti; <root> is the nearest`,
+  `  <root>/${APPLICATION_MODULE_FILE} is loaded (TypeScript through tsx); <root> is the nearest`,
   '  directory upward holding wildo.saas.config.ts, or --root. Its export',
   `  "${APPLICATION_EXPORT}" is reported, else the first export (alphabetically) shaped`,
   '  like a BackendApplicationDefinition ({ name, modules: [...] }, as',

@@ -10,7 +10,7 @@ import { renderExposureReport } from './exposure.render.js';
 import { runWildoCli } from './wildo.cli.js';
 
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
-// Loading the reference application compiles the engine through jiti: allow for it.
+// Loading the reference application may compile the engine (jiti, where the host has no TypeScript loader).
 const LOADS_ENGINE = 60_000;
 const STACK_FRAME = /^\s+at /m;
 const dirs: string[] = [];
@@ -35,7 +35,7 @@ function exposure(cwd: string, ...args: string[]) {
   return runWildoCli(['exposure', ...args], { cwd });
 }
 
-/** Runs once, on first use: each run on the reference application compiles the engine again (jiti). */
+/** Runs once, on first use: one run on the reference application serves every test that reads its report. */
 function once<T>(run: () => Promise<T>): () => Promise<T> {
   let result: Promise<T> | undefined;
   return () => (result ??= run());
@@ -116,7 +116,7 @@ describe('wildo exposure on other applications', () => {
     const run = await bareJsonRun();
     expect(run).toMatchObject({ exitCode: 0, stderr: '' });
     expect(run.stdout).toBe(toCanonicalJson(JSON.parse(run.stdout)));
-    // The CLI loaded its own copy of the application (jiti); this file built another: byte for byte the same.
+    // The CLI evaluated the application file; this file built the same application itself: byte for byte the same.
     expect(run.stdout.trimEnd()).toBe(toCanonicalJson(buildExposureReport(bareApplication)).trimEnd());
   });
 
