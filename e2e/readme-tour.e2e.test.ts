@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, startBackendProcess, type BackendProcess } from '@wildo/backend-api/testing/backend-process';
+import { seedDataDirectory } from '@wildo/backend-api/testing/pglite-template';
 import {
   AnthropicStub,
   textReply,
@@ -74,6 +75,8 @@ describe('the README tour', () => {
     await stub.start();
     stub.setFallback(tourModel);
     port = await freePort();
+    // A fresh data directory as `npm start` would create it, copied from the initialized template (no initdb).
+    await seedDataDirectory(path.join(workDir, 'data'));
     backend = await startBackendProcess({
       PORT: String(port),
       WILDO_DATA_DIR: path.join(workDir, 'data'),
