@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../App';
 import { TEST_TOKEN, currentUrl, openAt, signIn } from '../test-support/fixtures';
@@ -292,7 +292,8 @@ describe('todo assistant page', () => {
 
     expect(await screen.findByText('Done.')).toBeTruthy();
     expect(backend.to(DECISION)[0]!.body).toEqual({ approvalToken: 'token-abc', decision: 'approve' });
-    expect(backend.to(APPROVALS).length).toBeGreaterThanOrEqual(2);
+    // The queue is read again once the decision's stream ends, after the reply is shown.
+    await waitFor(() => expect(backend.to(APPROVALS).length).toBeGreaterThanOrEqual(2));
   });
 
   it('stops reading the stream when the page is left', async () => {
