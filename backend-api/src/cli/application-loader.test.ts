@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApplicationLoadError, importApplicationFile, type ModuleImporter } from './application-loader.js';
+import { type ModuleImporter } from '../engine/config/module-import.js';
+import { ApplicationLoadError, importApplicationFile } from './application-loader.js';
 
 // TypeScript-only syntax, so that a loader which does not transpile cannot evaluate it.
 const TYPED_APPLICATION =
@@ -37,6 +38,14 @@ describe('importApplicationFile', () => {
   it('falls back to jiti where the host cannot load TypeScript', async () => {
     const target = await file('fallback.ts', TYPED_APPLICATION);
     const loaded = await importApplicationFile(target, 'fallback.ts', dir, noTypeScriptHost);
+    expect(loaded).toMatchObject({ application: { name: 'typed' } });
+  });
+
+  it('falls back to jiti where the host leaves the TypeScript untransformed (a file outside an ES-module package)', async () => {
+    const target = await file('untransformed.ts', TYPED_APPLICATION);
+    // What Node's CommonJS loader says about `: {` type annotations that tsx's ESM hooks did not strip.
+    const untransformed: ModuleImporter = () => Promise.reject(new SyntaxError("Unexpected token ':'"));
+    const loaded = await importApplicationFile(target, 'untransformed.ts', dir, untransformed);
     expect(loaded).toMatchObject({ application: { name: 'typed' } });
   });
 

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createJiti } from 'jiti';
 import { describeLoadFailure } from '../engine/config/load-failure.js';
+import { importModuleFile, type ModuleImporter } from '../engine/config/module-import.js';
 import type { BackendApplicationDefinition } from '../engine/container/backend-domain-module.js';
 import { APPLICATION_EXPORT, APPLICATION_MODULE_FILE } from './command-help.js';
 import { resolveProjectRoot, type ProjectRootOptions } from './project-root.js';
@@ -56,42 +55,21 @@ function locateApplication(options: ApplicationLocation): { file: string; shown:
   return { file, shown: APPLICATION_MODULE_FILE, base: rootDir };
 }
 
-/** Imports a module by URL (the host's `import()`, or a stand-in in tests). */
-export type ModuleImporter = (url: string) => Promise<unknown>;
-
 /**
- * Evaluates the file with the host's own loader first (tsx's under `bin/wildo.mjs`, Vitest's in tests): it shares
- * the engine modules already loaded and evaluates the file once. Only where the host cannot load TypeScript (plain
- * Node 20) does jiti transpile the application and the engine, with no module cache (every run reads the files as
- * they are now) and its file cache keyed by each file's content, so a later run transpiles only what changed.
+ * Evaluates the application file (see {@link importModuleFile}); where jiti has to transpile the application and
+ * the engine, its file cache, keyed by each file's content, lets a later run transpile only what changed.
  */
 export async function importApplicationFile(
   file: string,
   shown: string,
   base: string,
-  hostImport: ModuleImporter = (url) => import(url),
+  hostImport?: ModuleImporter,
 ): Promise<Record<string, unknown>> {
   try {
-    return namespaceOf(await hostImport(pathToFileURL(file).href));
-  } catch (error) {
-    if (!isUnknownExtension(error))
-      throw new ApplicationLoadError(`${shown} could not be loaded: ${describeLoadFailure(error, base)}`);
-  }
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: true, interopDefault: false });
-  try {
-    return namespaceOf(await jiti.import(file));
+    return await importModuleFile(file, { fsCache: true }, hostImport);
   } catch (error) {
     throw new ApplicationLoadError(`${shown} could not be loaded: ${describeLoadFailure(error, base)}`);
   }
-}
-
-function namespaceOf(loaded: unknown): Record<string, unknown> {
-  return typeof loaded === 'object' && loaded !== null ? (loaded as Record<string, unknown>) : {};
-}
-
-/** Node's refusal of a file type it has no loader for (`.ts` without tsx), as opposed to the file failing. */
-function isUnknownExtension(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'ERR_UNKNOWN_FILE_EXTENSION';
 }
 
 /** `--export`, else `referenceApplication`, else the first application-shaped export in namespace (alphabetical) order. */

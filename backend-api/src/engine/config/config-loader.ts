@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { validateSaaSConfig, type SaaSConfig } from '@wildo/shared-lib';
-import { createJiti } from 'jiti';
 import { CONFIG_FILE_NAME } from './config.constants.js';
 import { ConfigInvalidError, ConfigLoadError } from './config.errors.js';
 import { describeLoadFailure } from './load-failure.js';
+import { importModuleFile } from './module-import.js';
 
 /**
  * Evaluates `wildo.saas.config.ts` (TypeScript, ESM) and returns its default export, unvalidated.
@@ -11,21 +11,14 @@ import { describeLoadFailure } from './load-failure.js';
  */
 export async function loadConfigModule(rootDir: string): Promise<unknown> {
   const configPath = path.join(rootDir, CONFIG_FILE_NAME);
-  // No caches: each load must see the file as it is now, and loading must not write cache files.
-  const jiti = createJiti(import.meta.url, {
-    moduleCache: false,
-    fsCache: false,
-    interopDefault: false,
-    tryNative: true,
-  });
-  let loaded: unknown;
+  let loaded: Record<string, unknown>;
   try {
-    loaded = await jiti.import(configPath);
+    // Each load sees the file as it is now; where jiti has to transpile it, it writes no cache files (start-up).
+    loaded = await importModuleFile(configPath, { fresh: true, fsCache: false });
   } catch (error) {
     throw new ConfigLoadError(describeLoadFailure(error, rootDir), { cause: error });
   }
-  const exported =
-    typeof loaded === 'object' && loaded !== null ? (loaded as { default?: unknown }).default : undefined;
+  const exported = loaded.default;
   if (exported === undefined) {
     throw new ConfigLoadError('it has no default export; end it with `export default defineSaaSConfig({ ... })`');
   }
