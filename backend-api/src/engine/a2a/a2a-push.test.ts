@@ -122,7 +122,8 @@ describe('A2A push notifications', () => {
       id: task.id,
       release: async () => {
         hold.resolve();
-        await vi.waitFor(() => expect(runtime().tasks.isRunningHere(task.id)).toBe(false));
+        // A busy machine may take seconds to finish the turn; the wait ends as soon as it has.
+        await vi.waitFor(() => expect(runtime().tasks.isRunningHere(task.id)).toBe(false), { timeout: 10_000 });
       },
     };
   }
@@ -228,13 +229,16 @@ describe('A2A push notifications', () => {
     expect((at[2] ?? 0) - (at[1] ?? 0)).toBeGreaterThanOrEqual(1_950);
     // Given up: the job failed for good, and nothing more is attempted.
     const schema = await jobsSchemaFor(database());
-    await vi.waitFor(async () => {
-      const { rows } = await database().query<{ state: string }>(
-        `SELECT state FROM ${schema}.job WHERE name = $1 AND data->>'taskId' = $2`,
-        [A2A_PUSH_QUEUE, task.id],
-      );
-      expect(rows.map((row) => row.state)).toEqual(['failed']);
-    });
+    await vi.waitFor(
+      async () => {
+        const { rows } = await database().query<{ state: string }>(
+          `SELECT state FROM ${schema}.job WHERE name = $1 AND data->>'taskId' = $2`,
+          [A2A_PUSH_QUEUE, task.id],
+        );
+        expect(rows.map((row) => row.state)).toEqual(['failed']);
+      },
+      { timeout: 10_000 },
+    );
     expect(
       receiver.received.filter((r) => r.path === '/fail' && r.body?.statusUpdate?.taskId === task.id),
     ).toHaveLength(3);

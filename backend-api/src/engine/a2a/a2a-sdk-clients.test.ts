@@ -100,10 +100,12 @@ describe('A2A with the official SDK clients as peers', () => {
     })) as Task;
     expect(opened.status?.state).toBe(TaskState.TASK_STATE_WORKING);
     hold.resolve();
-    await vi.waitFor(async () =>
-      expect((await client.getTask({ tenant: '', id: opened.id, historyLength: undefined })).status?.state).toBe(
-        TaskState.TASK_STATE_COMPLETED,
-      ),
+    await vi.waitFor(
+      async () =>
+        expect((await client.getTask({ tenant: '', id: opened.id, historyLength: undefined })).status?.state).toBe(
+          TaskState.TASK_STATE_COMPLETED,
+        ),
+      { timeout: 10_000 },
     );
     const listed = await client.listTasks({
       tenant: '',
@@ -147,10 +149,12 @@ describe('A2A with the official SDK clients as peers', () => {
       break;
     }
     hold.resolve();
-    await vi.waitFor(async () =>
-      expect((await client.getTask({ tenant: '', id: opened.id, historyLength: undefined })).status?.state).toBe(
-        TaskState.TASK_STATE_COMPLETED,
-      ),
+    await vi.waitFor(
+      async () =>
+        expect((await client.getTask({ tenant: '', id: opened.id, historyLength: undefined })).status?.state).toBe(
+          TaskState.TASK_STATE_COMPLETED,
+        ),
+      { timeout: 10_000 },
     );
 
     const config = await client.createTaskPushNotificationConfig({
@@ -245,10 +249,13 @@ describe('A2A with the official SDK clients as peers', () => {
     const canceled = await client.cancelTask({ id: running.result.id });
     expect('result' in canceled && canceled.result.status.state).toBe('canceled');
     cancelHold.resolve();
-    await vi.waitFor(async () => {
-      const done = await client.getTask({ id: openedId });
-      expect('result' in done && done.result.status.state).toBe('completed');
-    });
+    await vi.waitFor(
+      async () => {
+        const done = await client.getTask({ id: openedId });
+        expect('result' in done && done.result.status.state).toBe('completed');
+      },
+      { timeout: 10_000 },
+    );
   });
 
   it('serves a machine client (client_credentials) through both SDKs', async () => {

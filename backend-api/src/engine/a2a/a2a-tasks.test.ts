@@ -105,7 +105,9 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
     });
     expect(legacy).toMatchObject({ kind: 'task', status: { state: 'working' } });
     hold.resolve();
-    await vi.waitFor(async () => expect((await send('tasks/get', { id: legacy.id })).status.state).toBe('completed'));
+    await vi.waitFor(async () => expect((await send('tasks/get', { id: legacy.id })).status.state).toBe('completed'), {
+      timeout: 10_000,
+    });
 
     stub.enqueue(textReply('Also later.'));
     const v1 = await send('SendMessage', { message: v1Message('Later'), metadata: SKILL, return_immediately: true });
