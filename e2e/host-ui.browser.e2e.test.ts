@@ -416,7 +416,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     expect(forced.status).toBe(403);
     expect(forced.body.error?.reason).toBe('role_refused');
     // Ada's CI keys (the rotated one and its retiring predecessor) hold Admin: the manager is offered no action
-    // on them, and the server refuses to regenerate one.
+    // on them, and the server refuses to regenerate or delete one.
     const adminKeys = grace.getByRole('listitem').filter({ has: grace.getByRole('heading', { level: 2, name: 'CI' }) });
     await adminKeys.first().getByText('It holds a role above yours').waitFor();
     expect(await adminKeys.getByRole('button').count()).toBe(0);
@@ -432,6 +432,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     );
     expect(regenerateAbove.status).toBe(403);
     expect(regenerateAbove.body.error?.reason).toBe('role_refused');
+    const deleteAbove = await apiFromPage(grace, 'DELETE', `/api/v1/organizations/${orgId}/api-keys/${adminKeyId}`);
+    expect(deleteAbove.status).toBe(403);
+    expect(deleteAbove.body.error?.reason).toBe('role_refused');
     await graceCreate.getByLabel('Name').fill('Grace CI');
     await graceCreate.getByRole('button', { name: 'Create API key' }).click();
     await grace.getByRole('region', { name: 'New API key' }).waitFor();
