@@ -106,6 +106,37 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
       };
     });
 
+  /**
+   * Starts (or restarts) recording the page's layout shifts, those right after a key press included: the
+   * cumulative-layout-shift score leaves those out, but a streamed reply follows Enter at once.
+   */
+  const recordLayoutShifts = (page: Page) =>
+    page.evaluate(() => {
+      const g = globalThis as unknown as { layoutShifts?: number[] };
+      const observing = g.layoutShifts !== undefined;
+      g.layoutShifts = [];
+      if (observing) return;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) g.layoutShifts?.push((entry as unknown as { value: number }).value);
+        // Node's typings (this program has no DOM library) do not list the browser's entry types.
+      }).observe({ type: 'layout-shift' as never });
+    });
+
+  /** The sum of the layout shifts recorded so far, read after two frames (so the last rendering's are in). */
+  const recordedLayoutShift = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const g = globalThis as unknown as {
+            layoutShifts: number[];
+            requestAnimationFrame(callback: () => void): void;
+          };
+          g.requestAnimationFrame(() =>
+            g.requestAnimationFrame(() => resolve(g.layoutShifts.reduce((sum, value) => sum + value, 0))),
+          );
+        }),
+    );
+
   /** A fetch from the page as the tab's signed-in person (to show what the server refuses beside the UI). */
   const apiFromPage = (
     page: Page,
@@ -587,16 +618,8 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await messageBox.press('Shift+Enter');
     await messageBox.pressSequentially('second line');
     expect(await messageBox.inputValue()).toBe('First line\nsecond line');
-    // Every layout shift from here to the approval card's arrival is recorded, those right after a key press
-    // included (the cumulative-layout-shift score leaves those out; a streamed reply follows Enter at once).
-    await ada.evaluate(() => {
-      const g = globalThis as unknown as { layoutShifts: number[] };
-      g.layoutShifts = [];
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) g.layoutShifts.push((entry as unknown as { value: number }).value);
-        // Node's typings (this program has no DOM library) do not list the browser's entry types.
-      }).observe({ type: 'layout-shift' as never });
-    });
+    // Every layout shift from here to the approval card's arrival is recorded.
+    await recordLayoutShifts(ada);
     const composerBefore = await messageBox.boundingBox();
     const turn = ada.waitForRequest((request) => request.url().endsWith('/flows-actors/systems/todo-assistant/turns'));
     await messageBox.press('Enter');
@@ -613,55 +636,46 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     const card = ada.getByRole('region', { name: 'Approval needed' });
     await card.waitFor();
     await ada.getByText('(shown above)').waitFor();
-    // Two frames, so the shifts of the last rendering are reported; then neither the composer nor anything
-    // else has moved.
-    const layoutShifts = await ada.evaluate(
-      () =>
-        new Promise<number[]>((resolve) => {
-          const g = globalThis as unknown as {
-            layoutShifts: number[];
-            requestAnimationFrame(callback: () => void): void;
-          };
-          g.requestAnimationFrame(() => g.requestAnimationFrame(() => resolve(g.layoutShifts)));
-        }),
-    );
+    // Neither the composer nor anything else has moved.
     expect(await messageBox.boundingBox()).toEqual(composerBefore);
-    expect(layoutShifts.reduce((sum, value) => sum + value, 0)).toBeLessThan(0.001);
-    // Control: the same observer does report a shift, when a block is put above the conversation.
-    const controlShifts = await ada.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          interface Node {
-            style: { height: string };
-            remove(): void;
-          }
-          const g = globalThis as unknown as {
-            layoutShifts: number[];
-            requestAnimationFrame(callback: () => void): void;
-            document: {
-              createElement(tag: string): Node;
-              querySelector(selector: string): { before(node: Node): void } | null;
-            };
-          };
-          const before = g.layoutShifts.length;
-          const block = g.document.createElement('div');
-          block.style.height = '120px';
-          g.document.querySelector('.assistant__layout')?.before(block);
-          g.requestAnimationFrame(() =>
-            g.requestAnimationFrame(() => {
-              block.remove();
-              resolve(g.layoutShifts.length - before);
-            }),
-          );
-        }),
-    );
-    expect(controlShifts).toBeGreaterThan(0);
+    expect(await recordedLayoutShift(ada)).toBeLessThan(0.001);
+    // Control: the same recording does report a shift when a block is put above the conversation.
+    await recordLayoutShifts(ada);
+    const pushedDown = await ada.evaluate(() => {
+      const g = globalThis as unknown as {
+        document: {
+          createElement(tag: string): { style: { height: string }; id: string };
+          querySelector(selector: string): { before(node: unknown): void } | null;
+        };
+      };
+      const block = g.document.createElement('div');
+      block.style.height = '120px';
+      block.id = 'layout-shift-control';
+      g.document.querySelector('.assistant__layout')?.before(block);
+    });
+    expect(pushedDown).toBeUndefined();
+    expect(await recordedLayoutShift(ada)).toBeGreaterThan(0.01);
+    await ada.locator('#layout-shift-control').evaluate((block) => (block as unknown as { remove(): void }).remove());
     await check(ada, 'assistant');
     await card.getByRole('button', { name: 'Approve' }).click();
     await ada.getByText('Nothing is waiting for your approval.').waitFor();
     await expect
       .poll(async () => (await apiFromPage(ada, 'GET', `/api/v1/organizations/${orgId}/todos/${todoId}`)).body)
       .toMatchObject({ data: { title: 'Weekly shop' } });
+
+    // At 375 px the decision follows the composer: a gated call arriving there moves nothing either (denied).
+    await ada.setViewportSize({ width: 375, height: 740 });
+    await messageBox.fill(`call resource_todos_update {"id": "${todoId}", "title": "Not this"}`);
+    await recordLayoutShifts(ada);
+    const narrowComposer = await messageBox.boundingBox();
+    await messageBox.press('Enter');
+    await card.waitFor();
+    await ada.getByText('(shown above)').waitFor();
+    expect(await messageBox.boundingBox()).toEqual(narrowComposer);
+    expect(await recordedLayoutShift(ada)).toBeLessThan(0.001);
+    await card.getByRole('button', { name: 'Deny' }).click();
+    await ada.getByText('Nothing is waiting for your approval.').waitFor();
+    await ada.setViewportSize({ width: 1280, height: 800 });
 
     // Switching organization keeps the section; leaving sends the person back to their organizations.
     await showTab(carol);
