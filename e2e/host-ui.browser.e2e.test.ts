@@ -106,6 +106,37 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
       };
     });
 
+  /**
+   * Starts (or restarts) recording the page's layout shifts, those right after a key press included: the
+   * cumulative-layout-shift score leaves those out, but a streamed reply follows Enter at once.
+   */
+  const recordLayoutShifts = (page: Page) =>
+    page.evaluate(() => {
+      const g = globalThis as unknown as { layoutShifts?: number[] };
+      const observing = g.layoutShifts !== undefined;
+      g.layoutShifts = [];
+      if (observing) return;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) g.layoutShifts?.push((entry as unknown as { value: number }).value);
+        // Node's typings (this program has no DOM library) do not list the browser's entry types.
+      }).observe({ type: 'layout-shift' as never });
+    });
+
+  /** The sum of the layout shifts recorded so far, read after two frames (so the last rendering's are in). */
+  const recordedLayoutShift = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const g = globalThis as unknown as {
+            layoutShifts: number[];
+            requestAnimationFrame(callback: () => void): void;
+          };
+          g.requestAnimationFrame(() =>
+            g.requestAnimationFrame(() => resolve(g.layoutShifts.reduce((sum, value) => sum + value, 0))),
+          );
+        }),
+    );
+
   /** A fetch from the page as the tab's signed-in person (to show what the server refuses beside the UI). */
   const apiFromPage = (
     page: Page,
@@ -287,6 +318,45 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await ada.getByRole('heading', { level: 3, name: 'Revoked (1)' }).waitFor();
     await check(ada, 'members');
 
+    // A manager changes roles within their own: Bob's role offers Manager and Member only, Ada's (an admin)
+    // none. Admin picked anyway (a tampered page) is refused by the server and the page says so; then Member to
+    // Manager and back works.
+    await showTab(grace);
+    await grace.goto(orgBase);
+    const bobRole = grace.getByLabel(`Role of ${emailOf('bob')}`);
+    await expect.poll(() => bobRole.locator('option').allTextContents()).toEqual(['Manager', 'Member']);
+    expect(await grace.getByLabel(`Role of ${emailOf('ada')}`).count()).toBe(0);
+    const saveBobRole = grace.getByRole('listitem').filter({ has: bobRole }).getByRole('button', { name: 'Save role' });
+    await bobRole.evaluate((select) => {
+      const element = select as unknown as {
+        ownerDocument: { createElement(tag: string): { value: string; textContent: string } };
+        append(child: unknown): void;
+      };
+      const option = element.ownerDocument.createElement('option');
+      option.value = 'ORG_ADMIN';
+      option.textContent = 'Admin';
+      element.append(option);
+    });
+    await bobRole.selectOption('ORG_ADMIN');
+    await saveBobRole.click();
+    await grace
+      .getByRole('alert')
+      .filter({ hasText: `The role of ${emailOf('bob')} was not changed.` })
+      .waitFor();
+    await check(grace, 'members-manager-refused');
+    for (const [role, label] of [
+      ['ORG_MANAGER', 'Manager'],
+      ['ORG_MEMBER', 'Member'],
+    ] as const) {
+      await bobRole.selectOption(role);
+      await saveBobRole.click();
+      await grace
+        .getByRole('status')
+        .filter({ hasText: `${emailOf('bob')} is now ${label}.` })
+        .waitFor();
+    }
+    await showTab(ada);
+
     // API keys: created with the secret shown once, copied, regenerated, rotated with step-up, deleted.
     await ada.goto(`${orgBase}/api-keys`);
     await ada.getByRole('heading', { level: 1, name: /API keys/ }).waitFor();
@@ -298,6 +368,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
       )
       .toEqual(['Admin', 'Manager', 'Member']);
     await createKey.getByLabel('Name').fill('CI');
+    await createKey.getByLabel('Admin').check();
     await createKey.getByLabel('Expires on (optional, UTC end of day)').fill('2099-12-31');
     await createKey.getByRole('button', { name: 'Create API key' }).click();
     const secret = ada.getByRole('region', { name: 'New API key' });
@@ -375,9 +446,35 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     });
     expect(forced.status).toBe(403);
     expect(forced.body.error?.reason).toBe('role_refused');
+    // Ada's CI keys (the rotated one and its retiring predecessor) hold Admin: the manager is offered no action
+    // on them, and the server refuses to regenerate or delete one.
+    const adminKeys = grace.getByRole('listitem').filter({ has: grace.getByRole('heading', { level: 2, name: 'CI' }) });
+    await adminKeys.first().getByText('It holds a role above yours').waitFor();
+    expect(await adminKeys.getByRole('button').count()).toBe(0);
+    const keysSeen = await apiFromPage(grace, 'GET', `/api/v1/organizations/${orgId}/api-keys`);
+    const adminKeyId =
+      (keysSeen.body as unknown as { data: Array<{ _id: string; name: string }> }).data.find((key) => key.name === 'CI')
+        ?._id ?? '';
+    const regenerateAbove = await apiFromPage(
+      grace,
+      'POST',
+      `/api/v1/organizations/${orgId}/api-keys/${adminKeyId}/regenerate`,
+      {},
+    );
+    expect(regenerateAbove.status).toBe(403);
+    expect(regenerateAbove.body.error?.reason).toBe('role_refused');
+    const deleteAbove = await apiFromPage(grace, 'DELETE', `/api/v1/organizations/${orgId}/api-keys/${adminKeyId}`);
+    expect(deleteAbove.status).toBe(403);
+    expect(deleteAbove.body.error?.reason).toBe('role_refused');
     await graceCreate.getByLabel('Name').fill('Grace CI');
     await graceCreate.getByRole('button', { name: 'Create API key' }).click();
     await grace.getByRole('region', { name: 'New API key' }).waitFor();
+    await grace.getByRole('button', { name: 'I have stored it' }).click();
+    // Within the ceiling, the manager regenerates their own key.
+    await grace.getByRole('button', { name: 'Regenerate Grace CI' }).click();
+    await grace.getByRole('status').filter({ hasText: 'Grace CI regenerated.' }).waitFor();
+    expect(await grace.getByTestId('one-time-secret').textContent()).toMatch(/^sk_org_/);
+    await check(grace, 'api-keys-manager');
 
     // A member opening the keys page is refused by the server, and the page says so. (The role changes above
     // ended Bob's session: he signs in again.)
@@ -389,19 +486,49 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     expect(await bob.getByRole('form', { name: 'Create API key' }).count()).toBe(0);
     await check(bob, 'api-keys-member-refused');
 
-    // OAuth clients: created with the secret once, rotated with step-up.
+    // OAuth clients: created with the secret once, rotated with step-up, regenerated.
     await showTab(ada);
     await ada.goto(`${orgBase}/oauth-clients`);
     const createClient = ada.getByRole('form', { name: 'Create OAuth client' });
     await createClient.getByLabel('Name').fill('Reporting');
     await createClient.getByRole('button', { name: 'Create OAuth client' }).click();
     await ada.getByRole('region', { name: 'New client secret' }).waitFor();
+    const firstClientSecret = (await ada.getByTestId('one-time-secret').textContent()) ?? '';
     await check(ada, 'oauth-clients');
     await ada.getByRole('button', { name: 'I have stored it' }).click();
     await ada.getByRole('button', { name: 'Rotate Reporting' }).click();
     await ada.getByRole('form', { name: 'Rotate Reporting' }).getByLabel('Your password').fill(PASSWORD);
     await ada.getByRole('button', { name: 'Confirm rotation' }).click();
     await ada.getByRole('status').filter({ hasText: 'Reporting rotated' }).waitFor();
+    await ada.getByRole('button', { name: 'I have stored it' }).click();
+    await ada.getByRole('button', { name: 'Regenerate Reporting' }).click();
+    await ada.getByRole('status').filter({ hasText: 'Reporting regenerated.' }).waitFor();
+    const regeneratedClientSecret = (await ada.getByTestId('one-time-secret').textContent()) ?? '';
+    expect(regeneratedClientSecret.length).toBeGreaterThan(20);
+    expect(regeneratedClientSecret).not.toBe(firstClientSecret);
+    await ada.getByRole('button', { name: 'I have stored it' }).click();
+
+    // A manager may not manage the organization's OAuth clients: the page says so and the server refuses to
+    // regenerate or delete Ada's client; then Ada deletes it.
+    await showTab(grace);
+    await grace.goto(`${orgBase}/oauth-clients`);
+    await grace.getByRole('alert').filter({ hasText: 'You cannot see the OAuth clients here.' }).waitFor();
+    expect(await grace.getByRole('form', { name: 'Create OAuth client' }).count()).toBe(0);
+    // (The same refusal state as Bob's on the keys page, checked there.)
+    const clients = await apiFromPage(ada, 'GET', `/api/v1/organizations/${orgId}/oauth-clients`);
+    const reportingId = (clients.body as unknown as { data: Array<{ _id: string }> }).data[0]?._id ?? '';
+    const clientPath = `/api/v1/organizations/${orgId}/oauth-clients/${reportingId}`;
+    const regenerateByManager = await apiFromPage(grace, 'POST', `${clientPath}/regenerate`, {});
+    expect(regenerateByManager.status).toBe(403);
+    expect(regenerateByManager.body.error?.reason).toBe('role_refused');
+    const deleteByManager = await apiFromPage(grace, 'DELETE', clientPath);
+    expect(deleteByManager.status).toBe(403);
+    expect(deleteByManager.body.error?.reason).toBe('role_refused');
+    await showTab(ada);
+    await ada.getByRole('button', { name: 'Delete Reporting' }).click();
+    await ada.getByRole('button', { name: 'Yes, delete Reporting' }).click();
+    await ada.getByRole('status').filter({ hasText: 'OAuth client “Reporting” deleted.' }).waitFor();
+    await ada.getByText('No OAuth clients yet.').waitFor();
 
     // Usage: this month's consumption against the allowance, with the daily chart.
     const budgets = server.backend.container.get<TokenBudgetService>(SAAS_SERVICE_TYPES.TokenBudgetService);
@@ -426,8 +553,16 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await ada.getByRole('button', { name: 'Sign in' }).click();
     await ada.getByRole('heading', { level: 1, name: 'Plans and budgets' }).waitFor();
     await ada.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Administration' }).waitFor();
-    await ada.getByLabel('Organization id').fill(orgId);
+    // The organization is picked from the list (the filter narrows it by name).
+    const organizationPicker = ada.getByLabel('Organization', { exact: true });
+    await expect.poll(() => organizationPicker.locator('option').count()).toBeGreaterThanOrEqual(1);
+    await ada.getByLabel('Filter organizations by name').fill('analytical');
+    await expect
+      .poll(() => organizationPicker.locator('option').allTextContents())
+      .toEqual([`Analytical Engines (${orgId.slice(0, 8)})`]);
+    await organizationPicker.selectOption(orgId);
     await ada.getByRole('button', { name: 'Show budget' }).click();
+    await ada.getByRole('heading', { level: 2, name: 'Analytical Engines' }).waitFor();
     await ada.getByText('no monthly limit applies', { exact: false }).waitFor();
     await ada.getByRole('button', { name: 'Assign plan' }).click();
     await ada.getByText('of 100,000', { exact: false }).waitFor();
@@ -443,11 +578,11 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await bob.reload();
     await bob.getByText('of 100,000', { exact: false }).waitFor();
 
-    // Someone who is not an application admin is refused.
+    // Someone who is not an application admin is refused the list of organizations, so nothing to pick.
     await bob.goto(`${base}/admin/budgets`);
-    await bob.getByLabel('Organization id').fill(orgId);
-    await bob.getByRole('button', { name: 'Show budget' }).click();
-    await bob.getByRole('alert').filter({ hasText: 'The organization could not be loaded.' }).waitFor();
+    await bob.getByRole('alert').filter({ hasText: 'The organizations could not be loaded.' }).waitFor();
+    expect(await bob.getByLabel('Organization', { exact: true }).count()).toBe(0);
+    await check(bob, 'admin-budgets-refused');
 
     // Application-scoped credentials.
     await showTab(ada);
@@ -483,6 +618,8 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await messageBox.press('Shift+Enter');
     await messageBox.pressSequentially('second line');
     expect(await messageBox.inputValue()).toBe('First line\nsecond line');
+    // Every layout shift from here to the approval card's arrival is recorded.
+    await recordLayoutShifts(ada);
     const composerBefore = await messageBox.boundingBox();
     const turn = ada.waitForRequest((request) => request.url().endsWith('/flows-actors/systems/todo-assistant/turns'));
     await messageBox.press('Enter');
@@ -499,12 +636,46 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     const card = ada.getByRole('region', { name: 'Approval needed' });
     await card.waitFor();
     await ada.getByText('(shown above)').waitFor();
+    // Neither the composer nor anything else has moved.
+    expect(await messageBox.boundingBox()).toEqual(composerBefore);
+    expect(await recordedLayoutShift(ada)).toBeLessThan(0.001);
+    // Control: the same recording does report a shift when a block is put above the conversation.
+    await recordLayoutShifts(ada);
+    const pushedDown = await ada.evaluate(() => {
+      const g = globalThis as unknown as {
+        document: {
+          createElement(tag: string): { style: { height: string }; id: string };
+          querySelector(selector: string): { before(node: unknown): void } | null;
+        };
+      };
+      const block = g.document.createElement('div');
+      block.style.height = '120px';
+      block.id = 'layout-shift-control';
+      g.document.querySelector('.assistant__layout')?.before(block);
+    });
+    expect(pushedDown).toBeUndefined();
+    expect(await recordedLayoutShift(ada)).toBeGreaterThan(0.01);
+    await ada.locator('#layout-shift-control').evaluate((block) => (block as unknown as { remove(): void }).remove());
     await check(ada, 'assistant');
     await card.getByRole('button', { name: 'Approve' }).click();
     await ada.getByText('Nothing is waiting for your approval.').waitFor();
     await expect
       .poll(async () => (await apiFromPage(ada, 'GET', `/api/v1/organizations/${orgId}/todos/${todoId}`)).body)
       .toMatchObject({ data: { title: 'Weekly shop' } });
+
+    // At 375 px the decision follows the composer: a gated call arriving there moves nothing either (denied).
+    await ada.setViewportSize({ width: 375, height: 740 });
+    await messageBox.fill(`call resource_todos_update {"id": "${todoId}", "title": "Not this"}`);
+    await recordLayoutShifts(ada);
+    const narrowComposer = await messageBox.boundingBox();
+    await messageBox.press('Enter');
+    await card.waitFor();
+    await ada.getByText('(shown above)').waitFor();
+    expect(await messageBox.boundingBox()).toEqual(narrowComposer);
+    expect(await recordedLayoutShift(ada)).toBeLessThan(0.001);
+    await card.getByRole('button', { name: 'Deny' }).click();
+    await ada.getByText('Nothing is waiting for your approval.').waitFor();
+    await ada.setViewportSize({ width: 1280, height: 800 });
 
     // Switching organization keeps the section; leaving sends the person back to their organizations.
     await showTab(carol);

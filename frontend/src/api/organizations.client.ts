@@ -81,7 +81,7 @@ export async function listMembers(organizationId: string, accessToken: string, s
   return body.data;
 }
 
-/** `PUT /api/v1/organizations/:id/members/:userId` (ORG_ADMIN). */
+/** `PUT /api/v1/organizations/:id/members/:userId` (ORG_MANAGER or above, within the caller's own role). */
 export async function changeMemberRole(organizationId: string, userId: string, role: string, accessToken: string) {
   await requestJson(`${orgPath(organizationId)}/members/${encodeURIComponent(userId)}`, {
     method: 'PUT',

@@ -115,67 +115,87 @@ function AssistantConversation({ viewRef, title }: { viewRef: string; title: str
       </h1>
       <p className="muted">Ask about your todos. The assistant asks for your approval before it changes anything.</p>
 
-      {/* The log role sits on a wrapper: on the <ol> itself it would hide the list from assistive technology. */}
-      {/* Focusable so keyboard users can scroll it. */}
-      <div
-        ref={logRef}
-        role="log"
-        aria-live="polite"
-        aria-label="Conversation"
-        className="assistant__log-frame"
-        tabIndex={0}
-      >
-        <ol className="assistant__log">
-          {state.entries.map((entry) => (
-            <Entry key={entry.id} entry={entry} />
-          ))}
-        </ol>
-      </div>
-      <p role="status" className="live assistant__notice">
-        {state.notice}
-      </p>
-      {state.error ? (
-        <div role="alert" className="status status--error">
-          <p className="status__summary">The assistant could not continue.</p>
-          <p className="status__detail">{state.error}</p>
-        </div>
-      ) : null}
-
-      {state.executionId ? <FlowsActors_ApprovalRequest executionId={state.executionId} /> : null}
-
-      <form className="form assistant__composer" onSubmit={(event) => void submit(event)}>
-        <div className="field">
-          <label htmlFor={messageId}>Message</label>
-          <textarea
-            id={messageId}
-            rows={3}
-            maxLength={MAX_MESSAGE_CHARS}
-            value={message}
-            onChange={(event) => setMessage(event.target.value)}
-            onKeyDown={(event) => {
-              // Enter sends, Shift+Enter adds a line; an IME composition keeps its own Enter.
-              if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
-              event.preventDefault();
-              event.currentTarget.form?.requestSubmit();
-            }}
-            aria-describedby={`${messageId}-hint`}
-            placeholder="Rename my todo about groceries to “Weekly shop”"
-          />
-          <p id={`${messageId}-hint`} className="field__hint muted">
-            Enter sends; Shift+Enter adds a line.
+      {/*
+        Two columns from 60rem: the conversation and its composer on the left, the pending decision and the
+        queue on the right, so an approval arriving never moves the composer. The decision slot has a fixed
+        height there (its content scrolls inside if longer); on narrow screens it follows the composer.
+      */}
+      <div className="assistant__layout">
+        <div className="assistant__conversation">
+          {/* The log role sits on a wrapper: on the <ol> itself it would hide the list from assistive technology. */}
+          {/* Focusable so keyboard users can scroll it. */}
+          <div
+            ref={logRef}
+            role="log"
+            aria-live="polite"
+            aria-label="Conversation"
+            className="assistant__log-frame"
+            tabIndex={0}
+          >
+            <ol className="assistant__log">
+              {state.entries.map((entry) => (
+                <Entry key={entry.id} entry={entry} />
+              ))}
+            </ol>
+          </div>
+          <p role="status" className="live assistant__notice">
+            {state.notice}
           </p>
-        </div>
-        <div className="actions">
-          <button type="submit" className="button button--primary" disabled={blocked || message.trim() === ''}>
-            Send
-          </button>
-        </div>
-        {state.approval && !state.streaming ? (
-          <p className="muted">Approve or deny the proposed action to continue.</p>
-        ) : null}
-      </form>
 
-      <FlowsActors_ApprovalQueue />
+          <form className="form assistant__composer" onSubmit={(event) => void submit(event)}>
+            <div className="field">
+              <label htmlFor={messageId}>Message</label>
+              <textarea
+                id={messageId}
+                rows={3}
+                maxLength={MAX_MESSAGE_CHARS}
+                value={message}
+                onChange={(event) => setMessage(event.target.value)}
+                onKeyDown={(event) => {
+                  // Enter sends, Shift+Enter adds a line; an IME composition keeps its own Enter.
+                  if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+                  event.preventDefault();
+                  event.currentTarget.form?.requestSubmit();
+                }}
+                aria-describedby={`${messageId}-hint`}
+                placeholder="Rename my todo about groceries to “Weekly shop”"
+              />
+              <p id={`${messageId}-hint`} className="field__hint muted">
+                Enter sends; Shift+Enter adds a line.
+              </p>
+            </div>
+            <div className="actions">
+              <button type="submit" className="button button--primary" disabled={blocked || message.trim() === ''}>
+                Send
+              </button>
+            </div>
+            {/* Kept one line high, empty or not, so the note appearing moves nothing below it. */}
+            <p className="muted assistant__composer-note">
+              {state.approval && !state.streaming ? 'Approve or deny the proposed action to continue.' : ''}
+            </p>
+          </form>
+          {state.error ? (
+            <div role="alert" className="status status--error">
+              <p className="status__summary">The assistant could not continue.</p>
+              <p className="status__detail">{state.error}</p>
+            </div>
+          ) : null}
+        </div>
+
+        <div className="assistant__decisions">
+          <div className="assistant__approval-slot">
+            {/* The request renders only for this conversation's pending decision; else the slot says what it is for. */}
+            {state.executionId && state.approval?.executionId === state.executionId ? (
+              <FlowsActors_ApprovalRequest executionId={state.executionId} />
+            ) : (
+              <p className="muted assistant__approval-empty">
+                When the assistant proposes a change, it waits here for your approval.
+              </p>
+            )}
+          </div>
+          <FlowsActors_ApprovalQueue />
+        </div>
+      </div>
     </section>
   );
 }

@@ -83,6 +83,8 @@ export function CredentialsPage({ kind, scope }: { kind: CredentialKind; scope: 
                 kind={kind}
                 record={record}
                 base={base}
+                // The server refuses to re-mint or delete a credential above the caller's role: not offered.
+                manageable={mayManage && roleList(record).every((role) => offered.includes(role))}
                 busy={action.busy}
                 runWithSecret={runWithSecret}
                 onDelete={() =>
@@ -116,10 +118,15 @@ export function CredentialsPage({ kind, scope }: { kind: CredentialKind; scope: 
   );
 }
 
+function roleList(record: ApiRecord): string[] {
+  return Array.isArray(record.roles) ? record.roles.map(String) : [];
+}
+
 function CredentialItem({
   kind,
   record,
   base,
+  manageable,
   busy,
   runWithSecret,
   onDelete,
@@ -127,13 +134,14 @@ function CredentialItem({
   kind: CredentialKind;
   record: ApiRecord;
   base: string;
+  manageable: boolean;
   busy: boolean;
   runWithSecret: (summary: string, done: string, call: (accessToken: string) => Promise<ApiRecord>) => Promise<unknown>;
   onDelete: () => void;
 }) {
   const name = textOf(record[kind.nameField], record._id);
   const [mode, setMode] = useState<'idle' | 'rotate' | 'delete'>('idle');
-  const roles = Array.isArray(record.roles) ? record.roles.map(String) : [];
+  const roles = roleList(record);
   const path = `${base}/${encodeURIComponent(record._id)}`;
   const expires = dateText(record.expiresAt);
   const retires = dateText(record.invalidationDate);
@@ -162,7 +170,11 @@ function CredentialItem({
           </div>
         ) : null}
       </dl>
-      {mode === 'rotate' ? (
+      {!manageable ? (
+        <p className="muted">
+          It holds a role above yours: only someone holding that role can regenerate, rotate or delete it.
+        </p>
+      ) : mode === 'rotate' ? (
         <RotateForm
           name={name}
           busy={busy}

@@ -27,6 +27,8 @@ export function MembersPage({ organizationId, session }: { organizationId: strin
   const organization = session?.organizations.find((item) => item._id === organizationId);
   useDocumentTitle(organization ? `${organization.name} · Members` : 'Members');
   const isAdmin = atLeast(organization?.role, 'ORG_ADMIN');
+  // Managers change roles too, within their own: the server checks both the member's role and the new one.
+  const mayChangeRoles = atLeast(organization?.role, 'ORG_MANAGER');
   const members = useSignedInData(`members:${organizationId}`, (token, signal) =>
     listMembers(organizationId, token, signal),
   );
@@ -63,7 +65,7 @@ export function MembersPage({ organizationId, session }: { organizationId: strin
             <MemberRow
               key={member.userId}
               member={member}
-              editable={isAdmin && member.userId !== session?.userId}
+              editable={mayChangeRoles && member.userId !== session?.userId}
               ceiling={organization?.role}
               busy={action.busy}
               onChangeRole={(role) =>

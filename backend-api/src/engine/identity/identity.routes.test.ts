@@ -170,6 +170,35 @@ describe('organizations and memberships', () => {
     expect(refused.body.error.reason).toBe('role_refused');
   });
 
+  it('lets a manager change roles within their own ceiling only', async () => {
+    await using t = await createTestBackend(database());
+    const owner = await signUp(t.api);
+    const manager = await signUp(t.api);
+    const member = await signUp(t.api);
+    const orgId = await createOrganization(t.api, owner);
+    await addMember(t.api, owner, orgId, manager, 'ORG_MANAGER');
+    await addMember(t.api, owner, orgId, member, 'ORG_MEMBER');
+    const change = (as: { auth: Record<string, string> }, userId: string, role: string) =>
+      t.api.put(`/api/v1/organizations/${orgId}/members/${userId}`).set(as.auth).send({ role });
+    // Beyond the ceiling: promoting to admin, or changing an admin's role, is refused.
+    const promote = await change(manager, member.userId, 'ORG_ADMIN');
+    expect(promote.status).toBe(403);
+    expect(promote.body.error.reason).toBe('role_refused');
+    const demoteAdmin = await change(manager, owner.userId, 'ORG_MEMBER');
+    expect(demoteAdmin.status).toBe(403);
+    expect(demoteAdmin.body.error.reason).toBe('role_refused');
+    // Within it: member to manager works.
+    const within = await change(manager, member.userId, 'ORG_MANAGER');
+    expect(within.status).toBe(200);
+    expect(within.body.data.role).toBe('ORG_MANAGER');
+    // A member may change nobody's role, not even within their own.
+    const other = await signUp(t.api);
+    await addMember(t.api, owner, orgId, other, 'ORG_MEMBER');
+    const byMember = await change(other, manager.userId, 'ORG_MEMBER');
+    expect(byMember.status).toBe(403);
+    expect(byMember.body.error.reason).toBe('role_refused');
+  });
+
   it('invalidates a member’s tokens when their role changes, and applies the new role', async () => {
     await using t = await createTestBackend(database());
     const owner = await signUp(t.api);

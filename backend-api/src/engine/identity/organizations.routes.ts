@@ -26,7 +26,8 @@ export interface OrganizationsRouterOptions {
 
 /**
  * Organizations and memberships: `POST/GET /organizations`, `GET /organizations/:organizationId`,
- * `GET /organizations/:organizationId/members`, `PUT/DELETE .../members/:userId` (a member leaves with
+ * `GET /organizations/:organizationId/members`, `PUT .../members/:userId` (managers and admins, within their own
+ * role), `DELETE .../members/:userId` (a member leaves with
  * `DELETE .../members/me` or their own id; the last ORG_ADMIN cannot), and `PUT /users/:userId/app-roles` for
  * application administrators. Outsiders get not-found. Joining is by invitation (`invitations.routes.ts`).
  */
@@ -57,14 +58,22 @@ export function createOrganizationsRouter(options: OrganizationsRouterOptions): 
     sendData(res, 200, await options.organizations.listMembers(param(req, 'organizationId')));
   });
 
+  // A manager or admin changes roles within their own ceiling: both the member's current role and the new one
+  // must be theirs or below (a manager cannot promote to admin, nor demote an admin).
   router.put('/organizations/:organizationId/members/:userId', async (req, res) => {
     const { role } = await caller(res, param(req, 'organizationId'));
-    requireRole(role, CORE_ORG_ROLES.ORG_ADMIN);
+    requireRole(role, CORE_ORG_ROLES.ORG_MANAGER);
     const request = parseContract(ChangeMemberRoleRequestSchema, req.body ?? {});
+    requireRole(role, request.role);
     sendData(
       res,
       200,
-      await options.organizations.changeRole(param(req, 'organizationId'), param(req, 'userId'), request.role),
+      await options.organizations.changeRole(
+        param(req, 'organizationId'),
+        param(req, 'userId'),
+        request.role,
+        (current) => options.roles.satisfies([role ?? ''], [current]),
+      ),
     );
   });
 

@@ -89,12 +89,25 @@ export class OrganizationsService {
     return rows.map(toMember);
   }
 
-  /** Changes a member's role (never leaving the organization without an ORG_ADMIN). */
-  async changeRole(organizationId: string, userId: string, role: string): Promise<PublicMember> {
+  /**
+   * Changes a member's role (never leaving the organization without an ORG_ADMIN). `mayChangeFrom` refuses a
+   * member whose current role is beyond the caller's ceiling; it is read under the organization's lock, so a
+   * concurrent promotion cannot slip past it.
+   */
+  async changeRole(
+    organizationId: string,
+    userId: string,
+    role: string,
+    mayChangeFrom: (currentRole: string) => boolean = () => true,
+  ): Promise<PublicMember> {
     await this.db.transaction(async (tx) => {
       await lockOrganization(tx, organizationId);
       const current = await membershipRoleOf(tx, organizationId, userId);
       if (!current) throw new FrameworkError('NOT_FOUND', 'No such member.');
+      if (!mayChangeFrom(current))
+        throw new FrameworkError('FORBIDDEN', 'You are not allowed to perform this operation.', {
+          reason: 'role_refused',
+        });
       if (current === role) return;
       if (current === CORE_ORG_ROLES.ORG_ADMIN) await assertAnotherAdmin(tx, organizationId, userId);
       const now = this.clock.now();

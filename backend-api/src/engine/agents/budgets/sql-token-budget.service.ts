@@ -168,12 +168,13 @@ export class SqlTokenBudgetService implements TokenBudgetService, TokenBudgetAdm
     return rows.map((row) => ({ day: row.day, consumedTokens: toNumber(row.consumed) ?? 0 }));
   }
 
-  /** The product catalogue's plans (ref, name, scope), for administration views. */
+  /** The product catalogue's plans (ref, name, scope, the features they grant), for administration views. */
   catalogue(): CataloguePlan[] {
     return [...this.products.values()].map((product) => ({
       ref: product.ref,
       displayName: product.displayName,
       scope: product.scope,
+      featureIds: Object.keys(product.grantedLimits).sort(),
     }));
   }
 

@@ -1,4 +1,6 @@
+import { A2A_TOKEN_BUDGET_FEATURE_ID, LimitGrantMode } from '@wildo/shared-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readGeneratedRuntime } from '../../../testing/generated-runtime.js';
 import { ManualClock } from '../../../testing/manual-clock.js';
 import {
   addMember,
@@ -12,6 +14,8 @@ import { SAAS_SERVICE_TYPES } from '../../container/saas-service-types.tokens.js
 import type { TokenBudgetService } from './token-budget.types.js';
 
 const ADMIN = '/api/v1/token-budgets';
+/** A second budgeted feature, granted by a plan the test adds to the reference catalogue. */
+const SEATS = 'todos.seats.max';
 
 describe('token budgets over REST: application admins assign plans and overrides, members read their usage', () => {
   const database = useTestDatabase();
@@ -23,7 +27,18 @@ describe('token budgets over REST: application admins assign plans and overrides
   let orgId: string;
 
   beforeAll(async () => {
-    t = await createTestBackend(database(), { clock });
+    // The reference catalogue budgets tokens only; a seats plan makes a second budgeted feature.
+    const runtime = await readGeneratedRuntime();
+    const seatsPlan = {
+      ref: 'todos.seats',
+      displayName: 'Todos Seats',
+      scope: 'organization' as const,
+      grantedLimits: { [SEATS]: { value: 10, mode: LimitGrantMode.SET } },
+    };
+    t = await createTestBackend(database(), {
+      clock,
+      runtime: { ...runtime, products: [...runtime.products, seatsPlan] },
+    });
     appAdmin = await signUpAppAdmin(t);
     owner = await signUp(t.api, 'owner');
     member = await signUp(t.api, 'member');
@@ -42,9 +57,13 @@ describe('token budgets over REST: application admins assign plans and overrides
       organizationId: orgId,
       plans: [],
       allowance: { value: null, source: 'none' },
-      availablePlans: [{ ref: 'todos.team', displayName: 'Todos Team' }],
+      availablePlans: [
+        { ref: 'todos.team', displayName: 'Todos Team' },
+        { ref: 'todos.seats', displayName: 'Todos Seats' },
+      ],
       period: '2026-03',
     });
+    expect(before.body.data.organizationName).toEqual(expect.any(String));
 
     const assigned = await t.api
       .post(`${ADMIN}/assign-plan`)
@@ -116,6 +135,63 @@ describe('token budgets over REST: application admins assign plans and overrides
 
     const after = await t.api.post(`${ADMIN}/tenant`).set(appAdmin.auth).send({ organizationId: orgId });
     expect(after.body.data.allowance).toMatchObject({ value: 100_000, source: 'plan' });
+  });
+
+  it('lists the organizations by name for application admins only, filtered by a part of the name', async () => {
+    const named = await t.api.post('/api/v1/organizations').set(owner.auth).send({ name: 'Zeta 100% Widgets' });
+    expect(named.status).toBe(201);
+    const all = await t.api.post(`${ADMIN}/organizations`).set(appAdmin.auth).send({});
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    expect(all.body.data.truncated).toBe(false);
+    expect(all.body.data.organizations).toContainEqual({ _id: orgId, name: expect.any(String) });
+    // The text is matched as typed: `%` is no wildcard.
+    const filtered = await t.api.post(`${ADMIN}/organizations`).set(appAdmin.auth).send({ nameContains: '100% WID' });
+    expect(filtered.body.data.organizations).toEqual([{ _id: named.body.data._id, name: 'Zeta 100% Widgets' }]);
+    const wildcard = await t.api.post(`${ADMIN}/organizations`).set(appAdmin.auth).send({ nameContains: '%' });
+    expect(wildcard.body.data.organizations).toEqual([{ _id: named.body.data._id, name: 'Zeta 100% Widgets' }]);
+
+    // An organization admin (or any member) is no application admin.
+    const byOwner = await t.api.post(`${ADMIN}/organizations`).set(owner.auth).send({});
+    expect(byOwner.status).toBe(403);
+    expect(byOwner.body.error.reason).toBe('role_refused');
+    expect(JSON.stringify(byOwner.body)).not.toContain('Zeta');
+  });
+
+  it('overrides every budgeted feature, not only the token budget; refuses a feature no plan budgets', async () => {
+    const features = async () =>
+      (await t.api.post(`${ADMIN}/tenant`).set(appAdmin.auth).send({ organizationId: orgId })).body.data.features;
+    expect(await features()).toEqual([
+      { featureId: A2A_TOKEN_BUDGET_FEATURE_ID, value: 100_000, source: 'plan', grantingProductRefs: ['todos.team'] },
+      { featureId: SEATS, value: null, source: 'none', grantingProductRefs: [] },
+    ]);
+    const seats = await t.api
+      .post(`${ADMIN}/set-override`)
+      .set(appAdmin.auth)
+      .send({ organizationId: orgId, featureId: SEATS, value: 25 });
+    expect(seats.status, JSON.stringify(seats.body)).toBe(200);
+    expect(seats.body.data.features[1]).toEqual({
+      featureId: SEATS,
+      value: 25,
+      source: 'override',
+      grantingProductRefs: [],
+    });
+    // The token budget is untouched by the other feature's override.
+    expect(seats.body.data.allowance).toMatchObject({ value: 100_000, source: 'plan' });
+
+    const unknown = await t.api
+      .post(`${ADMIN}/set-override`)
+      .set(appAdmin.auth)
+      .send({ organizationId: orgId, featureId: 'todos.storage.bytes', value: 1 });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.problems).toEqual([
+      { path: 'featureId', expected: `one of ${A2A_TOKEN_BUDGET_FEATURE_ID}, ${SEATS}` },
+    ]);
+
+    const cleared = await t.api
+      .post(`${ADMIN}/clear-override`)
+      .set(appAdmin.auth)
+      .send({ organizationId: orgId, featureId: SEATS });
+    expect(cleared.body.data.features[1]).toMatchObject({ value: null, source: 'none' });
   });
 
   it('shows members their consumption this UTC month against the allowance, per day; outsiders get not found', async () => {

@@ -86,6 +86,8 @@ export interface CataloguePlan {
   ref: string;
   displayName: string;
   scope: string;
+  /** The features the plan grants a limit of (sorted). */
+  featureIds: string[];
 }
 
 /**
