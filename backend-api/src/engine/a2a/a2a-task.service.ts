@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ConversationService } from '../agents/conversations/conversation.service.js';
+import type { TurnEndRow } from '../agents/conversations/conversation.store.js';
 import type { TurnEvent } from '../agents/conversations/turn-events.js';
 import type { CoordinationBackend, Lease, Unsubscribe } from '../coordination/coordination.js';
 import { FrameworkError, toFrameworkError } from '../errors/index.js';
@@ -101,12 +102,13 @@ export class A2aTaskService {
       throw invalidParams('send a decision on the task that asks for it (message.taskId).');
     const skillId = paused ? paused.skillId : resolveSkill(caller.agent, params.skillId).id;
     const abort = new AbortController();
-    const events = this.turn(caller, params, skillId, paused, abort.signal);
+    const blocking = params.blocking && !paused && !onUpdate ? new BlockingTurn() : undefined;
+    const events = this.turn(caller, params, skillId, paused, abort.signal, blocking);
     // Admission refusals (roles, tenant, budget, a busy conversation) are thrown here, before any task exists.
     const first = await events.next();
     if (first.done || first.value.type !== 'execution') throw new Error('A turn did not start with its execution.');
     const contextId = first.value.executionId;
-    if (params.blocking && !paused && !onUpdate) return this.runBlocking(caller, skillId, contextId, events);
+    if (blocking) return this.runBlocking(caller, skillId, contextId, events, blocking);
     // The lease is taken under the task's id before the task is stored, so the row says a runner holds it.
     const taskId = paused?.id ?? randomUUID();
     const lease = await this.leases.acquire(taskId);
@@ -218,6 +220,7 @@ export class A2aTaskService {
     skillId: string,
     paused: A2aTask | undefined,
     signal: AbortSignal,
+    blocking: BlockingTurn | undefined,
   ): AsyncGenerator<TurnEvent, void> {
     const common = { principal: caller.principal, requestId: caller.requestId, surface: 'a2a' as const, signal };
     if (paused && params.decision)
@@ -228,6 +231,7 @@ export class A2aTaskService {
       message: params.text,
       ...(params.contextId ? { executionId: params.contextId } : {}),
       ...(caller.organizationId ? { organizationId: caller.organizationId } : {}),
+      ...(blocking ? { endRow: () => blocking.endRow(this.deps.store, caller, skillId) } : {}),
     });
   }
 
@@ -270,9 +274,12 @@ export class A2aTaskService {
   private async consume(
     events: AsyncGenerator<TurnEvent, void>,
     onDelta?: (text: string) => void,
+    blocking?: BlockingTurn,
   ): Promise<A2aTaskChange> {
     let text = '';
     let change: A2aTaskChange = { state: 'completed', artifactText: '' };
+    // Read when the turn's end is stored: by then every event of the turn has passed below.
+    if (blocking) blocking.change = () => change;
     for await (const event of events) {
       if (event.type === 'text_delta') {
         text += event.text;
@@ -307,23 +314,29 @@ export class A2aTaskService {
   }
 
   /**
-   * A blocking send: the turn runs to its end, then the task is stored once in its final state (nobody can address
-   * it before the reply). Stored failing, the reply is answered as a message; a pause cannot be answered without
-   * its task, so that is an error.
+   * A blocking send: the turn runs to its end, then the task exists once, in its final state (nobody can address it
+   * before the reply). The statement that stores the turn's end stores it too (one commit on the reply's path, not
+   * two); a turn that failed, or that ran without that row (the fallback of a task that could not be created), has
+   * it stored here afterwards. Stored failing, the reply is answered as a message; a pause cannot be answered
+   * without its task, so that is an error.
    */
   private async runBlocking(
     caller: A2aCaller,
     skillId: string,
     contextId: string,
     events: AsyncGenerator<TurnEvent, void>,
+    blocking: BlockingTurn = new BlockingTurn(),
   ): Promise<A2aSendOutcome> {
+    blocking.contextId = contextId;
     let change: A2aTaskChange;
     try {
-      change = await this.consume(events);
+      change = await this.consume(events, undefined, blocking);
     } catch (error) {
       this.deps.logger.warn('A2A turn failed', { error: String(error) });
       change = { state: 'failed', statusText: clientSafe(error) };
     }
+    // The statement that stored the turn's end committed the task with it: that is the task, whatever came after.
+    if (blocking.stored) return { task: blocking.stored };
     const task = await this.deps.store
       .create({
         contextId,
@@ -343,6 +356,32 @@ export class A2aTaskService {
         retryAfterSeconds: 5,
       });
     return { message: { contextId, text: change.artifactText ?? change.statusText ?? '' } };
+  }
+}
+
+/**
+ * A blocking turn's task, which the conversation stores with the turn's end ({@link A2aTaskService.runBlocking}).
+ * `change` reads the state the turn ends the task in (kept by {@link A2aTaskService.consume}); `stored` is the task
+ * once that statement has committed.
+ */
+class BlockingTurn {
+  /** The conversation, from the turn's first event. */
+  contextId = '';
+  change: () => A2aTaskChange = () => ({ state: 'completed', artifactText: '' });
+  stored: A2aTask | undefined;
+
+  endRow(store: A2aTaskStore, caller: A2aCaller, skillId: string): TurnEndRow {
+    const task = {
+      contextId: this.contextId,
+      audience: caller.scope.audience,
+      skillId,
+      ownerKey: caller.scope.ownerKey,
+      organizationId: caller.organizationId ?? null,
+      finished: this.change(),
+    };
+    return store.endRow(task, (stored) => {
+      this.stored = stored;
+    });
   }
 }
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../container/clock.js';
+import type { TurnEndRow } from '../agents/conversations/conversation.store.js';
 import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
+import { toStorableValue } from '../resources/schema/index.js';
 import { TERMINAL_STATES, type A2aTaskState } from './a2a-protocol.js';
 import type { A2aApprovalRequest, A2aTask, A2aTaskScope } from './a2a-task.types.js';
 
@@ -27,6 +29,66 @@ export interface A2aTaskChange {
   statusText?: string | null;
   approval?: A2aApprovalRequest | null;
   artifactText?: string | null;
+}
+
+/** A task to insert. */
+export interface NewA2aTask {
+  id?: string;
+  leaseEstablished?: boolean;
+  contextId: string;
+  audience: string;
+  skillId: string;
+  ownerKey: string;
+  organizationId: string | null;
+  /** Stores an already finished turn in one write (a blocking send): its final state. */
+  finished?: A2aTaskChange;
+}
+
+/** The INSERT of a new task (version 1), its parameters numbered from `p`: see {@link insertParams}. */
+function insertSql(p: number): string {
+  const $ = (i: number) => `$${p + i}`;
+  return `INSERT INTO wildo_a2a_tasks (id, context_id, audience, skill_id, owner_key, organization_id, state, version,
+      lease_established, status_text, approval, artifact_text, created_at, updated_at)
+    VALUES (${$(0)}, ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, 1, ${$(7)}, ${$(8)}, ${$(9)}, ${$(10)}, ${$(11)}, ${$(11)})`;
+}
+
+function insertParams(input: NewA2aTask, now: string): unknown[] {
+  const { finished } = input;
+  return [
+    input.id ?? randomUUID(),
+    input.contextId,
+    input.audience,
+    input.skillId,
+    input.ownerKey,
+    input.organizationId,
+    finished?.state ?? 'working',
+    input.leaseEstablished ?? false,
+    finished?.statusText ?? null,
+    finished?.approval ? JSON.stringify(finished.approval) : null,
+    finished?.artifactText ?? null,
+    now,
+  ];
+}
+
+/** The task a finished {@link NewA2aTask} with an id was stored as (what `RETURNING *` would read back). */
+function newTask(input: NewA2aTask & { id: string }, now: string): A2aTask {
+  const { finished } = input;
+  return {
+    id: input.id,
+    contextId: input.contextId,
+    audience: input.audience,
+    skillId: input.skillId,
+    ownerKey: input.ownerKey,
+    organizationId: input.organizationId,
+    state: finished?.state ?? 'working',
+    statusText: finished?.statusText ?? null,
+    approval: finished?.approval ?? null,
+    artifactText: finished?.artifactText ?? null,
+    version: 1,
+    pushConfigured: false,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 const TERMINAL_SQL = [...TERMINAL_STATES].map((state) => `'${state}'`).join(', ');
@@ -62,39 +124,26 @@ export class A2aTaskStore {
   ) {}
 
   /** Creates a working task for a conversation (with the id its runner may already hold a lease under). */
-  async create(input: {
-    id?: string;
-    leaseEstablished?: boolean;
-    contextId: string;
-    audience: string;
-    skillId: string;
-    ownerKey: string;
-    organizationId: string | null;
-    /** Stores an already finished turn in one write (a blocking send): its final state. */
-    finished?: A2aTaskChange;
-  }): Promise<A2aTask> {
-    const now = this.clock.now().toISOString();
-    const finished = input.finished;
+  async create(input: NewA2aTask): Promise<A2aTask> {
     const { rows } = await this.db.query<TaskRow>(
-      `INSERT INTO wildo_a2a_tasks (id, context_id, audience, skill_id, owner_key, organization_id, state, version, lease_established,
-         status_text, approval, artifact_text, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $9, 1, $7, $10, $11, $12, $8, $8) RETURNING *`,
-      [
-        input.id ?? randomUUID(),
-        input.contextId,
-        input.audience,
-        input.skillId,
-        input.ownerKey,
-        input.organizationId,
-        input.leaseEstablished ?? false,
-        now,
-        finished?.state ?? 'working',
-        finished?.statusText ?? null,
-        finished?.approval ? JSON.stringify(finished.approval) : null,
-        finished?.artifactText ?? null,
-      ],
+      `${insertSql(1)} RETURNING *`,
+      insertParams(input, this.clock.now().toISOString()),
     );
     return toTask(rows[0] as TaskRow);
+  }
+
+  /**
+   * A finished task as the row the statement storing its turn's end inserts (see {@link TurnEndRow}); `onStored`
+   * gets the task once that statement has committed. Its texts are made storable as the conversation's own are: a
+   * character the database refuses must not cost the conversation its last write.
+   */
+  endRow(
+    input: Omit<NewA2aTask, 'id' | 'leaseEstablished'> & { finished: A2aTaskChange },
+    onStored: (task: A2aTask) => void,
+  ): TurnEndRow {
+    const task = { ...input, id: randomUUID(), finished: toStorableValue(input.finished) };
+    const now = this.clock.now().toISOString();
+    return { sql: insertSql, params: insertParams(task, now), stored: () => onStored(newTask(task, now)) };
   }
 
   /** A task the scope may see, or undefined. */

@@ -28,6 +28,7 @@ import { taskChannel } from './a2a-task.service.js';
 import { A2A_SWEEP_CRON, A2A_SWEEP_QUEUE } from './a2a-jobs.js';
 import { JOBS_TYPES, type JobQueueService } from '../jobs/index.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
+import type { ConversationStore } from '../agents/conversations/conversation.store.js';
 
 const READ = 'resource_todos_read';
 const RENAME = 'resource_todos_update';
@@ -438,6 +439,42 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
     stub.enqueue(textReply('A task again.'));
     const task = await send('message/send', { message: legacyMessage('x'), metadata: SKILL });
     expect(task.kind).toBe('task');
+  });
+
+  it('stores a blocking send’s task with the turn’s last write (no statement of its own), repaired as its text is', async () => {
+    const database = t.backend.container.get<SqlDatabase>(SAAS_SERVICE_TYPES.Database);
+    const statements = vi.spyOn(database, 'query');
+    // A NUL the database refuses in text: repaired, it costs neither the task nor the conversation's last write.
+    stub.enqueue(textReply('Stored\u0000 with the turn.'));
+    const task = await send('message/send', { message: legacyMessage('Store it'), metadata: SKILL });
+    const texts = statements.mock.calls.map(([text]) => text);
+    statements.mockRestore();
+    expect(task.status.state).toBe('completed');
+    expect(task.artifacts[0].parts[0].text).toBe('Stored with the turn.');
+    const taskWrites = texts.filter((text) => text.includes('INTO wildo_a2a_tasks'));
+    expect(taskWrites).toHaveLength(1);
+    expect(taskWrites[0]).toContain('INSERT INTO wildo_agent_messages');
+    // Addressable as replied, and the conversation goes on from the stored turn.
+    expect(await send('tasks/get', { id: task.id })).toEqual(task);
+    stub.enqueue(textReply('Next turn.'));
+    const next = await send('message/send', {
+      message: legacyMessage('Again', { contextId: task.contextId }),
+      metadata: SKILL,
+    });
+    expect(next.status.state).toBe('completed');
+    expect(JSON.stringify(stub.requests.at(-1)?.body.messages)).toContain('Stored with the turn.');
+  });
+
+  it('stores a blocking send as failed, and nothing else, when the turn’s last write fails', async () => {
+    const conversations = t.backend.container.get<ConversationStore>(SAAS_SERVICE_TYPES.ConversationStore);
+    const failing = vi.spyOn(conversations, 'append').mockRejectedValue(new Error('disk full'));
+    stub.enqueue(textReply('Never saved.'));
+    const task = await send('message/send', { message: legacyMessage('Lose it'), metadata: SKILL });
+    failing.mockRestore();
+    expect(task.status.state).toBe('failed');
+    const listed = await send('ListTasks', { contextId: task.contextId });
+    expect(listed.tasks.map((found: { id: string }) => found.id)).toEqual([task.id]);
+    expect(listed.tasks[0].status.state).toBe('TASK_STATE_FAILED');
   });
 
   it('charges the blanket per-owner throttle and the A2A surface bucket on verified identity', async () => {

@@ -12,7 +12,13 @@ import type { ExternalMcpConnector, ExternalMcpSession } from '../external-mcp/e
 import type { LLMProviderAdapter, ProviderMessage } from '../providers/llm-provider.types.js';
 import type { ActorSystemAccess, SystemAdmission } from '../systems/actor-system-access.service.js';
 import type { ToolDispatchPath } from '../tools/tool-caller.js';
-import type { ConversationStore, Execution, ExecutionOwner, ExecutionStatus } from './conversation.store.js';
+import type {
+  ConversationStore,
+  Execution,
+  ExecutionOwner,
+  ExecutionStatus,
+  TurnEndRow,
+} from './conversation.store.js';
 import { TurnAdmission } from './turn-admission.js';
 import type { TurnEvent } from './turn-events.js';
 import { TurnJournal } from './turn-journal.js';
@@ -38,6 +44,11 @@ export interface StartTurnRequest {
   requestId: string;
   surface?: DispatchSurface;
   signal?: AbortSignal;
+  /**
+   * Asked for once the turn has ended without error, just before its last write: a row to store in that same
+   * statement (see {@link TurnEndRow}). The caller has read every event of the turn by then.
+   */
+  endRow?: () => TurnEndRow;
 }
 
 /** A person's decision on a paused call, continuing the conversation it paused. */
@@ -171,6 +182,7 @@ export class ConversationService {
     const hold: ConversationHold = { execution, release: 'active', claimed: Boolean(request.executionId) };
     let sessions: ExternalMcpSession[] = [];
     let journal: TurnJournal | undefined;
+    let ended = false;
     try {
       yield { type: 'execution', executionId: execution.id, systemRef: owner.systemRef, agentRef: owner.agentRef };
       sessions = await this.toolSets.openSessions(admission, request.signal);
@@ -182,8 +194,9 @@ export class ConversationService {
       this.loop.seal(run, notRun('The call was not run: it was not approved in time or the turn ended first.'));
       journal.hold({ role: 'user', content: message });
       yield* this.loop.drive(run);
+      ended = true;
     } finally {
-      await this.finish(hold, journal, sessions);
+      await this.finish(hold, journal, sessions, ended ? request.endRow?.() : undefined);
     }
   }
 
@@ -310,6 +323,7 @@ export class ConversationService {
     hold: ConversationHold,
     journal: TurnJournal | undefined,
     sessions: readonly ExternalMcpSession[],
+    endRow?: TurnEndRow,
   ): Promise<void> {
     await Promise.all(sessions.map((session) => session.close().catch(() => undefined)));
     if (!journal) {
@@ -318,7 +332,7 @@ export class ConversationService {
       return;
     }
     try {
-      await journal.close(hold.release);
+      await journal.close(hold.release, endRow);
     } catch (error) {
       // A claim left behind goes stale after STALE_TURN_MS and is taken over; the log says why.
       this.deps.logger.error('conversation could not be stored', {

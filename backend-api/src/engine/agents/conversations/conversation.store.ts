@@ -51,6 +51,19 @@ const toExecution = (row: ExecutionRow): Execution => ({
   status: row.status,
 });
 
+/**
+ * A row another module stores with the last write of a turn, in the same statement: it commits with the
+ * conversation or not at all, and costs no commit (no round trip, no log flush) of its own. A2A stores the task of
+ * a blocking send this way, so its reply does not wait for a second commit after the turn's.
+ */
+export interface TurnEndRow {
+  /** One INSERT (no RETURNING), its parameters numbered from `firstParam`; run as a data-modifying CTE. */
+  sql(firstParam: number): string;
+  params: readonly unknown[];
+  /** Told once the statement has succeeded (the row is stored). */
+  stored(): void;
+}
+
 /** Persistence of conversations: executions and their ordered messages (history is always loaded server-side). */
 @injectable()
 export class ConversationStore {
@@ -112,13 +125,14 @@ export class ConversationStore {
   /**
    * Stores messages at positions `firstSeq`, `firstSeq + 1`, ... in one statement. The turn holding the claim is
    * the only writer, so it numbers the messages itself. With `create`, the conversation row is inserted in the
-   * same statement (a new conversation is stored with its first message); with `release`, the claim is let go too.
+   * same statement (a new conversation is stored with its first message); with `release`, the claim is let go too;
+   * with `alongside`, that row is inserted by the same statement.
    */
   async append(
     execution: Execution,
     firstSeq: number,
     messages: readonly ProviderMessage[],
-    options: { create?: boolean; release?: ExecutionStatus } = {},
+    options: { create?: boolean; release?: ExecutionStatus; alongside?: TurnEndRow } = {},
   ): Promise<void> {
     const now = this.clock.now();
     // $1 id, $2 messages, $3 now, $4 first seq; then the conversation's columns (create) or the new status.
@@ -140,12 +154,19 @@ export class ConversationStore {
       params.push(options.release ?? null);
       head = `parent AS (UPDATE wildo_agent_executions SET status = coalesce($5::text, status), updated_at = $3 WHERE id = $1 RETURNING id)`;
     }
+    const { alongside } = options;
+    // A data-modifying CTE runs to completion whether or not the main statement reads it.
+    if (alongside) {
+      head += `, alongside AS (${alongside.sql(params.length + 1)})`;
+      params.push(...alongside.params);
+    }
     await this.db.query(
       `WITH ${head}
        INSERT INTO wildo_agent_messages (execution_id, seq, message, created_at)
        SELECT parent.id, $4::int + m.ordinality::int - 1, m.value, $3 FROM parent, jsonb_array_elements($2::jsonb) WITH ORDINALITY AS m`,
       params,
     );
+    alongside?.stored();
   }
 
   /** Releases the turn's claim: the conversation is active again, or waits for an approval. */

@@ -1,6 +1,6 @@
 import { toStorableValue } from '../../resources/schema/index.js';
 import type { ProviderMessage } from '../providers/llm-provider.types.js';
-import type { ConversationStore, Execution, ExecutionStatus } from './conversation.store.js';
+import type { ConversationStore, Execution, ExecutionStatus, TurnEndRow } from './conversation.store.js';
 
 /** How often a long turn refreshes its claim (well inside STALE_TURN_MS). */
 export const KEEP_ALIVE_MS = 60_000;
@@ -63,9 +63,12 @@ export class TurnJournal {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  /** Stores what is left with the claim's release, and waits for the turn's background work. */
-  async close(release: ExecutionStatus): Promise<void> {
-    this.write(this.held.splice(0), release);
+  /**
+   * Stores what is left with the claim's release (and `alongside`, in the same statement), and waits for the turn's
+   * background work. After an earlier failed write nothing more is stored, `alongside` included.
+   */
+  async close(release: ExecutionStatus, alongside?: TurnEndRow): Promise<void> {
+    this.write(this.held.splice(0), release, false, alongside);
     await Promise.all([this.chain, ...this.background]);
     if (this.failure === undefined) return;
     // The conversation is not left claimed: a plain release is tried even when a write failed.
@@ -73,7 +76,7 @@ export class TurnJournal {
     throw this.failure;
   }
 
-  private write(messages: ProviderMessage[], release?: ExecutionStatus, touch = false): void {
+  private write(messages: ProviderMessage[], release?: ExecutionStatus, touch = false, alongside?: TurnEndRow): void {
     if (messages.length === 0 && release === undefined && !touch) return;
     this.lastWriteAt = Date.now();
     const firstSeq = this.nextSeq;
@@ -84,7 +87,11 @@ export class TurnJournal {
       // After a failed write the conversation is incomplete: later writes are skipped, the failure is reported.
       if (this.failure !== undefined) return;
       try {
-        await this.store.append(this.execution, firstSeq, messages, { create, ...(release ? { release } : {}) });
+        await this.store.append(this.execution, firstSeq, messages, {
+          create,
+          ...(release ? { release } : {}),
+          ...(alongside ? { alongside } : {}),
+        });
       } catch (error) {
         this.failure = error;
       }
