@@ -2,6 +2,7 @@
 // stand-ins (scripted, or the echo model `wildo dev --stub-models` runs), reply builders, the names a model sees
 // for tools, and a client that reads a streamed turn and decides its approvals.
 export { modelToolName, modelToolNames } from '../engine/agents/agent-tool-listing.js';
+export { TEST_PASSWORD_HASHING } from './password-hashing.js';
 export type { PendingApproval } from '../engine/agents/approvals/approval.service.js';
 export type { TurnCompletion, TurnEvent } from '../engine/agents/conversations/turn-events.js';
 export {

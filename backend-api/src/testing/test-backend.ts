@@ -8,6 +8,7 @@ import { createSilentLogger } from '../engine/logging/index.js';
 import type { SqlDatabase } from '../engine/persistence/sql-database.js';
 import { referenceApplication } from '../modules/index.js';
 import { readGeneratedRuntime } from './generated-runtime.js';
+import { TEST_PASSWORD_HASHING } from './password-hashing.js';
 
 export { openTestSchema, useTestDatabase } from './test-database.js';
 
@@ -44,6 +45,7 @@ export async function createTestBackend(
     runtime: await readGeneratedRuntime(),
     env: {},
     ...backendOptions,
+    identity: { passwordHashing: TEST_PASSWORD_HASHING, ...backendOptions.identity },
   });
   // Every response passes through this wrapper so a test that provokes an unexpected 5xx fails on close.
   const serverErrors: string[] = [];

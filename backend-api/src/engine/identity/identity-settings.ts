@@ -1,3 +1,4 @@
+import { PASSWORD_HASH_PARAMETERS, type PasswordHashParameters } from './password-hash.parameters.js';
 import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './login-throttle.js';
 
 /** Identity settings resolved from the generated runtime configuration and the environment. */
@@ -11,6 +12,11 @@ export interface IdentitySettings {
   loginThrottle: LoginThrottlePolicy;
   /** How long an invitation to an organization can be accepted (default 14 days). */
   invitationLifetimeDays: number;
+  /**
+   * Argon2id cost of new password hashes (default {@link PASSWORD_HASH_PARAMETERS}, OWASP's first profile). Tests
+   * lower it: they sign up hundreds of people, and the cost is not what they check.
+   */
+  passwordHashing: Readonly<PasswordHashParameters>;
 }
 
 /** Settings for a backend reachable at `publicUrl`. */
@@ -22,6 +28,7 @@ export function identitySettingsFor(publicUrl: string, overrides: Partial<Identi
     accessTokenLifetimeMinutes: 15,
     loginThrottle: DEFAULT_LOGIN_THROTTLE,
     invitationLifetimeDays: 14,
+    passwordHashing: PASSWORD_HASH_PARAMETERS,
     ...overrides,
   };
 }

@@ -1,18 +1,25 @@
 import { hash, verify } from '@node-rs/argon2';
-import { injectable } from 'inversify';
-
-/** Argon2id parameters (OWASP's first recommended profile: 19 MiB, 2 passes, 1 lane). */
-export const PASSWORD_HASH_PARAMETERS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+import { inject, injectable, optional } from 'inversify';
+import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import type { IdentitySettings } from './identity-settings.js';
+import { PASSWORD_HASH_PARAMETERS, type PasswordHashParameters } from './password-hash.parameters.js';
 
 /** Hashes and checks passwords with a memory-hard KDF (Argon2id). */
 @injectable()
 export class PasswordHasher {
   // A hash of a random password, verified when the account does not exist so both paths cost the same.
   private decoy?: Promise<string>;
+  private readonly parameters: Readonly<PasswordHashParameters>;
 
-  /** A PHC-format Argon2id hash with a random salt. */
+  constructor(
+    @inject(SAAS_SERVICE_TYPES.IdentitySettings) @optional() settings?: Pick<IdentitySettings, 'passwordHashing'>,
+  ) {
+    this.parameters = settings?.passwordHashing ?? PASSWORD_HASH_PARAMETERS;
+  }
+
+  /** A PHC-format Argon2id hash with a random salt, at the configured cost (verification reads it from the hash). */
   hash(password: string): Promise<string> {
-    return hash(password, PASSWORD_HASH_PARAMETERS);
+    return hash(password, this.parameters);
   }
 
   /** Whether `password` matches `hashed`; a malformed hash counts as a mismatch. */
