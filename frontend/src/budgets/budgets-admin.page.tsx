@@ -71,6 +71,18 @@ export function BudgetsAdminPage() {
     setProblems(failure ? fieldProblemsOf(failure) : {});
   };
 
+  /** A quiet button that runs one operation on the organization shown. */
+  const operationButton = (label: string, ...operation: Parameters<typeof run>) => (
+    <button
+      type="button"
+      className="button button--quiet"
+      disabled={action.busy}
+      onClick={() => void run(...operation)}
+    >
+      {label}
+    </button>
+  );
+
   const lookUp = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setBudget(null);
@@ -135,21 +147,13 @@ export function BudgetsAdminPage() {
             {budget.plans.map((ref) => (
               <li key={ref}>
                 {budget.availablePlans.find((candidate) => candidate.ref === ref)?.displayName ?? ref}
-                <button
-                  type="button"
-                  className="button button--quiet"
-                  disabled={action.busy}
-                  onClick={() =>
-                    void run(
-                      'remove-plan',
-                      { organizationId: tenant, productRef: ref },
-                      `Plan ${ref} removed.`,
-                      'The plan was not removed.',
-                    )
-                  }
-                >
-                  Remove plan {ref}
-                </button>
+                {operationButton(
+                  `Remove plan ${ref}`,
+                  'remove-plan',
+                  { organizationId: tenant, productRef: ref },
+                  `Plan ${ref} removed.`,
+                  'The plan was not removed.',
+                )}
               </li>
             ))}
           </ul>
@@ -185,23 +189,15 @@ export function BudgetsAdminPage() {
               <li key={limit.featureId}>
                 <strong>{featureLabel(limit.featureId)}</strong>:{' '}
                 {limit.value === null ? 'no limit' : numberFormat.format(limit.value)} ({sourceText(limit)})
-                {limit.source === 'override' ? (
-                  <button
-                    type="button"
-                    className="button button--quiet"
-                    disabled={action.busy}
-                    onClick={() =>
-                      void run(
-                        'clear-override',
-                        { organizationId: tenant, featureId: limit.featureId },
-                        `Override of ${featureLabel(limit.featureId)} cleared.`,
-                        'The override was not cleared.',
-                      )
-                    }
-                  >
-                    Clear override of {featureLabel(limit.featureId)}
-                  </button>
-                ) : null}
+                {limit.source === 'override'
+                  ? operationButton(
+                      `Clear override of ${featureLabel(limit.featureId)}`,
+                      'clear-override',
+                      { organizationId: tenant, featureId: limit.featureId },
+                      `Override of ${featureLabel(limit.featureId)} cleared.`,
+                      'The override was not cleared.',
+                    )
+                  : null}
               </li>
             ))}
           </ul>
