@@ -43,7 +43,8 @@ export async function importModuleFile(
 /**
  * The host could not parse the file, so nothing of it ran: no loader for the type (`.ts` on plain Node), or a
  * loader that does not transform it (tsx's ESM hooks leave a `.ts` file outside an ES-module package to Node's
- * CommonJS loader). jiti transforms it; a real syntax error is reported by jiti in turn.
+ * CommonJS loader). jiti transforms it; a real syntax error is reported by jiti in turn. (A SyntaxError the file
+ * throws while running is retried through jiti too: the one case of a second evaluation.)
  */
 function hostCannotLoad(error: unknown): boolean {
   return error instanceof SyntaxError || (error as { code?: unknown } | null)?.code === 'ERR_UNKNOWN_FILE_EXTENSION';
