@@ -1,24 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import express from 'express';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { createWildoBackend, type WildoBackend } from '../src/engine/container/wildo-backend.js';
-import { AnthropicAdapter } from '../src/engine/agents/providers/anthropic.adapter.js';
-import type {
-  ChatStreamEvent,
-  ChatStreamRequest,
-  LLMProviderAdapter,
-} from '../src/engine/agents/providers/llm-provider.types.js';
-import { createSilentLogger } from '../src/engine/logging/index.js';
-import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '../src/engine/persistence/index.js';
-import { referenceApplication } from '../src/modules/index.js';
+import type { WildoBackend } from '../src/engine/container/wildo-backend.js';
+import type { SqlDatabase } from '../src/engine/persistence/index.js';
 import { parseSse } from '../src/testing/agents.fixtures.js';
-import { readGeneratedRuntime } from '../src/testing/generated-runtime.js';
-import { createBenchSchema, type BenchSchema } from './bench-postgres-schema.js';
+import { createTurnBenchBackend, formatMs, progress, providerWait, quantile, runTurnBench } from './turn-bench.js';
 
 /**
  * `pnpm bench:agents`: the agents runtime's own overhead per streaming turn with two tool calls. Each turn
@@ -32,37 +19,6 @@ import { createBenchSchema, type BenchSchema } from './bench-postgres-schema.js'
 const WARMUP_TURNS = Number(process.env.BENCH_WARMUP ?? 40);
 const MEASURED_TURNS = Number(process.env.BENCH_TURNS ?? 300);
 const TARGET_MEDIAN_MS = 5;
-
-const progress = (message: string) => process.stderr.write(`${message}\n`);
-
-/** Time spent waiting on the provider during the current turn. */
-let providerWaitMs = 0;
-
-/** Wraps an adapter so every wait on its stream (SDK, HTTP, stub) is counted as provider time. */
-function timed(adapter: LLMProviderAdapter & Required<Pick<LLMProviderAdapter, 'streamChat'>>): LLMProviderAdapter {
-  const streamChat = adapter.streamChat.bind(adapter);
-  return {
-    ref: adapter.ref,
-    async *streamChat(request: ChatStreamRequest): AsyncGenerator<ChatStreamEvent> {
-      let start = performance.now();
-      const iterator = streamChat(request)[Symbol.asyncIterator]();
-      for (;;) {
-        const next = await iterator.next();
-        providerWaitMs += performance.now() - start;
-        if (next.done) return;
-        yield next.value;
-        start = performance.now();
-      }
-    },
-  };
-}
-
-const quantile = (sorted: number[], q: number): number => {
-  const value = sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  if (value === undefined) throw new Error('quantile of no samples: the bench measured no turns');
-  return value;
-};
-const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
 interface Measured {
   label: string;
@@ -108,16 +64,7 @@ async function benchDatabase(label: string, database: SqlDatabase, stubUrl: stri
         process.stderr.write(`${String(v.n).padStart(6)} ${v.ms.toFixed(0).padStart(7)}ms ${k}\n`);
     });
   }
-  const backend: WildoBackend = await createWildoBackend({
-    application: referenceApplication,
-    database,
-    logger: createSilentLogger(),
-    primarySecret: 'bench-primary-secret-0123456789-abcdefghijklmnop',
-    runtime: await readGeneratedRuntime(),
-    env: { ANTHROPIC_API_KEY: 'bench-key', ANTHROPIC_BASE_URL: stubUrl },
-    providers: { maxRetries: 0, adapterFactories: { anthropic: (options) => timed(new AnthropicAdapter(options)) } },
-    http: { burst: { points: 1_000_000, durationMs: 1_000 } },
-  });
+  const backend: WildoBackend = await createTurnBenchBackend(database, stubUrl);
   // The runtime's time is taken on the server: from the request reaching the app to turn_completed being written.
   let serverStart = 0;
   let serverCompleted = 0;
@@ -161,7 +108,7 @@ async function benchDatabase(label: string, database: SqlDatabase, stubUrl: stri
     const path = `/api/v1/organizations/${orgId}/flows-actors/systems/todo-assistant/turns`;
 
     const turn = async () => {
-      providerWaitMs = 0;
+      providerWait.ms = 0;
       serverCompleted = 0;
       const start = performance.now();
 
@@ -185,7 +132,7 @@ async function benchDatabase(label: string, database: SqlDatabase, stubUrl: stri
       if (res.status !== 200 || results !== 2 || events.at(-1)?.data.status !== 'completed') {
         throw new Error(`unexpected turn (HTTP ${res.status}): ${text.slice(0, 500)}`);
       }
-      return { completed, total, server: serverCompleted, provider: providerWaitMs };
+      return { completed, total, server: serverCompleted, provider: providerWait.ms };
     };
 
     progress(`${label}: warming up (${WARMUP_TURNS} turns)…`);
@@ -214,12 +161,10 @@ function report(results: Measured[]): string {
     '',
     `${'database'.padEnd(20)} ${'overhead median'.padStart(16)} ${'overhead p95'.padStart(13)} ${'seen by client (median/p95)'.padStart(28)} ${'turn median'.padStart(12)} ${'provider median'.padStart(16)}`,
   ];
-  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
   for (const r of results) {
-    const overhead = sorted(r.overhead);
-    const client = sorted(r.overheadClient);
+    const { overhead, overheadClient: client } = r;
     lines.push(
-      `${r.label.padEnd(20)} ${fmt(quantile(overhead, 0.5)).padStart(16)} ${fmt(quantile(overhead, 0.95)).padStart(13)} ${`${fmt(quantile(client, 0.5))} / ${fmt(quantile(client, 0.95))}`.padStart(28)} ${fmt(quantile(sorted(r.completed), 0.5)).padStart(12)} ${fmt(quantile(sorted(r.provider), 0.5)).padStart(16)}`,
+      `${r.label.padEnd(20)} ${formatMs(quantile(overhead, 0.5)).padStart(16)} ${formatMs(quantile(overhead, 0.95)).padStart(13)} ${`${formatMs(quantile(client, 0.5))} / ${formatMs(quantile(client, 0.95))}`.padStart(28)} ${formatMs(quantile(r.completed, 0.5)).padStart(12)} ${formatMs(quantile(r.provider, 0.5)).padStart(16)}`,
     );
   }
   lines.push(
@@ -229,55 +174,4 @@ function report(results: Measured[]): string {
   return lines.join('\n');
 }
 
-/** Starts the stub model in its own process and returns its base URL. */
-async function startStubProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'agents-stub-process.ts')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const [url] = (await Promise.race([
-    once(lines, 'line'),
-    once(child, 'exit').then(() => {
-      throw new Error('the stub process exited');
-    }),
-  ])) as [string];
-  return { url, child };
-}
-
-async function main(): Promise<void> {
-  const stub = await startStubProcess();
-  const results: Measured[] = [];
-  let schema: BenchSchema | undefined;
-  try {
-    if (process.env.BENCH_SKIP_PGLITE !== '1') {
-      const pglite = await createPgliteDatabase();
-      try {
-        results.push(await benchDatabase('PGlite (in memory)', pglite, stub.url));
-      } finally {
-        await pglite.close();
-      }
-    }
-    const databaseUrl = process.env.DATABASE_URL;
-    if (databaseUrl) {
-      schema = await createBenchSchema(databaseUrl);
-      const postgres = await createPostgresDatabase({ connectionString: databaseUrl, searchPath: schema.name });
-      try {
-        results.push(await benchDatabase('PostgreSQL', postgres, stub.url));
-      } finally {
-        await postgres.close();
-      }
-    } else {
-      progress('DATABASE_URL is not set: PostgreSQL is skipped.');
-    }
-  } finally {
-    await schema?.drop();
-    stub.child.kill('SIGTERM');
-  }
-  process.stdout.write(`\n${report(results)}\n`);
-}
-
-main().catch((error: unknown) => {
-  process.exitCode = 1;
-  progress(`bench:agents failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-});
+void runTurnBench('bench:agents', benchDatabase, report);
