@@ -7,12 +7,12 @@
  */
 import {
   A2A_PATH,
-  SKILL,
   describe,
   legacyMessage,
   modelAnswers,
   rpc,
   runA2aScenario,
+  sendToSkill,
   stateOf,
   taskOf,
   type A2aScenarioContext,
@@ -28,16 +28,7 @@ async function approvals(context: A2aScenarioContext): Promise<void> {
   if (!(await modelAnswers(context))) return;
   const todo = await createTodo(client, a.admin, a.organizationId, { title: 'Approve me' });
   const title = async () => (await readTodo(client, a.admin, a.organizationId, String(todo._id)))?.title;
-  const paused = await rpc(
-    client,
-    A2A_PATH,
-    'message/send',
-    {
-      message: legacyMessage(`Rename the todo with id ${todo._id} to "approved title".`),
-      metadata: { skillId: SKILL },
-    },
-    a.a2aToken,
-  );
+  const paused = await sendToSkill(context, `Rename the todo with id ${todo._id} to "approved title".`, a.a2aToken);
   const task = taskOf(paused);
   recorder.check(
     'G-0 CONTROL the rename pauses as input-required before any effect',

@@ -9,12 +9,13 @@
 import {
   A2A_PATH,
   CONCIERGE_PATH,
-  SKILL,
   describe,
   legacyMessage,
   modelAnswers,
   rpc,
   runA2aScenario,
+  sendToSkill,
+  SKILL,
   stateOf,
   taskOf,
   v1Message,
@@ -82,13 +83,7 @@ async function dialects(context: A2aScenarioContext): Promise<void> {
     describe(list),
   );
   if (!(await modelAnswers(context))) return;
-  const legacy = await rpc(
-    client,
-    A2A_PATH,
-    'message/send',
-    { message: legacyMessage('One word, please.'), metadata: { skillId: SKILL } },
-    a.a2aToken,
-  );
+  const legacy = await sendToSkill(context, 'One word, please.', a.a2aToken);
   const legacyTask = taskOf(legacy);
   recorder.check(
     'D-8 message/send answers a task with kind "task" and a lower-case state',
@@ -123,13 +118,7 @@ async function dialects(context: A2aScenarioContext): Promise<void> {
     (listed.result?.tasks ?? []).some((t: { id: string }) => t.id === legacyTask?.id),
     describe(listed),
   );
-  const opened = await rpc(
-    client,
-    A2A_PATH,
-    'message/send',
-    { message: legacyMessage('Count my todos.'), metadata: { skillId: SKILL }, configuration: { blocking: false } },
-    a.a2aToken,
-  );
+  const opened = await sendToSkill(context, 'Count my todos.', a.a2aToken, { configuration: { blocking: false } });
   recorder.check(
     'D-13 blocking: false opens an addressable task (never a message id)',
     ['working', 'completed'].includes(stateOf(taskOf(opened)) ?? ''),

@@ -11,12 +11,12 @@
 import {
   A2A_PATH,
   CONCIERGE_PATH,
-  SKILL,
   describe,
   legacyMessage,
   modelAnswers,
   rpc,
   runA2aScenario,
+  sendToSkill,
   stateOf,
   taskOf,
   type A2aScenarioContext,
@@ -30,13 +30,7 @@ import { runAsScript } from './support/script-entry.js';
 async function tenantTasks(context: A2aScenarioContext): Promise<void> {
   const { client, recorder, a, b } = context;
   if (!(await modelAnswers(context))) return;
-  const sent = await rpc(
-    client,
-    A2A_PATH,
-    'message/send',
-    { message: legacyMessage('Hello'), metadata: { skillId: SKILL } },
-    a.a2aToken,
-  );
+  const sent = await sendToSkill(context, 'Hello', a.a2aToken);
   const task = taskOf(sent);
   const own = await rpc(client, A2A_PATH, 'tasks/get', { id: task?.id }, a.a2aToken);
   recorder.check('H-0 CONTROL organization A reads its own task', own.result?.id === task?.id, describe(own));
@@ -101,8 +95,7 @@ async function audiences({ client, recorder, a }: A2aScenarioContext): Promise<v
 async function tenantWrites(context: A2aScenarioContext): Promise<void> {
   const { client, recorder, a, b } = context;
   const todo = await createTodo(client, a.admin, a.organizationId, { title: 'A private todo' });
-  const ask = (text: string, credential = b.a2aToken) =>
-    rpc(client, A2A_PATH, 'message/send', { message: legacyMessage(text), metadata: { skillId: SKILL } }, credential);
+  const ask = (text: string, credential = b.a2aToken) => sendToSkill(context, text, credential);
   const attempt = await ask(`Rename the todo with id ${todo._id} to "taken over".`);
   recorder.check(
     'W-1 B’s rename request through the conversation is answered (no internal error)',

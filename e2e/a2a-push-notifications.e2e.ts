@@ -9,12 +9,11 @@
  */
 import {
   A2A_PATH,
-  SKILL,
   describe,
-  legacyMessage,
   modelAnswers,
   rpc,
   runA2aScenario,
+  sendToSkill,
   taskOf,
   type A2aScenarioContext,
   type A2aScenarioResults,
@@ -28,13 +27,7 @@ const SECRET = 'e2e-callback-secret';
 async function configs(context: A2aScenarioContext): Promise<void> {
   const { client, recorder, a, b } = context;
   if (!(await modelAnswers(context))) return;
-  const sent = await rpc(
-    client,
-    A2A_PATH,
-    'message/send',
-    { message: legacyMessage('Hello'), metadata: { skillId: SKILL } },
-    a.a2aToken,
-  );
+  const sent = await sendToSkill(context, 'Hello', a.a2aToken);
   const taskId = taskOf(sent)?.id as string;
   const config = {
     url: 'https://receiver.example/agent-updates',

@@ -6,12 +6,11 @@
  */
 import {
   A2A_PATH,
-  SKILL,
   describe,
-  legacyMessage,
   modelAnswers,
   rpc,
   runA2aScenario,
+  sendToSkill,
   taskOf,
   type A2aScenarioContext,
   type A2aScenarioResults,
@@ -23,17 +22,9 @@ import { runAsScript } from './support/script-entry.js';
 async function resubscribe(context: A2aScenarioContext): Promise<void> {
   const { client, recorder, a, b } = context;
   if (!(await modelAnswers(context))) return;
-  const opened = await rpc(
-    client,
-    A2A_PATH,
-    'message/send',
-    {
-      message: legacyMessage('Summarize the records I can access.'),
-      metadata: { skillId: SKILL },
-      configuration: { blocking: false },
-    },
-    a.a2aToken,
-  );
+  const opened = await sendToSkill(context, 'Summarize the records I can access.', a.a2aToken, {
+    configuration: { blocking: false },
+  });
   const task = taskOf(opened);
   recorder.check('R-0 CONTROL a non-blocking send opens a task', typeof task?.id === 'string', describe(opened));
   const followed = await rpc(client, A2A_PATH, 'tasks/resubscribe', { id: task?.id }, a.a2aToken);

@@ -84,6 +84,22 @@ export function v1Message(text: string, extra: Record<string, unknown> = {}): Re
   return { role: 'ROLE_USER', messageId: randomUUID(), parts: [{ text }], ...extra };
 }
 
+/** A 0.3 `message/send` of `text` to the default card's skill, with more `params` (a configuration, ...). */
+export function sendToSkill(
+  context: Pick<A2aScenarioContext, 'client'>,
+  text: string,
+  credential: McpCredential,
+  params: Record<string, unknown> = {},
+): Promise<RpcAnswer> {
+  return rpc(
+    context.client,
+    A2A_PATH,
+    'message/send',
+    { message: legacyMessage(text), metadata: { skillId: SKILL }, ...params },
+    credential,
+  );
+}
+
 /** Calls an A2A method (1.0 names carry `A2A-Version: 1.0`); a stream's frames are read to its end. */
 export async function rpc(
   client: HttpClient,
@@ -209,13 +225,7 @@ export async function runA2aScenario(
  * depends on it (a stack without a provider refuses the turn with 503).
  */
 export async function modelAnswers(context: A2aScenarioContext): Promise<boolean> {
-  const answer = await rpc(
-    context.client,
-    A2A_PATH,
-    'message/send',
-    { message: legacyMessage('Say hello.'), metadata: { skillId: SKILL } },
-    context.a.a2aToken,
-  );
+  const answer = await sendToSkill(context, 'Say hello.', context.a.a2aToken);
   return context.recorder.check(
     'M-0 CONTROL a model answers a blocking message/send (otherwise model-mediated checks are unexecuted)',
     stateOf(taskOf(answer)) === 'completed',
