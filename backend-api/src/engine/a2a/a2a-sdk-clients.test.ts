@@ -57,6 +57,28 @@ function v1Text(text: string, metadata: Record<string, unknown> = { skillId: 'to
 
 const sendParams = (message: Message) => ({ tenant: '', message, configuration: undefined, metadata: undefined });
 
+/** A 1.0 non-blocking send (`returnImmediately`): the task as it is when the call answers. */
+async function sendNonBlocking(client: Client, text: string): Promise<Task> {
+  const configuration = {
+    acceptedOutputModes: [],
+    taskPushNotificationConfig: undefined,
+    historyLength: undefined,
+    returnImmediately: true,
+  };
+  return (await client.sendMessage({ ...sendParams(v1Text(text)), configuration })) as Task;
+}
+
+/** Waits until the task reads back completed (a busy machine may take seconds to finish the turn). */
+async function untilCompleted(client: Client, id: string): Promise<void> {
+  await vi.waitFor(
+    async () =>
+      expect((await client.getTask({ tenant: '', id, historyLength: undefined })).status?.state).toBe(
+        TaskState.TASK_STATE_COMPLETED,
+      ),
+    { timeout: 10_000 },
+  );
+}
+
 /** The case of a 1.0 stream event (`task`, `statusUpdate`, `artifactUpdate`, `message`) and its value. */
 function streamed(event: unknown): { $case: string; value: unknown } {
   return (event as { payload: { $case: string; value: unknown } }).payload;
@@ -89,24 +111,10 @@ describe('A2A with the official SDK clients as peers', () => {
     const hold = deferred();
     stub.enqueue(textReply('Later answer', { waitFor: hold.promise }));
     const polling = await v1Client(listening, delegated);
-    const opened = (await polling.sendMessage({
-      ...sendParams(v1Text('later')),
-      configuration: {
-        acceptedOutputModes: [],
-        taskPushNotificationConfig: undefined,
-        historyLength: undefined,
-        returnImmediately: true,
-      },
-    })) as Task;
+    const opened = await sendNonBlocking(polling, 'later');
     expect(opened.status?.state).toBe(TaskState.TASK_STATE_WORKING);
     hold.resolve();
-    await vi.waitFor(
-      async () =>
-        expect((await client.getTask({ tenant: '', id: opened.id, historyLength: undefined })).status?.state).toBe(
-          TaskState.TASK_STATE_COMPLETED,
-        ),
-      { timeout: 10_000 },
-    );
+    await untilCompleted(client, opened.id);
     const listed = await client.listTasks({
       tenant: '',
       contextId: '',
@@ -132,15 +140,7 @@ describe('A2A with the official SDK clients as peers', () => {
     const hold = deferred();
     stub.enqueue(textReply('Held answer', { waitFor: hold.promise }));
     const before = stub.requests.length;
-    const opened = (await client.sendMessage({
-      ...sendParams(v1Text('resubscribe')),
-      configuration: {
-        acceptedOutputModes: [],
-        taskPushNotificationConfig: undefined,
-        historyLength: undefined,
-        returnImmediately: true,
-      },
-    })) as Task;
+    const opened = await sendNonBlocking(client, 'resubscribe');
     await stub.waitForRequests(before + 1);
     const abort = new AbortController();
     for await (const event of client.resubscribeTask({ tenant: '', id: opened.id }, { signal: abort.signal })) {
@@ -149,13 +149,7 @@ describe('A2A with the official SDK clients as peers', () => {
       break;
     }
     hold.resolve();
-    await vi.waitFor(
-      async () =>
-        expect((await client.getTask({ tenant: '', id: opened.id, historyLength: undefined })).status?.state).toBe(
-          TaskState.TASK_STATE_COMPLETED,
-        ),
-      { timeout: 10_000 },
-    );
+    await untilCompleted(client, opened.id);
 
     const config = await client.createTaskPushNotificationConfig({
       tenant: '',
@@ -182,15 +176,7 @@ describe('A2A with the official SDK clients as peers', () => {
 
     const cancelHold = deferred();
     stub.enqueue(textReply('Never finished', { holdAfterFirstDelta: cancelHold.promise }));
-    const running = (await client.sendMessage({
-      ...sendParams(v1Text('cancel me')),
-      configuration: {
-        acceptedOutputModes: [],
-        taskPushNotificationConfig: undefined,
-        historyLength: undefined,
-        returnImmediately: true,
-      },
-    })) as Task;
+    const running = await sendNonBlocking(client, 'cancel me');
     const canceled = await client.cancelTask({ tenant: '', id: running.id, metadata: undefined });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     cancelHold.resolve();
