@@ -10,21 +10,14 @@ export interface A2aCardAuthorization {
 }
 
 const MODES = ['text/plain', 'application/json'];
+const SCOPES = { openid: 'Identify the person who delegates.' };
 
-/**
- * The 0.2.5/0.3 agent card (`url`, `protocolVersion`, `securitySchemes` with a `type`), which also lists the 1.0
- * interface in `supportedInterfaces` so one document serves clients of both dialects.
- */
-export function legacyAgentCard(agent: A2aAgent, auth: A2aCardAuthorization): Record<string, unknown> {
-  const scopes = { openid: 'Identify the person who delegates.' };
+/** What both dialects' cards say alike: name, description, version, modes, skills, how to get a token. */
+function commonCard(agent: A2aAgent, auth: A2aCardAuthorization) {
   return {
-    protocolVersion: A2A_PROTOCOL_VERSIONS.legacy[0],
     name: agent.name,
     description: agent.description,
-    url: agent.audience,
-    preferredTransport: 'JSONRPC',
     version: ENGINE_VERSION,
-    capabilities: { streaming: true, pushNotifications: true, stateTransitionHistory: false },
     defaultInputModes: MODES,
     defaultOutputModes: ['text/plain'],
     skills: agent.skills.map((skill) => ({
@@ -33,16 +26,34 @@ export function legacyAgentCard(agent: A2aAgent, auth: A2aCardAuthorization): Re
       description: skill.description,
       tags: ['actor-system'],
     })),
+    oauth2: {
+      description: `Bearer tokens from ${auth.issuer} for the audience ${agent.audience}.`,
+      oauth2MetadataUrl: `${auth.issuer}/.well-known/oauth-authorization-server`,
+    },
+  };
+}
+
+/**
+ * The 0.2.5/0.3 agent card (`url`, `protocolVersion`, `securitySchemes` with a `type`), which also lists the 1.0
+ * interface in `supportedInterfaces` so one document serves clients of both dialects.
+ */
+export function legacyAgentCard(agent: A2aAgent, auth: A2aCardAuthorization): Record<string, unknown> {
+  const { oauth2, ...common } = commonCard(agent, auth);
+  return {
+    protocolVersion: A2A_PROTOCOL_VERSIONS.legacy[0],
+    ...common,
+    url: agent.audience,
+    preferredTransport: 'JSONRPC',
+    capabilities: { streaming: true, pushNotifications: true, stateTransitionHistory: false },
     securitySchemes: {
       oauth2: {
         type: 'oauth2',
-        description: `Bearer tokens from ${auth.issuer} for the audience ${agent.audience}.`,
-        oauth2MetadataUrl: `${auth.issuer}/.well-known/oauth-authorization-server`,
+        ...oauth2,
         flows: {
           authorizationCode: {
             authorizationUrl: auth.authorizationEndpoint,
             tokenUrl: auth.tokenEndpoint,
-            scopes,
+            scopes: SCOPES,
           },
           clientCredentials: { tokenUrl: auth.tokenEndpoint, scopes: {} },
         },
@@ -56,30 +67,20 @@ export function legacyAgentCard(agent: A2aAgent, auth: A2aCardAuthorization): Re
 
 /** The 1.0 agent card (protobuf JSON: `supportedInterfaces`, security schemes by oneof name). */
 export function v1AgentCard(agent: A2aAgent, auth: A2aCardAuthorization): Record<string, unknown> {
+  const { oauth2, ...common } = commonCard(agent, auth);
   return {
-    name: agent.name,
-    description: agent.description,
-    version: ENGINE_VERSION,
+    ...common,
     supportedInterfaces: interfaces(agent),
     capabilities: { streaming: true, pushNotifications: true },
-    defaultInputModes: MODES,
-    defaultOutputModes: ['text/plain'],
-    skills: agent.skills.map((skill) => ({
-      id: skill.id,
-      name: skill.name,
-      description: skill.description,
-      tags: ['actor-system'],
-    })),
     securitySchemes: {
       oauth2: {
         oauth2SecurityScheme: {
-          description: `Bearer tokens from ${auth.issuer} for the audience ${agent.audience}.`,
-          oauth2MetadataUrl: `${auth.issuer}/.well-known/oauth-authorization-server`,
+          ...oauth2,
           flows: {
             authorizationCode: {
               authorizationUrl: auth.authorizationEndpoint,
               tokenUrl: auth.tokenEndpoint,
-              scopes: { openid: 'Identify the person who delegates.' },
+              scopes: SCOPES,
               pkceRequired: true,
             },
           },
