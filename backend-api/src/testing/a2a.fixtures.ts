@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type supertest from 'supertest';
 import { expect } from 'vitest';
-import { parseSse, type SseEvent } from './agents.fixtures.js';
+import { collectText, parseSse, type SseEvent } from './agents.fixtures.js';
 import type { TestUser } from './identity.fixtures.js';
 import { delegateTo, registerPublicClient } from './oauth.fixtures.js';
 
@@ -80,12 +80,7 @@ export async function a2aStream(
 ): Promise<{ status: number; frames: any[]; body?: any }> {
   const res = await a2aPost(api, path, method, params, authorization, { Accept: 'text/event-stream' })
     .buffer(true)
-    .parse((response, done) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => done(null, text));
-    });
+    .parse((response, done) => collectText(response, done));
   const text = res.body as string;
   if (!String(res.headers['content-type'] ?? '').startsWith('text/event-stream'))
     return { status: res.status, frames: [], body: JSON.parse(text) };

@@ -41,6 +41,20 @@ export interface StreamedResponse {
 }
 
 /** POSTs JSON and reads the answer whole, as SSE when it streams. */
+/** The response's whole body as text, however it is streamed (SSE, JSON): for supertest's `.parse`. */
+export function collectText(
+  response: {
+    setEncoding(encoding: 'utf8'): unknown;
+    on(event: 'data' | 'end', listener: (chunk: string) => void): unknown;
+  },
+  done: (error: null, text: string) => void,
+): void {
+  let text = '';
+  response.setEncoding('utf8');
+  response.on('data', (chunk: string) => (text += chunk));
+  response.on('end', () => done(null, text));
+}
+
 export async function postStream(
   api: supertest.Agent,
   path: string,
@@ -52,12 +66,7 @@ export async function postStream(
     .set(auth)
     .send(body as object)
     .buffer(true)
-    .parse((response, done) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => done(null, text));
-    });
+    .parse((response, done) => collectText(response, done));
   const text = res.body as string;
   const streamed = String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
   const events = streamed ? parseSse(text) : [];
