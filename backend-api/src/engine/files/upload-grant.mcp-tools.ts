@@ -1,10 +1,7 @@
 import { CoreResourceOperation, ResourcePrimaryScope } from '@wildo/shared-lib';
 import { z } from 'zod';
-import { FrameworkError } from '../errors/index.js';
-import { readUserSnapshot } from '../identity/authenticator.service.js';
-import { reachableMemberships } from '../identity/organization-restriction.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import { callOrganization, organizationIdArgument, toolInputInvalid } from '../mcp/call-organization.js';
 import { successResult } from '../mcp/mcp-results.js';
 import type { McpCustomTool } from '../mcp/mcp-tools.types.js';
 import type { DerivedMcpTools } from '../mcp/tool-catalogue.service.js';
@@ -22,12 +19,6 @@ import type { FileUploadGrantService } from './file-upload-grant.service.js';
 export function uploadGrantToolName(resourceType: string, operation: string, field: string): string {
   return `${toolNameOf(resourceType, operation)}.upload_grant.${field}`;
 }
-
-const inputInvalid = (path: string, expected: string) =>
-  new FrameworkError('VALIDATION_FAILED', 'The arguments do not satisfy the tool’s input schema.', {
-    reason: 'input_invalid',
-    problems: [{ path, expected }],
-  });
 
 /**
  * Derives, for each exposed CREATE or UPDATE tool with user-uploadable `z_file` fields, one upload-grant tool per
@@ -73,13 +64,7 @@ export class UploadGrantMcpTools {
     const idArgument = kind === 'update' ? idArgumentOf(resource.singular) : undefined;
     const addressing: Record<string, z.ZodType> = {};
     if (idArgument) addressing[idArgument] = z.string().min(1).max(64).describe('Id of the record the file is for.');
-    if (organizationScoped)
-      addressing.organizationId = z
-        .string()
-        .min(1)
-        .max(64)
-        .optional()
-        .describe('Organization to act in; defaults to your only organization.');
+    if (organizationScoped) addressing.organizationId = organizationIdArgument();
     const shape = {
       ...addressing,
       ...DeclaredFileSchema.shape,
@@ -99,9 +84,11 @@ export class UploadGrantMcpTools {
       },
       call: async (args, context) => {
         const { [idArgument ?? '']: recordId, organizationId, ...rest } = args;
-        if (idArgument && (typeof recordId !== 'string' || recordId === '')) throw inputInvalid(idArgument, 'required');
+        if (idArgument && (typeof recordId !== 'string' || recordId === ''))
+          throw toolInputInvalid(idArgument, 'required');
         const parsed = MintUploadGrantBodySchema.safeParse(rest);
-        if (!parsed.success) throw inputInvalid(String(parsed.error.issues[0]?.path[0] ?? '(root)'), 'a valid value');
+        if (!parsed.success)
+          throw toolInputInvalid(String(parsed.error.issues[0]?.path[0] ?? '(root)'), 'a valid value');
         const { expiresInMinutes, ...declared } = parsed.data;
         const grant = await this.services().grants.mint({
           principal: context.principal,
@@ -113,7 +100,7 @@ export class UploadGrantMcpTools {
           route: {
             fieldName: field.name,
             ...(organizationScoped
-              ? { organizationId: await this.organizationOf(context.principal, organizationId) }
+              ? { organizationId: await callOrganization(this.services().directory, context.principal, organizationId) }
               : {}),
             ...(idArgument ? { recordId: recordId as string } : {}),
           },
@@ -123,21 +110,5 @@ export class UploadGrantMcpTools {
         return successResult(grant, []);
       },
     };
-  }
-
-  /** The organization a call acts in: the argument, the machine's own, or the person's only reachable one. */
-  private async organizationOf(principal: AuthenticatedPrincipal, requested: unknown): Promise<string> {
-    if (requested !== undefined) {
-      if (typeof requested !== 'string' || requested.length === 0) throw inputInvalid('organizationId', 'string');
-      return requested;
-    }
-    if (principal.kind === 'machine') {
-      if (principal.organizationId) return principal.organizationId;
-      throw inputInvalid('organizationId', 'required');
-    }
-    const snapshot = await readUserSnapshot(this.services().directory, principal.userId);
-    const memberships = snapshot ? [...reachableMemberships(principal, snapshot).keys()] : [];
-    if (memberships.length === 1) return memberships[0] as string;
-    throw inputInvalid('organizationId', 'the id of one of your organizations');
   }
 }

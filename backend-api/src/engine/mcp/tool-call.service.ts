@@ -1,13 +1,12 @@
 import { CoreResourceOperation } from '@wildo/shared-lib';
-import { FrameworkError, toFrameworkError } from '../errors/index.js';
-import { readUserSnapshot } from '../identity/authenticator.service.js';
-import { reachableMemberships } from '../identity/organization-restriction.js';
+import { toFrameworkError } from '../errors/index.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
 import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
 import type { Logger } from '../logging/index.js';
 import { checkLifecycle } from '../resources/operation-admission.service.js';
 import type { DispatchRequest, OperationDispatcher } from '../resources/operation-dispatcher.service.js';
 import { refuseUnstorableText } from '../resources/operation-input.js';
+import { callOrganization, toolInputInvalid } from './call-organization.js';
 import { McpWireError, RPC_ERRORS } from './mcp-protocol.js';
 import { errorResult, successResult } from './mcp-results.js';
 import type { McpCustomToolContext, McpToolResult } from './mcp-tools.types.js';
@@ -24,12 +23,6 @@ export interface ToolCall {
   clientCapabilities?: unknown;
   progress?: McpCustomToolContext['progress'];
 }
-
-const inputInvalid = (path: string, expected: string) =>
-  new FrameworkError('VALIDATION_FAILED', 'The arguments do not satisfy the tool’s input schema.', {
-    reason: 'input_invalid',
-    problems: [{ path, expected }],
-  });
 
 /**
  * Runs a `tools/call`: finds the tool on the addressed catalogue (unknown names dispatch nothing), maps its
@@ -97,12 +90,12 @@ export class McpToolCallService {
     let id: string | undefined;
     if (binding.idArgument) {
       const value = args[binding.idArgument];
-      if (typeof value !== 'string' || value.length === 0) throw inputInvalid(binding.idArgument, 'required');
+      if (typeof value !== 'string' || value.length === 0) throw toolInputInvalid(binding.idArgument, 'required');
       id = value;
       delete args[binding.idArgument];
     }
     const organizationId = binding.organizationArgument
-      ? await this.organizationOf(call.principal, args.organizationId)
+      ? await callOrganization(this.directory, call.principal, args.organizationId)
       : undefined;
     delete args.organizationId;
     const withheld: string[] = [];
@@ -120,21 +113,5 @@ export class McpToolCallService {
     const structured =
       result.nextCursor !== undefined ? { data: result.data, nextCursor: result.nextCursor } : result.data;
     return successResult(structured, withheld);
-  }
-
-  /** The organization a call acts in: the argument, the machine's own, or the only membership the person's credential reaches. */
-  private async organizationOf(principal: AuthenticatedPrincipal, requested: unknown): Promise<string> {
-    if (requested !== undefined) {
-      if (typeof requested !== 'string' || requested.length === 0) throw inputInvalid('organizationId', 'string');
-      return requested;
-    }
-    if (principal.kind === 'machine') {
-      if (principal.organizationId) return principal.organizationId;
-      throw inputInvalid('organizationId', 'required');
-    }
-    const snapshot = await readUserSnapshot(this.directory, principal.userId);
-    const memberships = snapshot ? [...reachableMemberships(principal, snapshot).keys()] : [];
-    if (memberships.length === 1) return memberships[0] as string;
-    throw inputInvalid('organizationId', 'the id of one of your organizations');
   }
 }

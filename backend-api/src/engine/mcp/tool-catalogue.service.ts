@@ -1,3 +1,4 @@
+import { organizationIdArgument } from './call-organization.js';
 import {
   CoreResourceOperation,
   ResourceOperationEffect,
@@ -208,13 +209,7 @@ export class McpToolCatalogue {
         .min(1)
         .max(64)
         .describe(`Id of the ${resource.singular.replace(/-/g, ' ')}.`);
-    if (organizationArgument)
-      addressing.organizationId = z
-        .string()
-        .min(1)
-        .max(64)
-        .optional()
-        .describe('Organization to act in; defaults to your only organization.');
+    if (organizationArgument) addressing.organizationId = organizationIdArgument();
     if (Object.keys(addressing).some((key) => key in inputShape)) {
       this.omit({ reason: 'argument-clash', detail: 'a declared field clashes with an addressing argument', ...about });
       return undefined;
