@@ -16,7 +16,7 @@ import { tenantIsolationSection } from './mcp-hostile/tenant-isolation.section.j
 import { provisionWorld } from './mcp-hostile/world.js';
 import { createCheckRecorder, type CheckResult, type CheckSummary, type LogLine } from './support/check-recorder.js';
 import { createHttpClient, type ExchangeRecord } from './support/http-client.js';
-import { describeError, runAsScript } from './support/script-entry.js';
+import { describeError, runAsScript, stackAnswers } from './support/script-entry.js';
 
 /** The stack the script probes when `BASE_URL` is not set (the reference application's default port). */
 export const DEFAULT_BASE_URL = 'http://localhost:4241';
@@ -59,14 +59,7 @@ export async function runMcpHostileScenario(
   let spiedRefusals = 0;
   log(`MCP hostile scenario against ${client.baseUrl}${options.serviceCalls ? ' (service calls spied)' : ''}`);
 
-  const health = await client.get('/api/v1/health').catch((error: unknown) => error as Error);
-  if (health instanceof Error || health.status !== 200) {
-    recorder.check(
-      'stack answers GET /api/v1/health with 200',
-      false,
-      health instanceof Error ? describeError(health) : `status ${health.status}`,
-    );
-  } else {
+  if (await stackAnswers(client, recorder)) {
     recorder.section('setup: tenants, API keys and delegated tokens through the public API');
     const world = await provisionWorld(client).catch((error: unknown) => error as Error);
     if (world instanceof Error) {

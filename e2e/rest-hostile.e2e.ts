@@ -14,7 +14,7 @@ import type { ScenarioSection } from './rest-hostile/scenario-context.js';
 import { tenantIsolationSection } from './rest-hostile/tenant-isolation.section.js';
 import { createCheckRecorder, type CheckResult, type CheckSummary, type LogLine } from './support/check-recorder.js';
 import { createHttpClient, type ExchangeRecord } from './support/http-client.js';
-import { describeError, runAsScript } from './support/script-entry.js';
+import { describeError, runAsScript, stackAnswers } from './support/script-entry.js';
 
 /** The stack the script probes when `BASE_URL` is not set (the reference application's default port). */
 export const DEFAULT_BASE_URL = 'http://localhost:4241';
@@ -49,15 +49,7 @@ export async function runRestHostileScenario(baseUrl: string, log: LogLine): Pro
   const recorder = createCheckRecorder(log);
   log(`REST hostile scenario against ${client.baseUrl}`);
 
-  const health = await client.get('/api/v1/health').catch((error: unknown) => error as Error);
-  if (health instanceof Error || health.status !== 200) {
-    // An unreachable stack is an unexecuted scenario, never a passed one: nothing else is reported.
-    recorder.check(
-      'stack answers GET /api/v1/health with 200',
-      false,
-      health instanceof Error ? describeError(health) : `status ${health.status}`,
-    );
-  } else {
+  if (await stackAnswers(client, recorder)) {
     for (const section of REST_HOSTILE_SECTIONS) {
       recorder.section(section.title);
       try {

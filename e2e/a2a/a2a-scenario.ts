@@ -9,7 +9,7 @@ import {
   protectedResourceOf,
   type McpCredential,
 } from '../support/mcp-credentials.js';
-import { describeError } from '../support/script-entry.js';
+import { describeError, stackAnswers } from '../support/script-entry.js';
 
 /** The default A2A endpoint and the reference application's named instance. */
 export const A2A_PATH = '/api/v1/a2a';
@@ -182,14 +182,7 @@ export async function runA2aScenario(
   const client = createHttpClient(baseUrl);
   const recorder = createCheckRecorder(log);
   log(`${title} against ${client.baseUrl}`);
-  const health = await client.get('/api/v1/health').catch((error: unknown) => error as Error);
-  if (health instanceof Error || health.status !== 200) {
-    recorder.check(
-      'stack answers GET /api/v1/health with 200',
-      false,
-      health instanceof Error ? describeError(health) : `status ${health.status}`,
-    );
-  } else {
+  if (await stackAnswers(client, recorder)) {
     try {
       const audiences = {
         a2a: await protectedResourceOf(client, A2A_PATH),

@@ -1,9 +1,12 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { BearerToken } from './bearer-token.js';
 import { createCheckRecorder, exitCodeOf } from './check-recorder.js';
-import type { HttpResult } from './http-client.js';
+import { createHttpClient, type HttpResult } from './http-client.js';
 import { refusalMismatch } from './responses.js';
+import { stackAnswers } from './script-entry.js';
 
 // The scenario is only as good as its ability to fail: these prove the helpers do notice what they look for.
 
@@ -97,5 +100,44 @@ describe('check recorder', () => {
     expect(exitCodeOf(summary)).toBe(1);
     expect(exitCodeOf({ passed: 3, failed: 0 })).toBe(0);
     expect(exitCodeOf({ passed: 0, failed: 0 })).toBe(1);
+  });
+});
+
+describe('stackAnswers', () => {
+  const serve = async (status: number) => {
+    const server = createServer((_req, res) => res.writeHead(status).end('{}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  };
+
+  it('passes a stack whose health answers 200, adding no check', async () => {
+    const { server, url } = await serve(200);
+    try {
+      const recorder = createCheckRecorder(() => {});
+      expect(await stackAnswers(createHttpClient(url), recorder)).toBe(true);
+      expect(recorder.results).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('fails one check for a health answer other than 200, and for a stack that does not answer', async () => {
+    const { server, url } = await serve(503);
+    const recorder = createCheckRecorder(() => {});
+    try {
+      expect(await stackAnswers(createHttpClient(url), recorder)).toBe(false);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    // The same port, closed now: the connection is refused.
+    expect(await stackAnswers(createHttpClient(url), recorder)).toBe(false);
+    expect(recorder.results).toEqual([
+      { label: 'stack answers GET /api/v1/health with 200', passed: false, detail: 'status 503' },
+      {
+        label: 'stack answers GET /api/v1/health with 200',
+        passed: false,
+        detail: expect.stringMatching(/fetch failed/),
+      },
+    ]);
   });
 });
