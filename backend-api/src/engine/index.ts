@@ -26,6 +26,26 @@ export {
   type JsonRpcErrorObject,
   type RefusalReason,
 } from './errors/index.js';
+export {
+  bindResource,
+  CONNECTORS_TYPES,
+  ConnectorSetupError,
+  restConnector,
+  sqlConnector,
+  type Connector,
+  type ErrorRowCondition,
+  type ErrorRowMapping,
+  type IdentityClaim,
+  type JsonPath,
+  type OperationBinding,
+  type ResourceBindings,
+  type ResponseMapping,
+  type RestConnector,
+  type RestMethod,
+  type RestOperationBinding,
+  type SqlConnector,
+  type SqlOperationBinding,
+} from './connectors/index.js';
 export { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http/http-app.js';
 export type { AuthenticatedPrincipal, MachinePrincipal, UserPrincipal } from './identity/principal.types.js';
 export { createLogger, createSilentLogger, type Logger } from './logging/index.js';

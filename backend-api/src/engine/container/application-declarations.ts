@@ -1,5 +1,6 @@
 import { a2aInstanceProblems } from '../a2a/a2a-agents.js';
 import { catalogueModelResolver } from '../agents/agent-model-resolver.js';
+import { compileApplicationBindings } from '../connectors/index.js';
 import { AgentsRegistry, type AgentModelResolver } from '../agents/agents-registry.service.js';
 import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
 import { compileApplicationResources, ResourcesRegistry } from '../resources/resources-registry.service.js';
@@ -41,6 +42,7 @@ export function validateDeclarations(
   const full = withEngineModules(application);
   const compiled = compileApplicationResources(full);
   const problems: DeclarationProblem[] = [...compiled.problems];
+  compileApplicationBindings(full, compiled.resources, compiled.refusedTypes, problems);
   let agents: AgentsRegistry | undefined;
   try {
     agents = new AgentsRegistry(full, options.runtime, options.resolveModel ?? catalogueModelResolver(), {

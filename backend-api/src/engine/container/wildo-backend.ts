@@ -5,6 +5,7 @@ import type { Express } from 'express';
 import { Container } from 'inversify';
 import { A2aRuntime, createA2aRuntime, type A2aSettings } from '../a2a/a2a.module.js';
 import { createCoordination } from '../coordination/index.js';
+import { compileBindingsOrThrow, CONNECTORS_TYPES, ConnectorRuntime, statusOnlyFailure } from '../connectors/index.js';
 import type { CredentialDirectory } from '../credentials/credential-directory.service.js';
 import { CimdResolver } from '../oauth/cimd/index.js';
 import { McpToolCatalogue } from '../mcp/tool-catalogue.service.js';
@@ -98,6 +99,8 @@ export interface WildoBackendOptions {
   traceSink?: AgentTraceSink;
   /** A2A push callback guard and retries, task leases. */
   a2a?: A2aSettings;
+  /** The outbound guard of REST connectors (default: production rules; in development, their loopback base URLs over http). */
+  connectorOutbound?: OutboundTargetGuardOptions;
 }
 
 /** A running engine: its Express app, container and lifecycle. */
@@ -215,6 +218,17 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
       for (const warning of agentProviderWarnings(agents.listAgents(), providers))
         logger.warn(warning.message, warning.fields);
     container.bind(T.ExternalMcpConnector).toConstantValue(new ExternalMcpConnector(externalMcpServers, logger));
+    // Connector-backed operations: a SQL binding whose database role escapes row-level security refuses the start.
+    const connectors = await ConnectorRuntime.start({
+      bindings: compileBindingsOrThrow(application, new Map(registry.listResources().map((r) => [r.type, r]))),
+      env,
+      logger,
+      production: options.production === true,
+      failures: () => statusOnlyFailure,
+      ...(options.connectorOutbound ? { outbound: options.connectorOutbound } : {}),
+    });
+    owned.push(() => connectors.close());
+    container.bind(CONNECTORS_TYPES.ConnectorRuntime).toConstantValue(connectors);
     const traceSink = options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger));
     if (!options.traceSink) owned.push(() => traceSink.shutdown?.() ?? traceSink.flush());
     container.bind(T.AgentTraceSink).toConstantValue(traceSink);

@@ -5,6 +5,7 @@ import type { CredentialDirectory } from '../credentials/credential-directory.se
 import { FrameworkError } from '../errors/index.js';
 import type { AccessTokenService } from '../identity/access-token.service.js';
 import { assertUserUsable, readUserSnapshot } from '../identity/authenticator.service.js';
+import { rememberDelegatedToken } from '../identity/delegated-token.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
 import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
 
@@ -26,9 +27,11 @@ export class ResourceServerAuthenticator {
     if (looksLikeApiKey(authorization)) return this.credentials.authenticateApiKey(authorization);
     if (!/^bearer /i.test(authorization))
       throw new FrameworkError('UNAUTHENTICATED', 'The credential is not valid.', { reason: 'credential_invalid' });
-    const principal = await this.tokens.verifyAccessToken(authorization.slice(7).trim(), audience);
+    const token = authorization.slice(7).trim();
+    const principal = await this.tokens.verifyAccessToken(token, audience);
     if (principal.kind === 'user')
       assertUserUsable(await readUserSnapshot(this.directory, principal.userId), principal);
+    rememberDelegatedToken(principal, token);
     return principal;
   }
 }
