@@ -290,6 +290,35 @@ function roomStatus(request: AgencyRequest): AgencyAnswer {
   return new AgencyAnswer(200, { propertyId: id, date: request.query.date, rows });
 }
 
+/** The legacy search: other fields over-exposed, its own order (cheapest first). */
+function legacySearch(request: AgencyRequest): AgencyAnswer {
+  const found = search(request).body as { stays: ReturnType<typeof stayRow>[] };
+  const stays = [...found.stays]
+    .sort((a, b) => a.pricePerNight - b.pricePerNight)
+    .map(({ id, name, location, pricePerNight, rating, net, commission }) => ({
+      id,
+      name,
+      location,
+      pricePerNight,
+      rating,
+      boardType: 'ROOM_ONLY',
+      freeCancellationUntil: '2027-04-01',
+      net,
+      commission,
+    }));
+  return new AgencyAnswer(200, { stays, totalMatches: stays.length });
+}
+
+/** A neighbourhood guide, with the locals' tips no declaration names. */
+function neighbourhood(_request: AgencyRequest, [area]: string[]): AgencyAnswer {
+  return new AgencyAnswer(200, {
+    area,
+    summary: `${area} is hilly, old and walkable.`,
+    walkability: 8.5,
+    localTips: ['Ask for Joana at the bakery: +00 000 000 321'],
+  });
+}
+
 /** A route that works and that no capability binds. */
 function deleteGuestBookings(_request: AgencyRequest, [name]: string[], now: () => Date): AgencyAnswer {
   return new AgencyAnswer(200, { guest: name, deletedBookings: 4, deletedAt: now().toISOString() });
@@ -317,6 +346,13 @@ const ROUTES: readonly { method: string; pattern: RegExp; route: string; handle:
   { method: 'POST', pattern: /^\/v1\/payments$/, route: 'POST /v1/payments', handle: pay },
   { method: 'GET', pattern: /^\/v1\/availability$/, route: 'GET /v1/availability', handle: availability },
   { method: 'GET', pattern: /^\/v1\/room-status$/, route: 'GET /v1/room-status', handle: roomStatus },
+  { method: 'POST', pattern: /^\/v1\/search$/, route: 'POST /v1/search', handle: legacySearch },
+  {
+    method: 'GET',
+    pattern: /^\/v1\/neighbourhoods\/([^/]+)$/,
+    route: 'GET /v1/neighbourhoods/:area',
+    handle: neighbourhood,
+  },
   {
     method: 'DELETE',
     pattern: /^\/v1\/guests\/([^/]+)\/bookings$/,

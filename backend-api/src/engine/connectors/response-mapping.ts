@@ -97,7 +97,7 @@ export function compileResponseMapping(
     declared.collection === undefined ? undefined : compilePath(declared.collection, `${at}.collection`, problems);
   let mapRow = (row: unknown): Row => readFields(fields, row, {});
   if (declared.onError !== undefined) {
-    if (!collection)
+    if (declared.collection === undefined)
       problems.push({ path: `${at}.onError`, message: 'error rows belong to a collection; declare `collection` too' });
     const condition = compilePath(declared.onError.when?.path, `${at}.onError.when.path`, problems);
     const exists = declared.onError.when?.exists !== false;

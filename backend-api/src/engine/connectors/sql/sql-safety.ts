@@ -50,7 +50,7 @@ WHERE c.oid = ANY($1::oid[]) AND n.nspname NOT IN ('pg_catalog', 'information_sc
 const DEPENDENCIES = `
 SELECT DISTINCT d.refobjid::int AS oid
 FROM pg_rewrite r JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid
-WHERE r.ev_class = $1::text::regclass AND d.refclassid = 'pg_class'::regclass AND d.refobjid <> r.ev_class`;
+WHERE r.ev_class = $1::oid AND d.refclassid = 'pg_class'::regclass AND d.refobjid <> r.ev_class`;
 
 const ROLE = `SELECT oid::int AS oid, rolname AS name, rolsuper AS super, rolbypassrls AS bypass FROM pg_roles WHERE oid = $1`;
 
@@ -83,7 +83,8 @@ async function directRelations(client: Client, plan: SqlStatementPlan): Promise<
   await client.query('BEGIN');
   try {
     await client.query(`CREATE TEMP VIEW wildo_connector_probe AS ${body}`);
-    const { rows } = await client.query<{ oid: number }>(DEPENDENCIES, ['pg_temp.wildo_connector_probe']);
+    const probe = await client.query<{ oid: number }>(`SELECT 'pg_temp.wildo_connector_probe'::regclass::oid::int AS oid`);
+    const { rows } = await client.query<{ oid: number }>(DEPENDENCIES, [probe.rows[0]?.oid]);
     return rows.map((row) => row.oid);
   } finally {
     await client.query('ROLLBACK');
@@ -127,7 +128,7 @@ export async function checkSqlSafety(client: Client, plan: SqlStatementPlan): Pr
         problems.push(`${viewProblem}, or ALTER VIEW ${relation.name} SET (security_invoker = true)`);
         continue;
       }
-      for (const { oid } of (await client.query<{ oid: number }>(DEPENDENCIES, [String(relation.oid)])).rows)
+      for (const { oid } of (await client.query<{ oid: number }>(DEPENDENCIES, [relation.oid])).rows)
         queue.push({ oid, reader, via: relation.name });
     } else if (relation.relkind === 'm' || relation.relkind === 'f') {
       problems.push(
@@ -153,7 +154,8 @@ async function tableProblem(
 ): Promise<string | undefined> {
   if (!table.forced && (await owns(client, reader.oid, table.owner))) {
     const who = reader.oid === connection.oid ? 'the connection role' : `the owner of the view`;
-    return `${who} "${reader.name}" owns table ${table.name}${via} (owner "${table.owner_name}"), and row-level security does not apply to a table's owner; connect as a role that does not own it, or ALTER TABLE ${table.name} FORCE ROW LEVEL SECURITY`;
+    const through = table.owner_name === reader.name ? '' : ` (as a member of its owner "${table.owner_name}")`;
+    return `${who} "${reader.name}" owns table ${table.name}${through}${via}, and row-level security does not apply to a table's owner; connect as a role that does not own it, or ALTER TABLE ${table.name} FORCE ROW LEVEL SECURITY`;
   }
   if (!table.rls)
     return `row-level security is off on table ${table.name}${via}; ALTER TABLE ${table.name} ENABLE ROW LEVEL SECURITY and create a policy that reads the identity settings`;
