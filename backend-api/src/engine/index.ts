@@ -21,8 +21,11 @@ export {
   REFUSAL_REASONS,
   toFrameworkError,
   toJsonRpcError,
+  type ContractViolation,
+  type DeclaredFailure,
   type FrameworkErrorCode,
   type InputProblem,
+  type InvalidField,
   type JsonRpcErrorObject,
   type RefusalReason,
 } from './errors/index.js';
@@ -46,6 +49,24 @@ export {
   type SqlConnector,
   type SqlOperationBinding,
 } from './connectors/index.js';
+// Governance: projection, origins and HTML checks, principal policies, declared failures.
+export {
+  checkHtml,
+  checkUrl,
+  compileProjector,
+  declaredFailure,
+  failureFromBackendAnswer,
+  newProjectionReport,
+  principalDecision,
+  WITHHELD_REASONS,
+  withheldNote,
+  type BackendAnswer,
+  type PolicyCaller,
+  type ProjectionReport,
+  type Projector,
+  type WithheldReason,
+  type WithheldValue,
+} from './governance/index.js';
 export { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http/http-app.js';
 export type { AuthenticatedPrincipal, MachinePrincipal, UserPrincipal } from './identity/principal.types.js';
 export { createLogger, createSilentLogger, type Logger } from './logging/index.js';

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { FrameworkError, toFrameworkError } from '../errors/index.js';
+import { clientFields, FrameworkError, toFrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { httpState } from './http-state.js';
 
@@ -70,17 +70,13 @@ export function errorMiddleware(logger: Logger) {
   };
 }
 
-/** The error body every surface sends (REST responses, SSE `error` events): code, message, reason, problems, request id. */
+/**
+ * The error body every surface sends (REST responses, SSE `error` events): code, message, and when present the
+ * refusal reason, input problems, declared failure (`failure: { code, description }`), contract violation
+ * (`violation: { missing, invalid }`) and a backend's status (`upstreamStatus`); then the request id.
+ */
 export function errorEnvelope(framework: FrameworkError, requestId: string) {
-  return {
-    error: {
-      code: framework.code,
-      message: framework.message,
-      ...(framework.reason ? { reason: framework.reason } : {}),
-      ...(framework.problems ? { problems: framework.problems } : {}),
-      requestId,
-    },
-  };
+  return { error: { code: framework.code, message: framework.message, ...clientFields(framework), requestId } };
 }
 
 /** Answers requests no route matched, without repeating the path. */

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { FrameworkError } from '../errors/index.js';
+import type { WithheldValue } from '../governance/index.js';
 import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
 
 /** What the engine's middleware attaches to one HTTP exchange. */
@@ -29,9 +30,21 @@ export function param(req: Request, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** Sends the success envelope `{ data }` (plus `nextCursor` for pages). */
-export function sendData(res: Response, status: number, data: unknown, nextCursor?: string | null): void {
-  const envelope = nextCursor === undefined ? { data } : { data, nextCursor };
+/**
+ * Sends the success envelope `{ data }`, plus `nextCursor` for pages and, when the response contract withheld
+ * values, `withheld: [{ path, reason }]` (paths into `data`; a list index is the item's position as the source
+ * returned it).
+ */
+export function sendData(
+  res: Response,
+  status: number,
+  data: unknown,
+  nextCursor?: string | null,
+  withheld?: readonly WithheldValue[],
+): void {
+  const envelope: { data: unknown; nextCursor?: string | null; withheld?: readonly WithheldValue[] } =
+    nextCursor === undefined ? { data } : { data, nextCursor };
+  if (withheld && withheld.length > 0) envelope.withheld = withheld;
   res.statusCode = status;
   // A conditional request goes through Express, which answers 304 when the ETag matches; every other answer is
   // written directly (Express's send re-parses the content type and checks freshness on each response).

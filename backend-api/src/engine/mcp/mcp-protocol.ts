@@ -35,6 +35,8 @@ export const GOVERNANCE_META = {
   LIFECYCLE_BLOCKED: 'dev.wildo/lifecycle_blocked',
   TOOL_ERROR: 'dev.wildo/tool_error',
   PROJECTION: 'dev.wildo/projection',
+  CONTRACT_VIOLATION: 'dev.wildo/contract_violation',
+  OPERATION_FAILED: 'dev.wildo/operation_failed',
 } as const;
 
 /** A wire-level failure answered as a JSON-RPC error with an HTTP status, before any dispatch. */

@@ -3,8 +3,10 @@ import type {
   CoreResourceOperation,
   ResourceOperationEffect,
   ResourceOperationLifecycle,
+  ResourceOperationFailures,
   ResourceOperationMcpExposure,
   ResourceOperationOwnerOnly,
+  ResourceOperationPolicies,
   ResourceOperationRateLimit,
   ResourceOperationRiskLevel,
   ResourceOperationVariant,
@@ -12,7 +14,7 @@ import type {
 } from '@wildo/shared-lib';
 import type { z } from 'zod';
 import type { ResourceStoreDefinition, StoreFilterField } from '../persistence/resource-store.js';
-import type { Projector } from './schema/index.js';
+import type { Projector } from '../governance/index.js';
 
 /** Whether an operation addresses the collection or one record. */
 export type OperationTarget = 'collection' | 'instance';
@@ -55,6 +57,10 @@ export interface CompiledOperation {
   mcp?: ResourceOperationMcpExposure;
   description?: string;
   ownerOnly?: ResourceOperationOwnerOnly;
+  /** Who may call and how often per caller (the dispatch path's `policy` step). */
+  policies?: ResourceOperationPolicies;
+  /** The failures a custom operation declares (code → description). */
+  failures?: ResourceOperationFailures;
   /** A fresh single-use step-up proof must accompany the call. */
   requiresReauthentication: boolean;
   unimplemented: boolean;

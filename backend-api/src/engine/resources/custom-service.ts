@@ -1,5 +1,7 @@
 import type { CoreResourceOperation } from '@wildo/shared-lib';
+import type { ResourceOperationFailures } from '@wildo/shared-lib';
 import { FrameworkError, type InputProblem, type RefusalReason } from '../errors/index.js';
+import { declaredFailure } from '../governance/index.js';
 import type { Logger } from '../logging/index.js';
 import type { StoreFilters } from '../persistence/resource-store.js';
 import type { SqlExecutor } from '../persistence/sql-database.js';
@@ -19,16 +21,27 @@ export interface ErrorBuilder {
   forbidden(message: string, reason?: RefusalReason): FrameworkError;
   notFound(message?: string): FrameworkError;
   conflict(message: string): FrameworkError;
+  /**
+   * One of the failures the operation declares, by its code: the caller receives the code and the declared
+   * description. A code the operation does not declare is an internal error (the caller sees the status only).
+   */
+  failure(code: string): FrameworkError;
 }
 
-/** The default {@link ErrorBuilder}. */
-export const errorBuilder: ErrorBuilder = {
-  badRequest: (message, problems) =>
-    new FrameworkError('VALIDATION_FAILED', message, { reason: 'input_invalid', ...(problems ? { problems } : {}) }),
-  forbidden: (message, reason = 'role_refused') => new FrameworkError('FORBIDDEN', message, { reason }),
-  notFound: (message = 'The record was not found.') => new FrameworkError('NOT_FOUND', message),
-  conflict: (message) => new FrameworkError('CONFLICT', message),
-};
+/** The {@link ErrorBuilder} of an operation that declares `failures` (none: every failure code is undeclared). */
+export function errorBuilderFor(failures?: ResourceOperationFailures): ErrorBuilder {
+  return {
+    badRequest: (message, problems) =>
+      new FrameworkError('VALIDATION_FAILED', message, { reason: 'input_invalid', ...(problems ? { problems } : {}) }),
+    forbidden: (message, reason = 'role_refused') => new FrameworkError('FORBIDDEN', message, { reason }),
+    notFound: (message = 'The record was not found.') => new FrameworkError('NOT_FOUND', message),
+    conflict: (message) => new FrameworkError('CONFLICT', message),
+    failure: (code) => declaredFailure(failures, code),
+  };
+}
+
+/** The default {@link ErrorBuilder}: for hooks and guards, which belong to no one operation's declared failures. */
+export const errorBuilder: ErrorBuilder = errorBuilderFor();
 
 /** Records of one resource type inside the caller's tenant (the scope comes from the execution context). */
 export interface ScopedRecords {

@@ -17,6 +17,7 @@ import type { SqlExecutor } from '../persistence/sql-database.js';
 import type { CompiledOperation, CompiledResource } from './compiled-resource.types.js';
 import {
   errorBuilder,
+  errorBuilderFor,
   handlerFor,
   type AfterCommit,
   type ResourceCustomServiceImplementation,
@@ -198,7 +199,8 @@ export class ServicesRegistryHandler {
       compiled.target === 'instance'
         ? await this.addressedRecord(resource, executionContext, id, this.constraintFor(compiled, executionContext))
         : undefined;
-    const utils = this.utilsFor(resource, executionContext);
+    // The handler raises the operation's declared failures by code (`utils.errorBuilder.failure(code)`).
+    const utils = { ...this.utilsFor(resource, executionContext), errorBuilder: errorBuilderFor(compiled.failures) };
     const operationPath = compiled.servicePath;
     await impl?.guard?.({
       operation: operationKey,
