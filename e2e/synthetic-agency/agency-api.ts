@@ -118,10 +118,14 @@ function search(request: AgencyRequest): AgencyAnswer {
   return new AgencyAnswer(200, { stays, totalMatches: stays.length, searchedBy: 'agency-index-7' });
 }
 
+/** One stay in detail; ws-1004's price arrives in the wrong type (a formatted amount where a number belongs). */
 function details(_request: AgencyRequest, [id]: string[]): AgencyAnswer {
   const stay = stayById(id ?? '');
   if (!stay) return fail(404, 'stay-not-found', `No stay ${id} in table stays_v2`);
-  return new AgencyAnswer(200, { ...stayRow(stay), guests: [guest(1), guest(2)], rooms: roomsOf(stay) });
+  const answer = { ...stayRow(stay), guests: [guest(1), guest(2)], rooms: roomsOf(stay) };
+  if (stay.id === 'ws-1004')
+    return new AgencyAnswer(200, { ...answer, pricePerNight: { amount: '96,00', currency: 'EUR' } });
+  return new AgencyAnswer(200, answer);
 }
 
 function photos(_request: AgencyRequest, [id]: string[]): AgencyAnswer {

@@ -35,7 +35,12 @@ function dsnAs(connectionString: string, role: string): string {
  */
 export async function createAgencyReporting(connectionString: string): Promise<AgencyReporting> {
   const schema = `agency_${randomBytes(5).toString('hex')}`;
-  const roles = { owner: `${schema}_owner`, reader: `${schema}_reader`, bypass: `${schema}_bypass`, ownerLogin: `${schema}_owner_login` };
+  const roles = {
+    owner: `${schema}_owner`,
+    reader: `${schema}_reader`,
+    bypass: `${schema}_bypass`,
+    ownerLogin: `${schema}_owner_login`,
+  };
   const run = async (sql: string, values: unknown[] = []) => {
     const client = new pg.Client({ connectionString });
     await client.connect();

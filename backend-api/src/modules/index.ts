@@ -2,13 +2,14 @@ import { ResourceServerKind } from '@wildo/shared-lib';
 import { defineBackendApplication } from '../engine/index.js';
 import { supportDeskModule } from './support-desk/support-desk.module.js';
 import { tasksManagerModule } from './tasks-manager/index.js';
+import { travelDeskModule } from './travel-desk/travel-desk.module.js';
 
 /**
  * The reference application's module registry. Only modules listed here exist at run time.
  */
 export const referenceApplication = defineBackendApplication({
   name: 'wonder-todos',
-  modules: [tasksManagerModule, supportDeskModule],
+  modules: [tasksManagerModule, supportDeskModule, travelDeskModule],
   resourceServerInstances: [
     {
       ref: 'support',

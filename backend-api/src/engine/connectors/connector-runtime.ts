@@ -12,14 +12,14 @@ import {
   type OutboundFetcher,
   type OutboundTargetGuardOptions,
 } from '../net/index.js';
-import type { CompiledOperation } from '../resources/compiled-resource.types.js';
 import type { ExecutionContext } from '../resources/execution-context.js';
 import type { ConnectorInvoker } from './bind-resource.js';
 import type { CompiledBinding } from './compile-binding.js';
 import { ConnectorSetupError } from './connectors.errors.js';
 import type { IdentityClaim } from './connector.types.js';
 import { identityClaimOf } from './identity-claims.js';
-import { callRest, DEFAULT_REST_TIMEOUT_MS, type FailureMapper } from './rest/rest-call.js';
+import { failureFromBackendAnswer } from '../governance/index.js';
+import { callRest, DEFAULT_REST_TIMEOUT_MS, type BackendFailure } from './rest/rest-call.js';
 import { openConnectorPool, runSqlCall } from './sql/sql-call.js';
 import { checkSqlSafety, type ProtectedTable } from './sql/sql-safety.js';
 
@@ -32,8 +32,6 @@ export interface ConnectorRuntimeOptions {
   production: boolean;
   /** The outbound guard of REST connectors; default: production rules, or in development the connectors' own loopback base URLs over http. */
   outbound?: OutboundTargetGuardOptions;
-  /** Turns a backend's non-2xx answer into the caller's error, given the operation it answered. */
-  failures: (operation: CompiledOperation) => FailureMapper;
 }
 
 /** The state of one SQL binding: its pool, and what the database said about it. */
@@ -205,7 +203,9 @@ export class ConnectorRuntime implements ConnectorInvoker {
     context: ExecutionContext,
   ): Promise<unknown> {
     const scope = { env: (name: string) => this.env.get(name), callerToken: () => delegatedTokenOf(context.principal) };
-    return callRest(binding.rest, input, scope, this.fetcher, this.options.failures(binding.operation));
+    // A refusal the backend names in its body becomes the operation's declared failure; anything else its status only.
+    const failures = (answer: BackendFailure) => failureFromBackendAnswer(binding.operation.failures, answer);
+    return callRest(binding.rest, input, scope, this.fetcher, failures);
   }
 
   private async invokeSql(

@@ -25,4 +25,4 @@ export type {
   SqlOperationBinding,
 } from './connector.types.js';
 export { compileJsonPath, JsonPathProblem, type CompiledJsonPath } from './json-path.js';
-export { statusOnlyFailure, type BackendFailure, type FailureMapper } from './rest/rest-call.js';
+export type { BackendFailure, FailureMapper } from './rest/rest-call.js';

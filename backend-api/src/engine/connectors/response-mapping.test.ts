@@ -38,7 +38,11 @@ describe('a response mapping', () => {
     });
     expect(problems).toEqual([]);
     expect(
-      map({ stays: [{ id: 'ws-1', name: 'Casa', margin: 40, guests: [{ passport: 'P' }] }], totalMatches: 1, trace: 'x' }),
+      map({
+        stays: [{ id: 'ws-1', name: 'Casa', margin: 40, guests: [{ passport: 'P' }] }],
+        totalMatches: 1,
+        trace: 'x',
+      }),
     ).toEqual({ stays: [{ id: 'ws-1', name: 'Casa' }], totalMatches: 1 });
   });
 
@@ -86,7 +90,13 @@ describe('a response mapping', () => {
       onError: { when: { path: '$.error' }, map: { code: 'error.code' } },
     } as unknown as ResponseMapping);
     expect(problems.map((p: BindingProblem) => p.path).sort()).toEqual(
-      ['response.collection', 'response.extract', 'response.map.__proto__', 'response.map.name', 'response.onError.map.code'].sort(),
+      [
+        'response.collection',
+        'response.extract',
+        'response.map.__proto__',
+        'response.map.name',
+        'response.onError.map.code',
+      ].sort(),
     );
   });
 });

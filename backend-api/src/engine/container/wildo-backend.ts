@@ -5,7 +5,7 @@ import type { Express } from 'express';
 import { Container } from 'inversify';
 import { A2aRuntime, createA2aRuntime, type A2aSettings } from '../a2a/a2a.module.js';
 import { createCoordination } from '../coordination/index.js';
-import { compileBindingsOrThrow, CONNECTORS_TYPES, ConnectorRuntime, statusOnlyFailure } from '../connectors/index.js';
+import { compileBindingsOrThrow, CONNECTORS_TYPES, ConnectorRuntime } from '../connectors/index.js';
 import type { CredentialDirectory } from '../credentials/credential-directory.service.js';
 import { CimdResolver } from '../oauth/cimd/index.js';
 import { McpToolCatalogue } from '../mcp/tool-catalogue.service.js';
@@ -224,7 +224,6 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
       env,
       logger,
       production: options.production === true,
-      failures: () => statusOnlyFailure,
       ...(options.connectorOutbound ? { outbound: options.connectorOutbound } : {}),
     });
     owned.push(() => connectors.close());

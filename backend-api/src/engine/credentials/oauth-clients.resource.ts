@@ -55,7 +55,8 @@ function oauthClientsResource(
     schema,
     readOnlyFields: ['origin', 'secretPrefix'],
     internalFields: ['secrets', 'registrationAccessTokenHash'],
-    responseExtensions: { [CoreResourceOperation.CREATE]: z.object({ plainSecret: z.string() }) },
+    // A public client (token endpoint auth `none`) has no secret: the extension is absent, not missing.
+    responseExtensions: { [CoreResourceOperation.CREATE]: z.object({ plainSecret: z.string().optional() }) },
     customOperations: {
       [Credentials_Operations.ROTATE]: {
         target: 'instance',

@@ -8,7 +8,9 @@ import { z } from 'zod';
  */
 
 const dottedId = z.string().regex(/^[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*$/, 'a dotted id such as wanderlust.search');
-const resourceName = z.string().regex(/^([a-z][a-z0-9-]*\.)?[A-Z][A-Za-z0-9]*$/, 'a resource name such as Stay or wanderlust.Stay');
+const resourceName = z
+  .string()
+  .regex(/^([a-z][a-z0-9-]*\.)?[A-Z][A-Za-z0-9]*$/, 'a resource name such as Stay or wanderlust.Stay');
 const jsonPath = z.string().startsWith('$', 'a JSONPath starting with "$"');
 
 /** The semantic types a field may have. */
@@ -42,16 +44,26 @@ export const CdlFieldSchema = z
     required: z.boolean().optional(),
     description: z.string().max(2_000).optional(),
   })
-  .refine((field) => [field.type, field.collection, field.list, field.ref].filter((v) => v !== undefined).length === 1, {
-    message: 'give exactly one of type, collection, list or ref',
-  });
+  .refine(
+    (field) => [field.type, field.collection, field.list, field.ref].filter((v) => v !== undefined).length === 1,
+    {
+      message: 'give exactly one of type, collection, list or ref',
+    },
+  );
 export type CdlField = z.infer<typeof CdlFieldSchema>;
 
-const fields = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a field name of letters, digits and "_"'), CdlFieldSchema);
+const fields = z.record(
+  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a field name of letters, digits and "_"'),
+  CdlFieldSchema,
+);
 
 /** `capabilities.yaml` */
 export const CdlRootSchema = z.strictObject({
-  company: z.strictObject({ id: z.string().regex(/^[a-z][a-z0-9-]*$/), name: z.string().min(1), description: z.string().optional() }),
+  company: z.strictObject({
+    id: z.string().regex(/^[a-z][a-z0-9-]*$/),
+    name: z.string().min(1),
+    description: z.string().optional(),
+  }),
   capabilities: z.array(dottedId).min(1),
   providers: z.array(z.string().min(1)).optional(),
 });

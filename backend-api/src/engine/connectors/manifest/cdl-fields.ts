@@ -74,7 +74,10 @@ function governed(type: 'image' | 'web-page' | 'html', path: string, ctx: FieldC
   if (type === 'html') return z_html({ origins: { images, pages } });
   const origins = type === 'image' ? images : pages;
   if (origins.length === 0) {
-    ctx.report(path, `declare where ${type} values may point: origins.${type === 'image' ? 'images' : 'pages'} in the binding`);
+    ctx.report(
+      path,
+      `declare where ${type} values may point: origins.${type === 'image' ? 'images' : 'pages'} in the binding`,
+    );
     return undefined;
   }
   return type === 'image' ? z_image({ origins }) : z_webPage({ origins });
@@ -87,23 +90,39 @@ export function resolveResource(name: string, ctx: Pick<FieldContext, 'resources
 }
 
 /** The object schema of a resource, built anew for each use (origins differ per binding); cycles are refused. */
-export function resourceSchema(name: string, path: string, ctx: FieldContext, stack: readonly string[] = []): z.ZodType | undefined {
+export function resourceSchema(
+  name: string,
+  path: string,
+  ctx: FieldContext,
+  stack: readonly string[] = [],
+): z.ZodType | undefined {
   const qualified = resolveResource(name, ctx);
   const resource = qualified ? ctx.resources.get(qualified) : undefined;
   if (!qualified || !resource) {
-    ctx.report(path, `no resource named ${name}; declare ${name.includes('.') ? name : `${ctx.namespace}.${name}`} in a *.resource.yaml`);
+    ctx.report(
+      path,
+      `no resource named ${name}; declare ${name.includes('.') ? name : `${ctx.namespace}.${name}`} in a *.resource.yaml`,
+    );
     return undefined;
   }
   if (stack.includes(qualified)) {
     ctx.report(path, `${qualified} contains itself (${[...stack, qualified].join(' → ')}); a result is a tree`);
     return undefined;
   }
-  const schema = objectSchema(resource.fields, path, { ...ctx, namespace: qualified.split('.')[0] as string }, [...stack, qualified]);
+  const schema = objectSchema(resource.fields, path, { ...ctx, namespace: qualified.split('.')[0] as string }, [
+    ...stack,
+    qualified,
+  ]);
   return resource.description ? schema?.describe(resource.description) : schema;
 }
 
 /** The schema of one field, optional unless `required` (default true), described. */
-export function fieldSchema(field: CdlField, path: string, ctx: FieldContext, stack: readonly string[] = []): z.ZodType | undefined {
+export function fieldSchema(
+  field: CdlField,
+  path: string,
+  ctx: FieldContext,
+  stack: readonly string[] = [],
+): z.ZodType | undefined {
   let schema: z.ZodType | undefined;
   if (field.collection !== undefined) {
     const item = resourceSchema(field.collection, `${path}.collection`, ctx, stack);

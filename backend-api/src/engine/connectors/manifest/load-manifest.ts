@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  CoreResourceOperation,
   CORE_APP_ROLES,
   CORE_ORG_ROLES,
   ResourceOperationVariantType,
@@ -61,29 +62,40 @@ function classify(documents: readonly ManifestDocument[]): Indexed {
   for (const doc of documents) {
     const data = (doc.data ?? {}) as Record<string, unknown>;
     if (typeof data !== 'object' || Array.isArray(data)) {
-      doc.report([], 'a manifest document is a mapping: capability:, resource:, binding:, kind: Policy, or company: with capabilities:');
+      doc.report(
+        [],
+        'a manifest document is a mapping: capability:, resource:, binding:, kind: Policy, or company: with capabilities:',
+      );
     } else if ('capability' in data) {
       const value = parseDocumentAs(doc, CdlCapabilitySchema)?.capability;
-      if (value && indexed.capabilities.has(value.id)) doc.report('capability.id', `${value.id} is declared twice; keep one file per capability`);
+      if (value && indexed.capabilities.has(value.id))
+        doc.report('capability.id', `${value.id} is declared twice; keep one file per capability`);
       else if (value) indexed.capabilities.set(value.id, { value, doc });
     } else if ('resource' in data) {
       const value = parseDocumentAs(doc, CdlResourceSchema)?.resource;
-      if (value && !value.name.includes('.')) doc.report('resource.name', `qualify the name with its namespace, e.g. wanderlust.${value.name}`);
-      else if (value && indexed.resources.has(value.name)) doc.report('resource.name', `${value.name} is declared twice`);
+      if (value && !value.name.includes('.'))
+        doc.report('resource.name', `qualify the name with its namespace, e.g. wanderlust.${value.name}`);
+      else if (value && indexed.resources.has(value.name))
+        doc.report('resource.name', `${value.name} is declared twice`);
       else if (value) indexed.resources.set(value.name, value);
     } else if ('binding' in data) {
       const value = parseDocumentAs(doc, CdlBindingSchema)?.binding;
-      if (value && indexed.bindings.has(value.capabilityId)) doc.report('binding.capabilityId', `${value.capabilityId} is bound twice; keep one binding`);
+      if (value && indexed.bindings.has(value.capabilityId))
+        doc.report('binding.capabilityId', `${value.capabilityId} is bound twice; keep one binding`);
       else if (value) indexed.bindings.set(value.capabilityId, { value, doc });
     } else if (data.kind === 'Policy') {
       const value = parseDocumentAs(doc, CdlPolicySchema);
       if (value) indexed.policies.push({ value, doc });
     } else if ('capabilities' in data || 'company' in data) {
       const value = parseDocumentAs(doc, CdlRootSchema);
-      if (value && indexed.root) doc.report([], `a second capabilities list (the first is ${indexed.root.doc.file}); keep one`);
+      if (value && indexed.root)
+        doc.report([], `a second capabilities list (the first is ${indexed.root.doc.file}); keep one`);
       else if (value) indexed.root = { value, doc };
     } else {
-      doc.report([], 'unknown document: expected capability:, resource:, binding:, kind: Policy, or company: with capabilities:');
+      doc.report(
+        [],
+        'unknown document: expected capability:, resource:, binding:, kind: Policy, or company: with capabilities:',
+      );
     }
   }
   return indexed;
@@ -123,6 +135,16 @@ function policiesOf(
   return Object.keys(policies).length > 0 ? policies : undefined;
 }
 
+const CORE_OPERATION_NAMES = new Set<string>(Object.values(CoreResourceOperation));
+
+/**
+ * The operation a capability becomes: its name, except the names of the framework's core operations (`search`,
+ * `list`, `read`, ...), which take the suffix `-capability` (`wanderlust.search` → `wanderlust/search-capability`).
+ */
+export function operationNameOf(capabilityName: string): string {
+  return CORE_OPERATION_NAMES.has(capabilityName) ? `${capabilityName}-capability` : capabilityName;
+}
+
 /** The output field a binding's resource fills: the one field whose type or collection is that resource. */
 function intoField(capability: CdlCapability, binding: CdlBinding, ctx: FieldContext, doc: ManifestDocument) {
   const target = resolveResource(binding.response.resource, ctx);
@@ -140,20 +162,35 @@ function intoField(capability: CdlCapability, binding: CdlBinding, ctx: FieldCon
   if (field && (field.collection !== undefined) !== (binding.response.collection !== undefined))
     doc.report(
       'binding.response.collection',
-      field.collection ? `the output field ${name} is a collection: give the rows' JSONPath, e.g. "$.items[*]"` : `the output field ${name} is one object: remove collection`,
+      field.collection
+        ? `the output field ${name} is a collection: give the rows' JSONPath, e.g. "$.items[*]"`
+        : `the output field ${name} is one object: remove collection`,
     );
   return name;
 }
 
 /** The output schema: the bound field (with its error rows), and the extracted ones. */
-function outputSchema(capability: CdlCapability, binding: CdlBinding, into: string, ctx: FieldContext, doc: ManifestDocument) {
+function outputSchema(
+  capability: CdlCapability,
+  binding: CdlBinding,
+  into: string,
+  ctx: FieldContext,
+  doc: ManifestDocument,
+) {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, field] of Object.entries(capability.output)) {
     if (name !== into && !Object.hasOwn(binding.response.extract ?? {}, name))
-      doc.report(`capability.output.${name}`, `the binding of ${capability.id} does not fill ${name}: map it under response.extract, or remove it`);
+      doc.report(
+        `capability.output.${name}`,
+        `the binding of ${capability.id} does not fill ${name}: map it under response.extract, or remove it`,
+      );
     if (name === into && binding.response.onError) {
       const ok = resourceSchema(binding.response.resource, `capability.output.${name}`, ctx) as z.ZodObject | undefined;
-      const failed = resourceSchema(binding.response.onError.errorResource, 'binding.response.onError.errorResource', ctx) as z.ZodObject | undefined;
+      const failed = resourceSchema(
+        binding.response.onError.errorResource,
+        'binding.response.onError.errorResource',
+        ctx,
+      ) as z.ZodObject | undefined;
       if (!ok || !failed) continue;
       const row = z.discriminatedUnion('$row', [
         ok.extend({ $row: z.literal('ok') }),
@@ -221,14 +258,24 @@ export function loadCapabilityManifest(options: CapabilityManifestOptions): Back
   const indexed = classify(readManifestDocuments(directory, label, problems));
   const root = indexed.root;
   if (!root) {
-    problems.push({ declaration: `manifest "${label}"`, path: 'capabilities.yaml', message: 'no capabilities list: add capabilities.yaml with company: and capabilities:' });
+    problems.push({
+      declaration: `manifest "${label}"`,
+      path: 'capabilities.yaml',
+      message: 'no capabilities list: add capabilities.yaml with company: and capabilities:',
+    });
     throw new DeclarationValidationError(problems);
   }
   const scope = options.scope ?? ResourcePrimaryScope.ORGANIZATIONS;
-  const roles = options.roles ?? [scope === ResourcePrimaryScope.ORGANIZATIONS ? CORE_ORG_ROLES.ORG_MEMBER : CORE_APP_ROLES.APP_USER];
+  const roles = options.roles ?? [
+    scope === ResourcePrimaryScope.ORGANIZATIONS ? CORE_ORG_ROLES.ORG_MEMBER : CORE_APP_ROLES.APP_USER,
+  ];
   const listed = new Set(root.value.capabilities);
   root.value.capabilities.forEach((id, i) => {
-    if (!indexed.capabilities.has(id)) root.doc.report(['capabilities', i], `no document declares ${id}: add ${id}.capability.yaml, or remove it from the list`);
+    if (!indexed.capabilities.has(id))
+      root.doc.report(
+        ['capabilities', i],
+        `no document declares ${id}: add ${id}.capability.yaml, or remove it from the list`,
+      );
   });
   for (const { value, doc } of indexed.policies)
     if (!indexed.capabilities.has(value.metadata.capabilityId))
@@ -236,15 +283,20 @@ export function loadCapabilityManifest(options: CapabilityManifestOptions): Back
   for (const [id, { doc }] of indexed.bindings)
     if (!indexed.capabilities.has(id)) doc.report('binding.capabilityId', `no capability ${id} in this manifest`);
 
-  const namespaces = new Map<string, { declaration: AnyResourceDeclaration; bindings: Record<string, OperationBinding> }>();
+  const namespaces = new Map<
+    string,
+    { declaration: AnyResourceDeclaration; bindings: Record<string, OperationBinding> }
+  >();
   for (const [id, { value: capability, doc }] of indexed.capabilities) {
-    if (!listed.has(id)) doc.report('capability.id', `${id} is not listed in capabilities.yaml; list it there to serve it`);
+    if (!listed.has(id))
+      doc.report('capability.id', `${id} is not listed in capabilities.yaml; list it there to serve it`);
     const bound = indexed.bindings.get(id);
     if (!bound) {
       doc.report('capability.id', `${id} has no binding: add a *.binding.yaml with capabilityId: ${id}`);
       continue;
     }
-    const [namespace, name] = id.split('.') as [string, string];
+    const [namespace, capabilityName] = id.split('.') as [string, string];
+    const name = operationNameOf(capabilityName);
     const report = (at: string, message: string) => (at.startsWith('binding') ? bound.doc : doc).report(at, message);
     const origins = bound.value.origins ?? {};
     const inputCtx: FieldContext = { resources: indexed.resources, namespace, direction: 'input', origins, report };
@@ -253,7 +305,11 @@ export function loadCapabilityManifest(options: CapabilityManifestOptions): Back
     const into = intoField(capability, bound.value, outputCtx, bound.doc);
     if (!requestSchema || !into) continue;
     const responseSchema = outputSchema(capability, bound.value, into, outputCtx, doc);
-    const policies = policiesOf(capability, indexed.policies.filter((p) => p.value.metadata.capabilityId === id).map((p) => p), options.principals ?? {});
+    const policies = policiesOf(
+      capability,
+      indexed.policies.filter((p) => p.value.metadata.capabilityId === id).map((p) => p),
+      options.principals ?? {},
+    );
     const variant: ResourceOperationVariant = {
       variantType: ResourceOperationVariantType.API_CALL,
       isDefault: true,
@@ -263,7 +319,9 @@ export function loadCapabilityManifest(options: CapabilityManifestOptions): Back
       ...(policies ? { policies } : {}),
       ...(capability.policies?.includes('human-approval') ? { approval: { required: true } } : {}),
     };
-    const entry = namespaces.get(namespace) ?? {
+    const entry: { declaration: AnyResourceDeclaration; bindings: Record<string, OperationBinding> } = namespaces.get(
+      namespace,
+    ) ?? {
       declaration: {
         type: namespace,
         displayName: namespace === root.value.company.id ? root.value.company.name : namespace,
@@ -291,6 +349,8 @@ export function loadCapabilityManifest(options: CapabilityManifestOptions): Back
   return {
     name: options.moduleName ?? root.value.company.id,
     resources: [...namespaces.values()].map((entry) => entry.declaration),
-    customServiceImplementations: [...namespaces.entries()].map(([namespace, entry]) => boundImplementation(namespace, entry.bindings, origin)),
+    customServiceImplementations: [...namespaces.entries()].map(([namespace, entry]) =>
+      boundImplementation(namespace, entry.bindings, origin),
+    ),
   };
 }

@@ -39,12 +39,20 @@ function lineOf(doc: Document, counter: LineCounter, at: readonly (string | numb
  * Reads every `.yaml` / `.yml` file under `directory` (sorted, recursively). A file that does not parse is reported
  * with its line and is not returned; `label` names the directory in problems.
  */
-export function readManifestDocuments(directory: string, label: string, problems: DeclarationProblem[]): ManifestDocument[] {
+export function readManifestDocuments(
+  directory: string,
+  label: string,
+  problems: DeclarationProblem[],
+): ManifestDocument[] {
   let files: string[];
   try {
     files = yamlFiles(directory);
   } catch {
-    problems.push({ declaration: `manifest "${label}"`, path: '(directory)', message: 'the directory cannot be read; pass the directory that holds capabilities.yaml' });
+    problems.push({
+      declaration: `manifest "${label}"`,
+      path: '(directory)',
+      message: 'the directory cannot be read; pass the directory that holds capabilities.yaml',
+    });
     return [];
   }
   const documents: ManifestDocument[] = [];
@@ -52,11 +60,19 @@ export function readManifestDocuments(directory: string, label: string, problems
     const file = path.relative(directory, full).split(path.sep).join('/');
     const declaration = `manifest file "${label}/${file}"`;
     const counter = new LineCounter();
-    const doc = parseDocument(readFileSync(full, 'utf8'), { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+    const doc = parseDocument(readFileSync(full, 'utf8'), {
+      lineCounter: counter,
+      prettyErrors: false,
+      uniqueKeys: true,
+    });
     if (doc.errors.length > 0) {
       for (const error of doc.errors.slice(0, 3)) {
         const line = error.linePos?.[0]?.line;
-        problems.push({ declaration, path: line ? `(line ${line})` : '(file)', message: `not valid YAML: ${error.code.toLowerCase().replace(/_/g, ' ')}; fix the indentation or quoting there` });
+        problems.push({
+          declaration,
+          path: line ? `(line ${line})` : '(file)',
+          message: `not valid YAML: ${error.code.toLowerCase().replace(/_/g, ' ')}; fix the indentation or quoting there`,
+        });
       }
       continue;
     }

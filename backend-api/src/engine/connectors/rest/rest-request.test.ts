@@ -47,31 +47,49 @@ describe('a REST binding builds its request', () => {
 
   it('sends the input the path does not use as the JSON body of a POST, or the body template', () => {
     const byDefault = plan({ method: 'POST', path: '/v1/bookings/{bookingId}/cancel' }).compiled;
-    expect(JSON.parse(byDefault.build({ bookingId: 'B-1', reason: 'ill' }, scope()).body ?? '')).toEqual({ reason: 'ill' });
+    expect(JSON.parse(byDefault.build({ bookingId: 'B-1', reason: 'ill' }, scope()).body ?? '')).toEqual({
+      reason: 'ill',
+    });
     const templated = plan({
       method: 'POST',
       path: '/v1/quotes',
-      body: { stay: '{stayId}', window: { from: '{dates.from}', to: '{dates.to}' }, note: 'for {guest}', pets: '{pets}' },
+      body: {
+        stay: '{stayId}',
+        window: { from: '{dates.from}', to: '{dates.to}' },
+        note: 'for {guest}',
+        pets: '{pets}',
+      },
     }).compiled;
     const body = JSON.parse(
-      templated.build({ stayId: 'ws-1', dates: { from: '2027-05-12', to: '2027-05-15' }, guest: 'Ana' }, scope()).body ?? '',
+      templated.build({ stayId: 'ws-1', dates: { from: '2027-05-12', to: '2027-05-15' }, guest: 'Ana' }, scope())
+        .body ?? '',
     );
     // A whole placeholder keeps the value's type; an absent optional input leaves its place out.
     expect(body).toEqual({ stay: 'ws-1', window: { from: '2027-05-12', to: '2027-05-15' }, note: 'for Ana' });
   });
 
   it("forwards the caller's delegated token in a header only, and refuses a call without one before anything is sent", () => {
-    const { compiled } = plan({ method: 'POST', path: '/v1/bookings', headers: { Authorization: 'Bearer ${caller.accessToken}' } });
+    const { compiled } = plan({
+      method: 'POST',
+      path: '/v1/bookings',
+      headers: { Authorization: 'Bearer ${caller.accessToken}' },
+    });
     expect(compiled.forwardsCallerToken).toBe(true);
     expect(compiled.build({}, scope('delegated-abc')).headers.authorization).toBe('Bearer delegated-abc');
-    expect(refusal(() => compiled.build({}, scope()))).toMatchObject({ code: 'FORBIDDEN', reason: 'principal_not_allowed' });
+    expect(refusal(() => compiled.build({}, scope()))).toMatchObject({
+      code: 'FORBIDDEN',
+      reason: 'principal_not_allowed',
+    });
   });
 
   it('answers 503 (never a 500) when an environment variable is unset or the base URL is not http(s)', () => {
     const { compiled } = plan({ method: 'GET', path: '/v1/ping' });
     const unset: RestCallScope = { env: () => undefined, callerToken: () => undefined };
     expect(refusal(() => compiled.build({}, unset))).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-    const ftp: RestCallScope = { env: (name) => (name === 'AGENCY_URL' ? 'ftp://files.example' : 'k'), callerToken: () => undefined };
+    const ftp: RestCallScope = {
+      env: (name) => (name === 'AGENCY_URL' ? 'ftp://files.example' : 'k'),
+      callerToken: () => undefined,
+    };
     expect(refusal(() => compiled.build({}, ftp))).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 

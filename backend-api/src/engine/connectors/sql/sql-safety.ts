@@ -83,7 +83,9 @@ async function directRelations(client: Client, plan: SqlStatementPlan): Promise<
   await client.query('BEGIN');
   try {
     await client.query(`CREATE TEMP VIEW wildo_connector_probe AS ${body}`);
-    const probe = await client.query<{ oid: number }>(`SELECT 'pg_temp.wildo_connector_probe'::regclass::oid::int AS oid`);
+    const probe = await client.query<{ oid: number }>(
+      `SELECT 'pg_temp.wildo_connector_probe'::regclass::oid::int AS oid`,
+    );
     const { rows } = await client.query<{ oid: number }>(DEPENDENCIES, [probe.rows[0]?.oid]);
     return rows.map((row) => row.oid);
   } finally {
