@@ -31,6 +31,8 @@ export {
 } from './errors/index.js';
 export {
   bindResource,
+  loadCapabilityManifest,
+  type CapabilityManifestOptions,
   CONNECTORS_TYPES,
   ConnectorSetupError,
   restConnector,

@@ -26,3 +26,4 @@ export type {
 } from './connector.types.js';
 export { compileJsonPath, JsonPathProblem, type CompiledJsonPath } from './json-path.js';
 export type { BackendFailure, FailureMapper } from './rest/rest-call.js';
+export { loadCapabilityManifest, operationNameOf, type CapabilityManifestOptions } from './manifest/load-manifest.js';

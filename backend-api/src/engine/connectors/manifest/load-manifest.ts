@@ -152,6 +152,7 @@ function intoField(capability: CdlCapability, binding: CdlBinding, ctx: FieldCon
     const named = field.collection ?? field.type;
     return named !== undefined && target !== undefined && resolveResource(named, ctx) === target;
   });
+  // An unknown resource is reported where the output names it (see outputSchema), or here when nothing does.
   if (!target) doc.report('binding.response.resource', `no resource named ${binding.response.resource}`);
   else if (matches.length !== 1)
     doc.report(
@@ -169,21 +170,20 @@ function intoField(capability: CdlCapability, binding: CdlBinding, ctx: FieldCon
   return name;
 }
 
-/** The output schema: the bound field (with its error rows), and the extracted ones. */
-function outputSchema(
-  capability: CdlCapability,
-  binding: CdlBinding,
-  into: string,
-  ctx: FieldContext,
-  doc: ManifestDocument,
-) {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [name, field] of Object.entries(capability.output)) {
+/** Every output field is filled: the bound one, or one the binding extracts. */
+function checkExtracted(capability: CdlCapability, binding: CdlBinding, into: string, doc: ManifestDocument): void {
+  for (const name of Object.keys(capability.output))
     if (name !== into && !Object.hasOwn(binding.response.extract ?? {}, name))
       doc.report(
         `capability.output.${name}`,
         `the binding of ${capability.id} does not fill ${name}: map it under response.extract, or remove it`,
       );
+}
+
+/** The output schema: the bound field `into` (with its error rows), and the extracted ones. */
+function outputSchema(capability: CdlCapability, binding: CdlBinding, into: string | undefined, ctx: FieldContext) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, field] of Object.entries(capability.output)) {
     if (name === into && binding.response.onError) {
       const ok = resourceSchema(binding.response.resource, `capability.output.${name}`, ctx) as z.ZodObject | undefined;
       const failed = resourceSchema(
@@ -253,9 +253,12 @@ function operationBinding(binding: CdlBinding, into: string, provider: string): 
  */
 export function loadCapabilityManifest(options: CapabilityManifestOptions): BackendDomainModule {
   const directory = typeof options.directory === 'string' ? options.directory : fileURLToPath(options.directory);
-  const label = path.relative(process.cwd(), directory) || '.';
+  const relative = path.relative(process.cwd(), directory);
+  const label = relative === '' ? '.' : relative.startsWith('..') ? directory : relative;
   const problems: DeclarationProblem[] = [];
   const indexed = classify(readManifestDocuments(directory, label, problems));
+  // A document that does not read would make every reference to it a problem too: fix those first.
+  if (problems.length > 0) throw new DeclarationValidationError(problems);
   const root = indexed.root;
   if (!root) {
     problems.push({
@@ -302,9 +305,14 @@ export function loadCapabilityManifest(options: CapabilityManifestOptions): Back
     const inputCtx: FieldContext = { resources: indexed.resources, namespace, direction: 'input', origins, report };
     const outputCtx: FieldContext = { ...inputCtx, direction: 'output' };
     const requestSchema = objectSchema(capability.input ?? {}, 'capability.input', inputCtx);
+    // An output naming an unknown resource is reported once, where it names it; what depends on it is not.
+    const reported = problems.length;
+    outputSchema(capability, bound.value, undefined, outputCtx);
+    if (problems.length > reported) continue;
     const into = intoField(capability, bound.value, outputCtx, bound.doc);
     if (!requestSchema || !into) continue;
-    const responseSchema = outputSchema(capability, bound.value, into, outputCtx, doc);
+    checkExtracted(capability, bound.value, into, doc);
+    const responseSchema = outputSchema(capability, bound.value, into, outputCtx);
     const policies = policiesOf(
       capability,
       indexed.policies.filter((p) => p.value.metadata.capabilityId === id).map((p) => p),

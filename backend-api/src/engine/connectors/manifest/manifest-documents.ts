@@ -62,7 +62,7 @@ export function readManifestDocuments(
     const counter = new LineCounter();
     const doc = parseDocument(readFileSync(full, 'utf8'), {
       lineCounter: counter,
-      prettyErrors: false,
+      prettyErrors: true,
       uniqueKeys: true,
     });
     if (doc.errors.length > 0) {
@@ -90,14 +90,28 @@ export function readManifestDocuments(
   return documents;
 }
 
+function valueAt(data: unknown, at: readonly (string | number)[]): unknown {
+  let current = data;
+  for (const segment of at) {
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, segment)) return undefined;
+    current = (current as Record<string | number, unknown>)[segment];
+  }
+  return current;
+}
+
 /** Parses a document against its schema, reporting each issue at its path; undefined when it does not fit. */
 export function parseDocumentAs<T extends z.ZodType>(document: ManifestDocument, schema: T): z.output<T> | undefined {
   const parsed = schema.safeParse(document.data);
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues.slice(0, 16)) {
     const at = issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
-    const unknownKeys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')}): remove or correct them` : '';
-    document.report(at, `${issue.message}${unknownKeys}`);
+    if (issue.code === 'unrecognized_keys') {
+      document.report(at, `unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}: remove or correct ${issue.keys.length === 1 ? 'it' : 'them'}`);
+    } else if (valueAt(document.data, at) === undefined) {
+      document.report(at, `required: add ${String(at.at(-1) ?? 'it')}`);
+    } else {
+      document.report(at, issue.message);
+    }
   }
   return undefined;
 }
