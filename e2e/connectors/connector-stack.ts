@@ -1,4 +1,5 @@
 import {
+  createLogger,
   createSilentLogger,
   createWildoBackend,
   type BackendApplicationDefinition,
@@ -94,6 +95,8 @@ export interface ConnectorStackOptions {
   env?: Record<string, string>;
   /** The actor system whose turns reach the agent tools (default `travel-desk`). */
   actorSystem?: string;
+  /** Receives the backend's log lines (default: none). */
+  logLines?: string[];
 }
 
 function restOutcome(res: HttpResult): CallOutcome {
@@ -221,7 +224,9 @@ export async function startConnectorStack(options: ConnectorStackOptions = {}): 
   const backend = await createWildoBackend({
     application: options.application?.(agency) ?? referenceApplication,
     database,
-    logger: createSilentLogger(),
+    logger: options.logLines
+      ? createLogger({ level: 'warn', destination: { write: (line: string) => void options.logLines?.push(line) } })
+      : createSilentLogger(),
     primarySecret: CONNECTOR_TEST_SECRET,
     publicUrl: url,
     ...reference,

@@ -48,7 +48,9 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
   }
 
   it('lists the manifest’s tools beside the reference application’s, with hints from their effects (S-05, S-08)', () => {
-    expect(Object.keys(tools)).toEqual(expect.arrayContaining(['stays__find', 'wanderlust__search-capability', 'tourism__search-capability']));
+    expect(Object.keys(tools)).toEqual(
+      expect.arrayContaining(['stays__find', 'wanderlust__search-capability', 'tourism__search-capability']),
+    );
     expect(tools['wanderlust__search-capability']?.annotations).toMatchObject({ readOnlyHint: true });
     expect(tools['wanderlust__quote']?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(tools['wanderlust__cancel']?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: false });
@@ -67,7 +69,19 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
   it('projects four levels deep (S-02)', async () => {
     const details = await wanderlust('stay-details', { stayId: 'ws-1001' });
     expect(details.data).toMatchObject({
-      stay: { name: 'Casa Alfama', rooms: [{ name: 'Double Room', amenities: [{ name: 'Breakfast', fee: 9 }, { name: 'Airport transfer', fee: 25 }] }, {}] },
+      stay: {
+        name: 'Casa Alfama',
+        rooms: [
+          {
+            name: 'Double Room',
+            amenities: [
+              { name: 'Breakfast', fee: 9 },
+              { name: 'Airport transfer', fee: 25 },
+            ],
+          },
+          {},
+        ],
+      },
     });
     expect(details.texts.join('\n')).toMatch(/withheld/i);
   });
@@ -77,15 +91,35 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
     expect((photos.data as { gallery: { photos: string[] } }).gallery.photos).toHaveLength(4);
     expect(photos.withheld).toContainEqual({ path: 'gallery.photos[3]', reason: 'origin_not_declared' });
     const pages = await wanderlust('stay-page', { stayId: 'ws-1001' });
-    expect(pages.data).toMatchObject({ pages: [{ url: 'https://www.agency.example/hotels/casa-alfama' }, { name: 'Casa Alfama Annex (partner listing)' }] });
+    expect(pages.data).toMatchObject({
+      pages: [
+        { url: 'https://www.agency.example/hotels/casa-alfama' },
+        { name: 'Casa Alfama Annex (partner listing)' },
+      ],
+    });
     expect(pages.withheld).toContainEqual({ path: 'pages[1].url', reason: 'origin_not_declared' });
   });
 
   it('books with the caller’s own token once the policy admits them; a quote books nothing (S-05, S-06)', async () => {
     const quoted = await wanderlust('quote', { stayId: 'ws-1001', dates: DATES, travelers: { adults: 2 } });
     const quote = (quoted.data as { quote: { quoteId: string } }).quote;
-    expect(Object.keys(quote).sort()).toEqual(['dates', 'expiresAt', 'nights', 'petFee', 'pets', 'quoteId', 'stayId', 'total']);
-    const booked = await wanderlust('book', { quoteId: quote.quoteId, stayId: 'ws-1001', dates: DATES, travelers: { adults: 2 }, guestName: 'Ana Pop' });
+    expect(Object.keys(quote).sort()).toEqual([
+      'dates',
+      'expiresAt',
+      'nights',
+      'petFee',
+      'pets',
+      'quoteId',
+      'stayId',
+      'total',
+    ]);
+    const booked = await wanderlust('book', {
+      quoteId: quote.quoteId,
+      stayId: 'ws-1001',
+      dates: DATES,
+      travelers: { adults: 2 },
+      guestName: 'Ana Pop',
+    });
     expect(booked.data).toMatchObject({ booking: { status: 'confirmed' } });
     expect(stack.agency.last('POST /v1/bookings')?.headers.authorization).toBe(stack.owner.delegated.header());
   });
@@ -95,13 +129,21 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
     const member = await stack.member('ORG_MEMBER');
     expect((await notAsked(() => wanderlust('book', booking, member))).reason).toBe('principal_not_allowed');
     const before = stack.agency.count();
-    const machine: McpExchange = await callTool(stack.client, '/api/v1/mcp', 'wanderlust__book', { organizationId: stack.organizationId, ...booking }, { credential: stack.apiKey });
+    const machine: McpExchange = await callTool(
+      stack.client,
+      '/api/v1/mcp',
+      'wanderlust__book',
+      { organizationId: stack.organizationId, ...booking },
+      { credential: stack.apiKey },
+    );
     expect(JSON.stringify(machine.result?._meta)).toContain('principal_denied');
     expect(stack.agency.count()).toBe(before);
   });
 
   it('refuses a payment without its quote by the input contract, and names the agency’s refusal by its declared failure (S-09)', async () => {
-    const missing = await notAsked(() => wanderlust('pay', { bookingId: 'B-0123456789ab', amount: { amount: 354, currency: 'EUR' } }));
+    const missing = await notAsked(() =>
+      wanderlust('pay', { bookingId: 'B-0123456789ab', amount: { amount: 354, currency: 'EUR' } }),
+    );
     expect(missing).toMatchObject({ reason: 'input_invalid' });
     expect(JSON.stringify(missing.raw)).toContain('paymentQuote');
   });
@@ -116,9 +158,13 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
     expect(tools['tourism__search-capability']?.description).toMatch(/Deprecated/);
     expect((await stack.call('mcp', 'tourism', 'search-capability', LISBON)).ok).toBe(true);
     expect(Object.keys(tools)).not.toContain('tourism__search-classic');
-    expect((await notAsked(() => stack.call('mcp', 'tourism', 'search-classic', LISBON))).reason).toBe('lifecycle_blocked');
+    expect((await notAsked(() => stack.call('mcp', 'tourism', 'search-classic', LISBON))).reason).toBe(
+      'lifecycle_blocked',
+    );
     expect(Object.keys(tools)).not.toContain('wanderlust__neighbourhood');
-    expect((await wanderlust('neighbourhood', { area: 'Alfama' })).data).toMatchObject({ neighbourhood: { area: 'Alfama', walkability: 8.5 } });
+    expect((await wanderlust('neighbourhood', { area: 'Alfama' })).data).toMatchObject({
+      neighbourhood: { area: 'Alfama', walkability: 8.5 },
+    });
   });
 
   it('keeps an error row as a row, refuses a wrong-typed price, and reports a failing agency by its status (S-13)', async () => {
@@ -131,14 +177,24 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
   });
 
   it('has no tool for the agency’s delete route, and an unknown tool reaches nothing (S-14)', async () => {
-    expect(Object.keys(tools).filter((name) => /delete/.test(name) && /^(wanderlust|tourism)__/.test(name))).toEqual([]);
-    const unknown = await callTool(stack.client, '/api/v1/mcp', 'wanderlust__delete-guest-bookings', { name: 'Ana Pop' }, { credential: stack.owner.delegated });
+    expect(Object.keys(tools).filter((name) => /delete/.test(name) && /^(wanderlust|tourism)__/.test(name))).toEqual(
+      [],
+    );
+    const unknown = await callTool(
+      stack.client,
+      '/api/v1/mcp',
+      'wanderlust__delete-guest-bookings',
+      { name: 'Ana Pop' },
+      { credential: stack.owner.delegated },
+    );
     expect(unknown.error).toBeDefined();
     expect(stack.agency.count('DELETE /v1/guests/:name/bookings')).toBe(0);
   });
 
   it('refuses a wrong-shaped argument before the agency is asked, echoing nothing (S-23)', async () => {
-    const refused = await notAsked(() => wanderlust('search-capability', { destination: { $ne: 1 }, dates: 'tomorrow', travelers: -1 }));
+    const refused = await notAsked(() =>
+      wanderlust('search-capability', { destination: { $ne: 1 }, dates: 'tomorrow', travelers: -1 }),
+    );
     expect(refused.reason).toBe('input_invalid');
     expect(JSON.stringify(refused.raw)).not.toMatch(/\$ne|tomorrow/);
     expect(JSON.stringify(refused.raw)).toMatch(/destination/);

@@ -10,7 +10,7 @@ export interface AgencyReporting {
   bypassDsn: string;
   /** A login role that owns the bookings table through membership (refused at start). */
   ownerDsn: string;
-  /** The server's own connection, a superuser on the test server (refused at start). */
+  /** The server's own connection, a superuser on the test server (refused at start). Each DSN reads the schema first. */
   superuserDsn: string;
   /** Adds bookings of one agency (an organization id): `[city, month, count]`. */
   seed(agency: string, rows: readonly (readonly [string, string, number])[]): Promise<void>;
@@ -19,10 +19,14 @@ export interface AgencyReporting {
   drop(): Promise<void>;
 }
 
-function dsnAs(connectionString: string, role: string): string {
+/** The server's URL as another role, with the agency's schema first on its search path. */
+function dsnAs(connectionString: string, role: string | undefined, schema: string): string {
   const url = new URL(connectionString);
-  url.username = role;
-  url.password = '';
+  if (role) {
+    url.username = role;
+    url.password = '';
+  }
+  url.searchParams.set('options', `-c search_path=${schema}`);
   return url.toString();
 }
 
@@ -69,10 +73,10 @@ export async function createAgencyReporting(connectionString: string): Promise<A
     GRANT SELECT ON ${schema}.bookings, ${schema}.bookings_by_city_v TO ${roles.reader}, ${roles.bypass};`);
   return {
     schema,
-    readerDsn: dsnAs(connectionString, roles.reader),
-    bypassDsn: dsnAs(connectionString, roles.bypass),
-    ownerDsn: dsnAs(connectionString, roles.ownerLogin),
-    superuserDsn: connectionString,
+    readerDsn: dsnAs(connectionString, roles.reader, schema),
+    bypassDsn: dsnAs(connectionString, roles.bypass, schema),
+    ownerDsn: dsnAs(connectionString, roles.ownerLogin, schema),
+    superuserDsn: dsnAs(connectionString, undefined, schema),
     async seed(agency, rows) {
       for (const [city, month, count] of rows)
         for (let i = 0; i < count; i++)

@@ -137,6 +137,16 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
   const clock = options.clock ?? systemClock;
   const owned: (() => Promise<void>)[] = [];
   try {
+    // Connector-backed operations, checked before anything else is opened: a SQL binding whose database role escapes
+    // row-level security refuses the start.
+    const connectors = await ConnectorRuntime.start({
+      bindings: compileBindingsOrThrow(application, new Map(registry.listResources().map((r) => [r.type, r]))),
+      env,
+      logger,
+      production: options.production === true,
+      ...(options.connectorOutbound ? { outbound: options.connectorOutbound } : {}),
+    });
+    owned.push(() => connectors.close());
     const database =
       options.database ?? (await openApplicationDatabase({ logger, ...pick(options, 'databaseUrl', 'dataDir') }));
     if (!options.database) owned.push(() => database.close());
@@ -218,15 +228,6 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
       for (const warning of agentProviderWarnings(agents.listAgents(), providers))
         logger.warn(warning.message, warning.fields);
     container.bind(T.ExternalMcpConnector).toConstantValue(new ExternalMcpConnector(externalMcpServers, logger));
-    // Connector-backed operations: a SQL binding whose database role escapes row-level security refuses the start.
-    const connectors = await ConnectorRuntime.start({
-      bindings: compileBindingsOrThrow(application, new Map(registry.listResources().map((r) => [r.type, r]))),
-      env,
-      logger,
-      production: options.production === true,
-      ...(options.connectorOutbound ? { outbound: options.connectorOutbound } : {}),
-    });
-    owned.push(() => connectors.close());
     container.bind(CONNECTORS_TYPES.ConnectorRuntime).toConstantValue(connectors);
     const traceSink = options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger));
     if (!options.traceSink) owned.push(() => traceSink.shutdown?.() ?? traceSink.flush());

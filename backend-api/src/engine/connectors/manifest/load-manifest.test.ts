@@ -66,7 +66,8 @@ function problemsOf(run: () => unknown): string[] {
   try {
     run();
   } catch (error) {
-    if (error instanceof DeclarationValidationError) return error.problems.map((p) => `${p.declaration} › ${p.path}: ${p.message}`);
+    if (error instanceof DeclarationValidationError)
+      return error.problems.map((p) => `${p.declaration} › ${p.path}: ${p.message}`);
     throw error;
   }
   return [];
@@ -83,12 +84,17 @@ describe('loading a capability manifest', () => {
     const module = loadCapabilityManifest({ directory });
     expect(module.name).toBe('shop');
     const [resource] = module.resources ?? [];
-    expect(resource).toMatchObject({ type: 'shop', customOperations: { lookup: { target: 'collection', effect: 'read' } } });
+    expect(resource).toMatchObject({
+      type: 'shop',
+      customOperations: { lookup: { target: 'collection', effect: 'read' } },
+    });
     const application = { name: 'app', modules: [module] };
     const compiled = compileApplicationResources(application);
     expect(compiled.problems).toEqual([]);
     const problems: never[] = [];
-    expect(compileApplicationBindings(application, compiled.resources, compiled.refusedTypes, problems)).toHaveLength(1);
+    expect(compileApplicationBindings(application, compiled.resources, compiled.refusedTypes, problems)).toHaveLength(
+      1,
+    );
     expect(problems).toEqual([]);
     const output = resource!.customOperations!.lookup!.responseSchema;
     expect(output.safeParse({ product: { name: 'Mug', price: { amount: 9, currency: 'EUR' } } }).success).toBe(true);
@@ -108,7 +114,9 @@ describe('loading a capability manifest', () => {
     });
     expect(problemsOf(() => loadCapabilityManifest({ directory }))).toEqual([
       expect.stringMatching(/shop\.lookup\.capability\.yaml" › capability\.effect \(line 2\): required: add effect$/),
-      expect.stringMatching(/shop\.lookup\.capability\.yaml" › capability \(line 2\): unknown key efect: remove or correct it$/),
+      expect.stringMatching(
+        /shop\.lookup\.capability\.yaml" › capability \(line 2\): unknown key efect: remove or correct it$/,
+      ),
     ]);
   });
 
@@ -116,7 +124,10 @@ describe('loading a capability manifest', () => {
     const directory = manifest({
       'capabilities.yaml': `${ROOT}  - shop.restock\n`,
       'shop.lookup.capability.yaml': CAPABILITY.replace('type: Product', 'type: Produce'),
-      'shop.restock.capability.yaml': CAPABILITY.replace('shop.lookup', 'shop.restock').replace('effect: read', 'effect: write'),
+      'shop.restock.capability.yaml': CAPABILITY.replace('shop.lookup', 'shop.restock').replace(
+        'effect: read',
+        'effect: write',
+      ),
       'shop.orphan.capability.yaml': CAPABILITY.replace('shop.lookup', 'shop.orphan'),
       'shop.Product.resource.yaml': RESOURCE,
       'shop.lookup.binding.yaml': BINDING,
@@ -132,9 +143,15 @@ spec:
 `,
     });
     const problems = problemsOf(() => loadCapabilityManifest({ directory })).join('\n');
-    expect(problems).toMatch(/shop\.lookup\.capability\.yaml" › capability\.output\.product\.type \(line \d+\): no resource named Produce/);
-    expect(problems).toMatch(/shop\.orphan\.capability\.yaml" › capability\.id \(line 2\): shop\.orphan is not listed in capabilities\.yaml/);
-    expect(problems).toMatch(/shop\.orphan\.capability\.yaml" › capability\.id \(line 2\): shop\.orphan has no binding/);
+    expect(problems).toMatch(
+      /shop\.lookup\.capability\.yaml" › capability\.output\.product\.type \(line \d+\): no resource named Produce/,
+    );
+    expect(problems).toMatch(
+      /shop\.orphan\.capability\.yaml" › capability\.id \(line 2\): shop\.orphan is not listed in capabilities\.yaml/,
+    );
+    expect(problems).toMatch(
+      /shop\.orphan\.capability\.yaml" › capability\.id \(line 2\): shop\.orphan has no binding/,
+    );
     expect(problems).not.toMatch(/found 0|does not fill/);
     expect(problems).toMatch(/"ops:warehouse" names no verified principal: map it in the loader's principals option/);
   });
@@ -150,6 +167,8 @@ spec:
       /photo\.type.*declare where image values may point: origins\.images in the binding/,
     );
     const broken = manifest({ 'capabilities.yaml': 'company:\n  id: shop\n   name: [unclosed\n' });
-    expect(problemsOf(() => loadCapabilityManifest({ directory: broken })).join('\n')).toMatch(/capabilities\.yaml" › \(line \d+\): not valid YAML/);
+    expect(problemsOf(() => loadCapabilityManifest({ directory: broken })).join('\n')).toMatch(
+      /capabilities\.yaml" › \(line \d+\): not valid YAML/,
+    );
   });
 });

@@ -106,7 +106,10 @@ export function parseDocumentAs<T extends z.ZodType>(document: ManifestDocument,
   for (const issue of parsed.error.issues.slice(0, 16)) {
     const at = issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
     if (issue.code === 'unrecognized_keys') {
-      document.report(at, `unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}: remove or correct ${issue.keys.length === 1 ? 'it' : 'them'}`);
+      document.report(
+        at,
+        `unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}: remove or correct ${issue.keys.length === 1 ? 'it' : 'them'}`,
+      );
     } else if (valueAt(document.data, at) === undefined) {
       document.report(at, `required: add ${String(at.at(-1) ?? 'it')}`);
     } else {
