@@ -93,7 +93,15 @@ export const ResourceOperationPoliciesSchema = z.strictObject({
 export const FAILURE_CODE_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 /** Validates {@link ResourceOperationFailures}. */
-export const ResourceOperationFailuresSchema = z.record(
-  z.string().regex(FAILURE_CODE_PATTERN, 'a failure code of letters, digits, "-", "_" or "." such as quote-expired'),
-  z.string().trim().min(1, 'describe the failure for the caller').max(500),
-);
+export const ResourceOperationFailuresSchema = z
+  .record(z.string(), z.string().trim().min(1, 'describe the failure for the caller').max(500))
+  .superRefine((failures, ctx) => {
+    for (const code of Object.keys(failures)) {
+      if (!FAILURE_CODE_PATTERN.test(code))
+        ctx.addIssue({
+          code: 'custom',
+          path: [code],
+          message: 'a failure code of letters, digits, "-", "_" or "." such as quote-expired',
+        });
+    }
+  });

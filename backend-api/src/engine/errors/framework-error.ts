@@ -88,17 +88,20 @@ export function toFrameworkError(error: unknown): FrameworkError {
   return new FrameworkError('INTERNAL', 'An internal error occurred.', { cause: error });
 }
 
+/** What an error tells a client beside its code and message (see {@link clientFields}). */
+export interface ClientErrorFields {
+  reason?: RefusalReason;
+  problems?: readonly InputProblem[];
+  failure?: DeclaredFailure;
+  violation?: ContractViolation;
+  upstreamStatus?: number;
+}
+
 /** A JSON-RPC error object: `{ code, message, data? }`. */
 export interface JsonRpcErrorObject {
   code: number;
   message: string;
-  data?: {
-    reason?: RefusalReason;
-    problems?: readonly InputProblem[];
-    failure?: DeclaredFailure;
-    violation?: ContractViolation;
-    upstreamStatus?: number;
-  };
+  data?: ClientErrorFields;
 }
 
 /**
@@ -121,7 +124,7 @@ export function toJsonRpcError(
  * What an error tells a client beside its code and message, on every surface: the refusal reason, input problems,
  * the declared failure, the contract violation and a backend's status, each only when present.
  */
-export function clientFields(error: FrameworkError): NonNullable<JsonRpcErrorObject['data']> {
+export function clientFields(error: FrameworkError): ClientErrorFields {
   return {
     ...(error.reason ? { reason: error.reason } : {}),
     ...(error.problems ? { problems: error.problems } : {}),

@@ -12,6 +12,7 @@ export {
   MAX_REPORTED_PROBLEMS,
   toFrameworkError,
   toJsonRpcError,
+  type ClientErrorFields,
   type ContractViolation,
   type DeclaredFailure,
   type FrameworkErrorOptions,

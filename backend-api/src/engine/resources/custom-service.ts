@@ -1,7 +1,7 @@
 import type { CoreResourceOperation } from '@wildo/shared-lib';
 import type { ResourceOperationFailures } from '@wildo/shared-lib';
 import { FrameworkError, type InputProblem, type RefusalReason } from '../errors/index.js';
-import { declaredFailure } from '../governance/index.js';
+import { declaredFailure, failureFromBackendAnswer, type BackendAnswer } from '../governance/index.js';
 import type { Logger } from '../logging/index.js';
 import type { StoreFilters } from '../persistence/resource-store.js';
 import type { SqlExecutor } from '../persistence/sql-database.js';
@@ -26,6 +26,11 @@ export interface ErrorBuilder {
    * description. A code the operation does not declare is an internal error (the caller sees the status only).
    */
   failure(code: string): FrameworkError;
+  /**
+   * A backend's non-2xx answer (its status and parsed body) as the error to throw: the declared failure its body
+   * names, else an error carrying the status only (see `failureFromBackendAnswer`).
+   */
+  fromBackendAnswer(answer: BackendAnswer): FrameworkError;
 }
 
 /** The {@link ErrorBuilder} of an operation that declares `failures` (none: every failure code is undeclared). */
@@ -37,6 +42,7 @@ export function errorBuilderFor(failures?: ResourceOperationFailures): ErrorBuil
     notFound: (message = 'The record was not found.') => new FrameworkError('NOT_FOUND', message),
     conflict: (message) => new FrameworkError('CONFLICT', message),
     failure: (code) => declaredFailure(failures, code),
+    fromBackendAnswer: (answer) => failureFromBackendAnswer(failures, answer),
   };
 }
 
