@@ -6,7 +6,7 @@ import {
   type ConnectorStack,
   type Surface,
 } from './connector-stack.js';
-import { expectNoLeaks } from './leak-check.js';
+import { expectAnswersLeakNothing } from './leak-check.js';
 
 // The reference application's travel desk (TypeScript declarations bound to the synthetic agency's REST API), through
 // REST, MCP and an agent tool: each governance rule beside its positive control, and after each refusal the agency's
@@ -25,6 +25,11 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
 
   const stays = (surface: Surface, operation: string, input: Record<string, unknown>) =>
     stack.call(surface, 'stays', operation, input);
+
+  /** REST and MCP report where values were withheld; an agent's tool result carries the shown data only. */
+  function expectWithheld(outcome: CallOutcome, surface: Surface, place: { path: string; reason: string }): void {
+    if (surface !== 'agent') expect(outcome.withheld).toContainEqual(place);
+  }
 
   /** Runs a call that must be refused before the agency is asked: the route's counter does not move. */
   async function refusedBeforeTheAgency(route: string, run: () => Promise<CallOutcome>): Promise<CallOutcome> {
@@ -52,7 +57,7 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
       const stay = (details.data as { stay: { rooms: { amenities: object[] }[] } }).stay;
       expect(Object.keys(stay.rooms[0]!).sort()).toEqual(['amenities', 'name', 'pricePerNight', 'sleeps']);
       expect(stay.rooms[0]!.amenities[0]).toEqual({ name: 'Breakfast', fee: 9 });
-      expect(details.withheld.length).toBeGreaterThan(0);
+      if (surface !== 'agent') expect(details.withheld.length).toBeGreaterThan(0);
     });
 
     it('withholds a photo on an undeclared host by its position and keeps the others (S-03)', async () => {
@@ -60,7 +65,7 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
       expect(photos.data).toEqual({
         photos: [1, 2, 3, 5].map((n) => `https://img.agency.example/ws-1001/${n}.jpg`),
       });
-      expect(photos.withheld).toContainEqual({ path: 'photos[3]', reason: 'origin_not_declared' });
+      expectWithheld(photos, surface, { path: 'photos[3]', reason: 'origin_not_declared' });
     });
 
     it('withholds a partner page link and keeps its row (S-04)', async () => {
@@ -71,7 +76,7 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
           { name: 'Casa Alfama Annex (partner listing)' },
         ],
       });
-      expect(pages.withheld).toContainEqual({ path: 'pages[1].url', reason: 'origin_not_declared' });
+      expectWithheld(pages, surface, { path: 'pages[1].url', reason: 'origin_not_declared' });
     });
 
     it('passes clean HTML byte for byte and withholds HTML with a script whole, with its reason (S-22)', async () => {
@@ -82,7 +87,7 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
       const scripted = await stays(surface, 'description', { stayId: 'ws-1002' });
       expect(scripted.ok).toBe(true);
       expect(scripted.data).toEqual({});
-      expect(scripted.withheld).toContainEqual({ path: 'html', reason: 'html_script' });
+      expectWithheld(scripted, surface, { path: 'html', reason: 'html_script' });
     });
 
     it('keeps an error row inside a 2xx answer as a row (S-13)', async () => {
@@ -211,8 +216,11 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
     expect(stack.agency.count('DELETE /v1/guests/:name/bookings')).toBe(0);
   });
 
-  it('never shows an undeclared field name or value in any structured content or text of this file', () => {
+  it('never shows an undeclared field name or value in any structured content or text of this file', async () => {
     expect(stack.outcomes.length).toBeGreaterThan(40);
-    expectNoLeaks(stack.outcomes.map((outcome) => outcome.raw));
+    expectAnswersLeakNothing(
+      stack.outcomes.map((outcome) => outcome.raw),
+      await (await fetch(`${stack.agency.url}/v1/stays/ws-1001`)).json(),
+    );
   });
 });

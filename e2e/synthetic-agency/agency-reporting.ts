@@ -16,6 +16,8 @@ export interface AgencyReporting {
   seed(agency: string, rows: readonly (readonly [string, string, number])[]): Promise<void>;
   /** Runs SQL as the server's superuser (a test drops and restores the policy). */
   admin(sql: string): Promise<void>;
+  /** Reads rows as the server's superuser, row security bypassed: what a careless pass-through would show. */
+  rawRows(sql: string): Promise<unknown[]>;
   drop(): Promise<void>;
 }
 
@@ -45,11 +47,11 @@ export async function createAgencyReporting(connectionString: string): Promise<A
     bypass: `${schema}_bypass`,
     ownerLogin: `${schema}_owner_login`,
   };
-  const run = async (sql: string, values: unknown[] = []) => {
+  const run = async (sql: string, values: unknown[] = []): Promise<unknown[]> => {
     const client = new pg.Client({ connectionString });
     await client.connect();
     try {
-      await client.query(sql, values);
+      return (await client.query(sql, values)).rows;
     } finally {
       await client.end();
     }
@@ -85,7 +87,10 @@ export async function createAgencyReporting(connectionString: string): Promise<A
             [agency, city, month, `Guest ${i}`, `DEMO-PASS-${String(100_000 + i)}`],
           );
     },
-    admin: (sql) => run(sql),
+    admin: async (sql) => {
+      await run(sql);
+    },
+    rawRows: (sql) => run(sql.replaceAll('bookings', `${schema}.bookings`)),
     async drop() {
       await run(`
         SELECT pg_terminate_backend(pid) FROM pg_stat_activity
