@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findLeaks } from '@wildo/backend-api/testing';
 import {
   SURFACES,
   startConnectorStack,
@@ -214,6 +216,66 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
     expect(listed).toContain('stays__find');
     expect(listed.filter((name) => /delete/i.test(name) && name.startsWith('stays'))).toEqual([]);
     expect(stack.agency.count('DELETE /v1/guests/:name/bookings')).toBe(0);
+  });
+
+  it('never shows a field the agency adds at any depth of any answer (property: random extra fields)', async () => {
+    // Keys no declaration uses and values no answer holds, put at random places of random answers.
+    const injection = fc.record({
+      route: fc.array(fc.nat(), { maxLength: 6 }),
+      key: fc.stringMatching(/^[a-z]{3,10}$/).map((word) => `leak_${word}`),
+      value: fc.oneof(
+        fc.stringMatching(/^[0-9a-f]{8}$/).map((hex) => `LEAK-${hex}`),
+        fc.integer(),
+        fc.stringMatching(/^[0-9a-f]{8}$/).map((hex) => ({ deeper: [`LEAK-${hex}`], nested: { n: 1 } })),
+      ),
+    });
+    const operations: [string, Record<string, unknown>][] = [
+      ['find', LISBON],
+      ['details', { stayId: 'ws-1003' }],
+      ['photos', { stayId: 'ws-1002' }],
+      ['pages', { stayId: 'ws-1001' }],
+      ['room-status', { propertyId: 'ws-1002', date: '2027-05-12' }],
+      ['quote', { stayId: 'ws-1001', dates: DATES, travelers: { adults: 2 } }],
+    ];
+    /** The objects of an answer, to pick a place among: every object at every depth, arrays' items included. */
+    const placeFor = (body: unknown, route: readonly number[]): Record<string, unknown> | undefined => {
+      let place = body;
+      for (const step of route) {
+        const children = Object.values(place as object).flatMap((child) => (Array.isArray(child) ? child : [child]));
+        const objects = children.filter((child) => child !== null && typeof child === 'object' && !Array.isArray(child));
+        if (objects.length === 0) break;
+        place = objects[step % objects.length];
+      }
+      return place !== null && typeof place === 'object' && !Array.isArray(place) ? (place as Record<string, unknown>) : undefined;
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...operations),
+        fc.constantFrom(...SURFACES),
+        fc.array(injection, { minLength: 1, maxLength: 8 }),
+        async ([operation, input], surface, injections) => {
+          let sent: unknown;
+          stack.agency.rewrite = (_route, body) => {
+            for (const { route, key, value } of injections) {
+              const place = placeFor(body, route);
+              if (place) place[key] = value;
+            }
+            return (sent = body);
+          };
+          try {
+            const outcome = await stays(surface, operation, input);
+            expect(outcome.ok, JSON.stringify(outcome.raw)).toBe(true);
+            const rules = { fields: injections.map((i) => i.key), values: [/LEAK-[0-9a-f]{8}/] };
+            // The control: the agency did send the extra fields; none of them reached the result.
+            expect(findLeaks(sent, rules).length).toBeGreaterThan(0);
+            expect(findLeaks(outcome.raw, rules)).toEqual([]);
+          } finally {
+            stack.agency.rewrite = undefined;
+          }
+        },
+      ),
+      { numRuns: 30 },
+    );
   });
 
   it('never shows an undeclared field name or value in any structured content or text of this file', async () => {
