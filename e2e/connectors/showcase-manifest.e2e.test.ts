@@ -30,7 +30,12 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
       }),
     });
     const listed = await mcpCall(stack.client, '/api/v1/mcp', 'tools/list', {}, { credential: stack.owner.delegated });
-    for (const tool of (listed.result?.tools ?? []) as { name: string }[]) tools[tool.name] = tool;
+    for (const tool of (listed.result?.tools ?? []) as {
+      name: string;
+      annotations?: Record<string, unknown>;
+      description?: string;
+    }[])
+      tools[tool.name] = tool;
   });
   afterAll(async () => {
     await stack?.close();

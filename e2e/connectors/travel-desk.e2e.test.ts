@@ -242,11 +242,15 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
       let place = body;
       for (const step of route) {
         const children = Object.values(place as object).flatMap((child) => (Array.isArray(child) ? child : [child]));
-        const objects = children.filter((child) => child !== null && typeof child === 'object' && !Array.isArray(child));
+        const objects = children.filter(
+          (child) => child !== null && typeof child === 'object' && !Array.isArray(child),
+        );
         if (objects.length === 0) break;
         place = objects[step % objects.length];
       }
-      return place !== null && typeof place === 'object' && !Array.isArray(place) ? (place as Record<string, unknown>) : undefined;
+      return place !== null && typeof place === 'object' && !Array.isArray(place)
+        ? (place as Record<string, unknown>)
+        : undefined;
     };
     await fc.assert(
       fc.asyncProperty(

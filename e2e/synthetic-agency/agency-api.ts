@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   AGENCY_IMAGE_ORIGIN,
@@ -56,6 +56,8 @@ export interface SyntheticAgencyOptions {
   port?: number;
   /** Keep no request log (for the benchmark: the log would grow without bound). */
   unrecorded?: boolean;
+  /** Answer this many milliseconds after a request arrives: a remote API's response time (default 0). */
+  latencyMs?: number;
 }
 
 const QUOTE_MINUTES = 15;
@@ -383,6 +385,60 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/** The agency's request handler with its request log: what {@link startSyntheticAgency} serves. */
+export interface AgencyHandler {
+  listener: RequestListener;
+  requests: AgencyRequest[];
+  /** Requests received, logged or not. */
+  total(): number;
+  reset(): void;
+  rewrite: AnswerRewrite | undefined;
+}
+
+/**
+ * The synthetic agency's request handler, for a server of the caller's own (the benchmark serves it beside the
+ * framework). See {@link startSyntheticAgency} for what it answers.
+ */
+export function createAgencyHandler(options: Omit<SyntheticAgencyOptions, 'port'> = {}): AgencyHandler {
+  const now = options.now ?? (() => new Date());
+  let total = 0;
+  const handler: AgencyHandler = {
+    requests: [],
+    total: () => total,
+    reset: () => {
+      handler.requests.length = 0;
+      total = 0;
+    },
+    rewrite: undefined,
+    listener: (req, res) => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'http://agency.invalid');
+        const body = await readBody(req);
+        const match = ROUTES.map((r) => ({ r, m: req.method === r.method ? r.pattern.exec(url.pathname) : null })).find(
+          (candidate) => candidate.m !== null,
+        );
+        const request: AgencyRequest = {
+          route: match?.r.route ?? `${req.method} ${url.pathname}`,
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          query: Object.fromEntries(url.searchParams),
+          headers: { authorization: req.headers.authorization, 'content-type': req.headers['content-type'] },
+          body,
+        };
+        total += 1;
+        if (!options.unrecorded) handler.requests.push(request);
+        if (!match?.m) return send(res, 404, { error: { code: 'no-route', message: `No route ${request.route}` } });
+        const answer = match.r.handle(request, match.m.slice(1).map(decodeURIComponent), now);
+        const rewritten =
+          handler.rewrite && answer.status < 300 ? handler.rewrite(request.route, answer.body) : answer.body;
+        if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+        send(res, answer.status, rewritten);
+      })().catch(() => send(res, 500, { error: { code: 'agency-crashed' } }));
+    },
+  };
+  return handler;
+}
+
 /**
  * Starts the synthetic agency on 127.0.0.1: a REST API that over-exposes on purpose (margins, guests' passports
  * and phones at every depth, raw HTML with scripts, photos and links on foreign hosts, error rows inside 2xx
@@ -395,33 +451,8 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * expect(agency.count('POST /v1/bookings')).toBe(0);
  */
 export async function startSyntheticAgency(options: SyntheticAgencyOptions = {}): Promise<SyntheticAgency> {
-  const now = options.now ?? (() => new Date());
-  const requests: AgencyRequest[] = [];
-  let total = 0;
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? '/', 'http://agency.invalid');
-      const body = await readBody(req);
-      const match = ROUTES.map((r) => ({ r, m: req.method === r.method ? r.pattern.exec(url.pathname) : null })).find(
-        (candidate) => candidate.m !== null,
-      );
-      const request: AgencyRequest = {
-        route: match?.r.route ?? `${req.method} ${url.pathname}`,
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
-        headers: { authorization: req.headers.authorization, 'content-type': req.headers['content-type'] },
-        body,
-      };
-      total += 1;
-      if (!options.unrecorded) requests.push(request);
-      if (!match?.m) return send(res, 404, { error: { code: 'no-route', message: `No route ${request.route}` } });
-      const answer = match.r.handle(request, match.m.slice(1).map(decodeURIComponent), now);
-      const rewritten =
-        agency.rewrite && answer.status < 300 ? agency.rewrite(request.route, answer.body) : answer.body;
-      send(res, answer.status, rewritten);
-    })().catch(() => send(res, 500, { error: { code: 'agency-crashed' } }));
-  });
+  const handler = createAgencyHandler(options);
+  const server: Server = createServer(handler.listener);
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -431,24 +462,21 @@ export async function startSyntheticAgency(options: SyntheticAgencyOptions = {})
       server.closeAllConnections();
       server.close(() => resolve());
     }));
-  const agency: SyntheticAgency = {
+  const { requests } = handler;
+  return {
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
-    count: (route) =>
-      route === undefined
-        ? options.unrecorded
-          ? total
-          : requests.length
-        : requests.filter((r) => r.route === route).length,
+    count: (route) => (route === undefined ? handler.total() : requests.filter((r) => r.route === route).length),
     last: (route) => requests.findLast((r) => r.route === route),
-    reset: () => {
-      requests.length = 0;
-      total = 0;
+    reset: handler.reset,
+    get rewrite() {
+      return handler.rewrite;
     },
-    rewrite: undefined,
+    set rewrite(rewrite) {
+      handler.rewrite = rewrite;
+    },
     close,
     [Symbol.asyncDispose]: close,
   };
-  return agency;
 }
