@@ -11,6 +11,7 @@ import { createOrganization, signUp } from '../support/fixtures.js';
 import { createAgencyReporting, type AgencyReporting } from '../synthetic-agency/agency-reporting.js';
 import { SURFACES, startConnectorStack, type ConnectorStack } from './connector-stack.js';
 import { expectAnswersLeakNothing } from './leak-check.js';
+import { readmeBlock, runReadmeBlock } from './readme-blocks.js';
 
 // The same SQL capability (the reference application's TypeScript binding, and the gateway manifest's S-15 binding)
 // against the agency's reporting schema on PostgreSQL: row-level security decides whose rows come back.
@@ -95,6 +96,17 @@ describe.skipIf(!DATABASE_URL)('SQL capabilities under row-level security (Postg
     expect(logLines.join('\n')).toMatch(/row-level security was turned off/);
     await reporting.admin(`ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`);
     expect((await stack.call('mcp', 'agency-reports', 'bookings-by-city', MAY)).data).toEqual(LISBON_FIRST);
+  });
+
+  it('answers the report as the README says', async () => {
+    // The README's setup line runs the same createAgencyReporting this file's stack did (its own test is its output).
+    expect(readmeBlock('agency:reporting $ORG')).toContain('--filter @wildo/e2e agency:reporting');
+    const { stdout } = await runReadmeBlock(readmeBlock('/agency-reports/bookings-by-city'), {
+      API: `${stack.url}/api/v1`,
+      TOKEN: stack.owner.user.token.reveal(),
+      ORG: stack.organizationId,
+    });
+    expect((JSON.parse(stdout) as { data: unknown }).data).toEqual(LISBON_FIRST);
   });
 
   it('never shows the connection string, a driver message or a guest’s passport', async () => {

@@ -9,6 +9,7 @@ import {
   type Surface,
 } from './connector-stack.js';
 import { expectAnswersLeakNothing } from './leak-check.js';
+import { readmeBlock, runReadmeBlock } from './readme-blocks.js';
 
 // The reference application's travel desk (TypeScript declarations bound to the synthetic agency's REST API), through
 // REST, MCP and an agent tool: each governance rule beside its positive control, and after each refusal the agency's
@@ -280,6 +281,20 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
       ),
       { numRuns: 30 },
     );
+  });
+
+  it('answers the README’s calls as the README says', async () => {
+    const started = readmeBlock('--filter @wildo/e2e agency ');
+    expect(started).toContain('TRAVEL_AGENCY_API_URL=http://127.0.0.1:8788');
+    const { stdout } = await runReadmeBlock(readmeBlock('/stays/find'), {
+      API: `${stack.url}/api/v1`,
+      TOKEN: stack.owner.user.token.reveal(),
+      ORG: stack.organizationId,
+    });
+    // Two answers, back to back (curl adds no newline).
+    const [found, photos] = stdout.split(/(?<=\})(?=\{"data")/).map((text) => JSON.parse(text) as { data: unknown; withheld?: unknown });
+    expect(found?.data).toMatchObject({ totalMatches: 4, stays: [{ id: 'ws-1001', name: 'Casa Alfama' }, {}, {}, {}] });
+    expect(photos?.withheld).toEqual([{ path: 'photos[3]', reason: 'origin_not_declared' }]);
   });
 
   it('never shows an undeclared field name or value in any structured content or text of this file', async () => {
