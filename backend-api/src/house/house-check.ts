@@ -41,12 +41,16 @@ export interface HouseReport {
   figures: HouseFigures;
 }
 
-/** Test-only sources: they may reach any file (tests see inside rooms), and production code never imports them. */
-export function isTestSupport(relative: string): boolean {
+/**
+ * Test-only sources (tests, fixtures, contract suites: anything that imports vitest): they may reach any file, as
+ * tests see inside rooms, and production code never imports them.
+ */
+export function isTestSupport(relative: string, source?: SourceFile): boolean {
   return (
     /\.(test|type-test)\.tsx?$/.test(relative) ||
-    /(^|\.)fixtures\.ts$/.test(path.basename(relative)) ||
-    relative.split('/').includes('test-support')
+    /(^|\.)fixtures\.ts$|(^|[.-])test[.-]/.test(path.basename(relative)) ||
+    relative.split('/').includes('test-support') ||
+    (source?.imports.some((i) => i.specifier === 'vitest' || i.specifier.startsWith('vitest/')) ?? false)
   );
 }
 
@@ -121,10 +125,13 @@ export function checkHouse(plan: HousePlan, root: string, files: readonly Source
   let importsUpward = 0;
   let importsPastIndex = 0;
 
+  const testSupport = new Set(
+    files.filter((source) => isTestSupport(relativeOf(source.file), source)).map((source) => source.file),
+  );
   for (const source of files) {
     const relative = relativeOf(source.file);
     const room = roomOf(plan, relative);
-    const test = isTestSupport(relative);
+    const test = testSupport.has(source.file);
     if (!room) {
       violations.push({
         rule: 'room-in-plan',
@@ -142,7 +149,7 @@ export function checkHouse(plan: HousePlan, root: string, files: readonly Source
       const targetRelative = relativeOf(imported.target);
       if (targetRelative.startsWith('..')) continue;
       const at = { file: relative, line: imported.line, specifier: imported.specifier };
-      if (isTestSupport(targetRelative)) {
+      if (testSupport.has(imported.target) || isTestSupport(targetRelative)) {
         if (!test)
           violations.push({
             ...at,
