@@ -56,16 +56,18 @@ function resolveRelative(from: string, specifier: string): string | undefined {
  */
 export function readSourceFile(file: string): SourceFile {
   const text = readFileSync(file, 'utf8');
-  const lineStarts = ts.computeLineStarts(text);
+  const lineStarts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lineStarts.push(at + 1);
+  const lineOf = (position: number) => {
+    let line = lineStarts.findIndex((start) => start > position);
+    if (line === -1) line = lineStarts.length;
+    return line;
+  };
   const imports = ts.preProcessFile(text, true, true).importedFiles.map((reference): SourceImport => {
     const target = resolveRelative(file, reference.fileName);
-    return {
-      specifier: reference.fileName,
-      ...(target ? { target } : {}),
-      line: ts.computeLineAndCharacterOfPosition(lineStarts, reference.pos).line + 1,
-    };
+    return { specifier: reference.fileName, ...(target ? { target } : {}), line: lineOf(reference.pos) };
   });
-  return { file, lines: lineStarts.length, imports };
+  return { file, lines: text.endsWith('\n') ? lineStarts.length - 1 : lineStarts.length, imports };
 }
 
 /** Reads every source file under `root`. */
