@@ -4,15 +4,15 @@ export {
   type BackendDomainModule,
   type FlowsActorsContribution,
   defineBackendApplication,
-} from './container/backend-domain-module.js';
+} from './bootstrap/backend-domain-module.js';
 export {
   validateDeclarations,
   type DeclarationValidationOptions,
   type ValidatedApplication,
-} from './container/application-declarations.js';
+} from './bootstrap/application-declarations.js';
 export { systemClock, type Clock } from './container/clock.js';
 export { SAAS_SERVICE_TYPES } from './container/saas-service-types.tokens.js';
-export { createWildoBackend, type WildoBackend, type WildoBackendOptions } from './container/wildo-backend.js';
+export { createWildoBackend, type WildoBackend, type WildoBackendOptions } from './bootstrap/wildo-backend.js';
 export {
   FRAMEWORK_ERROR_JSON_RPC,
   FRAMEWORK_ERROR_STATUS,
@@ -57,7 +57,7 @@ export {
 export { DeclarationValidationError, type DeclarationProblem } from './resources/resources.errors.js';
 export { DataDirectoryLockedError } from './persistence/data-directory-lock.errors.js';
 export { ResourcesRegistry } from './resources/resources-registry.service.js';
-export { RoleHierarchyResolver } from './resources/role-hierarchy.service.js';
+export { RoleHierarchyResolver } from './identity/role-hierarchy.service.js';
 export { ServicesRegistryHandler } from './resources/services-registry-handler.service.js';
 export { ResourceServerAuthenticator } from './resource-servers/resource-server.authenticator.js';
 export {

@@ -5,8 +5,8 @@ import {
   type FlowActorSystem,
   type ResourceServerInstance,
 } from '@wildo/shared-lib';
-import type { AgentsRegistry } from '../agents/agents-registry.service.js';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
+import type { AgentsRegistry } from '../agents/systems/agents-registry.service.js';
+import type { BackendApplicationDefinition } from '../bootstrap/backend-domain-module.js';
 import type { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
 import type { DeclarationProblem } from '../resources/resources.errors.js';
 import { invalidParams } from './a2a-protocol.js';

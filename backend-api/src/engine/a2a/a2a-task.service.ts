@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { ConversationService } from '../agents/conversations/conversation.service.js';
-import type { TurnEndRow } from '../agents/conversations/conversation.store.js';
-import type { TurnEvent } from '../agents/conversations/turn-events.js';
+import type { ConversationService } from '../agents/runtime/conversation.service.js';
+import type { TurnEndRow } from '../agents/runtime/conversation.store.js';
+import type { TurnEvent } from '../agents/runtime/turn-events.js';
 import type { CoordinationBackend, Lease, Unsubscribe } from '../coordination/coordination.js';
 import { FrameworkError, toFrameworkError } from '../errors/index.js';
 import type { AuthenticatedPrincipal } from '../identity/principal.types.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../container/clock.js';
-import type { TurnEndRow } from '../agents/conversations/conversation.store.js';
+import type { TurnEndRow } from '../agents/runtime/conversation.store.js';
 import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
 import { toStorableValue } from '../resources/schema/index.js';
 import { TERMINAL_STATES, type A2aTaskState } from './a2a-protocol.js';

@@ -1,7 +1,7 @@
 import type { Container } from 'inversify';
-import type { ConversationService } from '../agents/conversations/conversation.service.js';
-import type { AgentsRegistry } from '../agents/agents-registry.service.js';
-import type { BackendApplicationDefinition, BackendDomainModule } from '../container/backend-domain-module.js';
+import type { ConversationService } from '../agents/runtime/conversation.service.js';
+import type { AgentsRegistry } from '../agents/systems/agents-registry.service.js';
+import type { BackendApplicationDefinition, BackendDomainModule } from '../bootstrap/backend-domain-module.js';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';

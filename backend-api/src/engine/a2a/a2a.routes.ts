@@ -2,7 +2,7 @@ import express, { Router, type Request, type Response } from 'express';
 import type { CounterPolicy } from '../coordination/coordination.js';
 import { FrameworkError, toFrameworkError, toJsonRpcError } from '../errors/index.js';
 import { burstKeyOf } from '../http/authentication.middleware.js';
-import { httpState } from '../http/http-state.js';
+import { httpState } from '../routing/http-state.js';
 import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
 import type { Logger } from '../logging/index.js';
 import { McpWireError, rpcError, rpcResult, type JsonRpcMessage } from '../mcp/mcp-protocol.js';

@@ -2,12 +2,12 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { toFrameworkError } from '../errors/index.js';
 import { errorEnvelope } from '../http/error.middleware.js';
-import { httpState, param, requirePrincipal, sendData } from '../http/http-state.js';
+import { httpState, param, requirePrincipal, sendData } from '../routing/http-state.js';
 import type { Logger } from '../logging/index.js';
 import { parseContract } from '../resources/operation-input.js';
 import type { ApprovalService } from './approvals/approval.service.js';
-import { MAX_USER_MESSAGE_CHARS, type ConversationService } from './conversations/conversation.service.js';
-import type { TurnEvent } from './conversations/turn-events.js';
+import { MAX_USER_MESSAGE_CHARS, type ConversationService } from './runtime/conversation.service.js';
+import type { TurnEvent } from './runtime/turn-events.js';
 
 /** Options of {@link createAgentsRouter}. */
 export interface AgentsRouterOptions {

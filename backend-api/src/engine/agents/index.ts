@@ -5,14 +5,14 @@ export {
   type AgentInvocationResult,
   type CodingAgentInvocationOptions,
   type InvokeAgentOptions,
-} from './agents-backend.service.js';
+} from './runtime/agents-backend.service.js';
 export {
   AgentsRegistry,
   isLanguageOperation,
   type AgentModelResolver,
   type ResolvedAgent,
-} from './agents-registry.service.js';
-export { catalogueModelResolver } from './agent-model-resolver.js';
+} from './systems/agents-registry.service.js';
+export { catalogueModelResolver } from './systems/agent-model-resolver.js';
 export {
   defineActorSystem,
   defineChatAgent,
@@ -24,10 +24,10 @@ export {
   type ChatModelOf,
   type ChatProviderRef,
   type SystemActorDefinition,
-} from './define-agent.js';
+} from './systems/define-agent.js';
 export { agentsContainerModule, agentsModule } from './agents.module.js';
 export { createAgentsRouter, type AgentsRouterOptions } from './agents.routes.js';
-export { AgentCallRecorder, type AgentCallReport } from './agent-call-recorder.js';
+export { AgentCallRecorder, type AgentCallReport } from './runtime/agent-call-recorder.js';
 export {
   APPROVAL_LIFETIME_MS,
   ApprovalService,
@@ -46,15 +46,15 @@ export {
   type ConversationTranscript,
   type ResumeTurnRequest,
   type StartTurnRequest,
-} from './conversations/conversation.service.js';
+} from './runtime/conversation.service.js';
 export {
   ConversationStore,
   type Execution,
   type ExecutionOwner,
   type ExecutionStatus,
-} from './conversations/conversation.store.js';
-export type { TurnCompletion, TurnEvent } from './conversations/turn-events.js';
-export type { ToolOutcome } from './conversations/turn-tools.js';
+} from './runtime/conversation.store.js';
+export type { TurnCompletion, TurnEvent } from './runtime/turn-events.js';
+export type { ToolOutcome } from './runtime/turn-tools.js';
 export { ExternalMcpConnector, type ExternalMcpSession } from './external-mcp/external-mcp.service.js';
 export type {
   ExternalMcpCallResult,

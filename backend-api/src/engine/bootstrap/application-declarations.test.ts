@@ -17,7 +17,7 @@ import {
   functionTool,
   languageAgent,
   loadGeneratedRuntime,
-} from '../agents/agents-registry.fixtures.js';
+} from '../agents/systems/agents-registry.fixtures.js';
 import { resourceReadTool, resourceWriteTool } from '../agents/tools/resource-tools.js';
 import type { FunctionTool } from '../agents/tools/function-tool.types.js';
 import type { RuntimeConfiguration } from '../config/index.js';

@@ -1,6 +1,6 @@
 import { a2aInstanceProblems } from '../a2a/a2a-agents.js';
-import { catalogueModelResolver } from '../agents/agent-model-resolver.js';
-import { AgentsRegistry, type AgentModelResolver } from '../agents/agents-registry.service.js';
+import { catalogueModelResolver } from '../agents/systems/agent-model-resolver.js';
+import { AgentsRegistry, type AgentModelResolver } from '../agents/systems/agents-registry.service.js';
 import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
 import { compileApplicationResources, ResourcesRegistry } from '../resources/resources-registry.service.js';
 import { DeclarationValidationError, type DeclarationProblem } from '../resources/resources.errors.js';

@@ -13,9 +13,9 @@ import { ExecutionContextCreator } from '../resources/execution-context-creator.
 import { OperationAdmission } from '../resources/operation-admission.service.js';
 import { OperationDispatcher } from '../resources/operation-dispatcher.service.js';
 import { RateLimitService } from '../resources/rate-limit.service.js';
-import { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import { RoleHierarchyResolver } from '../identity/role-hierarchy.service.js';
 import { ServicesRegistryHandler } from '../resources/services-registry-handler.service.js';
-import { SAAS_SERVICE_TYPES as T } from './saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
 
 /**
  * The engine's own services (dispatch and identity), all singletons. Platform values (database, store,

@@ -25,7 +25,7 @@ import { storedFileSource } from '../rag/ingestion/stored-file-source.js';
 import { withFileReferences } from '../files/file-referencing-store.js';
 import type { FileUploadGrantService } from '../files/file-upload-grant.service.js';
 import { bindUploadGrants } from '../files/files.bindings.js';
-import { UploadGrantMcpTools } from '../files/upload-grant.mcp-tools.js';
+import { UploadGrantMcpTools } from '../mcp/upload-grant-tools.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
 import { openFileStorage } from '../files/file-storage.open.js';
 import type { FileStorage } from '../files/file-storage.js';
@@ -40,7 +40,7 @@ import { createRagIngestion } from '../rag/rag.module.js';
 import { runMigrations } from '../persistence/sql-migrations.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import { agentProviderWarnings } from '../agents/agent-readiness.js';
+import { agentProviderWarnings } from '../agents/systems/agent-readiness.js';
 import { ExternalMcpConnector } from '../agents/external-mcp/external-mcp.service.js';
 import type { ExternalMcpServerDefinition } from '../agents/external-mcp/external-mcp.types.js';
 import { ProviderCallError } from '../agents/providers/llm-provider.types.js';
@@ -49,11 +49,11 @@ import type { RuntimeConfiguration } from '../config/runtime-configuration.schem
 import { createTraceSink } from '../observability/create-trace-sink.js';
 import type { AgentTraceSink } from '../observability/trace-sink.js';
 import type { BackendApplicationDefinition } from './backend-domain-module.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, type Clock } from '../container/clock.js';
 import { openApplicationDatabase } from './application-database.js';
 import { validateDeclarations } from './application-declarations.js';
 import { engineContainerModule } from './engine.module.js';
-import { SAAS_SERVICE_TYPES as T } from './saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
 
 /** Options of {@link createWildoBackend}; every one has a default suited to a fresh machine. */
 export interface WildoBackendOptions {

@@ -13,7 +13,7 @@ import {
   type ServiceHandlerUtils,
 } from '../resources/custom-service.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type { RoleHierarchyResolver } from '../identity/role-hierarchy.service.js';
 import { generateApiKeyMaterial, type ApiKeyScope } from './api-key-material.js';
 import type { CredentialDirectory } from './credential-directory.service.js';
 import type { CredentialSecrets } from './credential-secrets.service.js';

@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify';
-import type { BackendDomainModule } from '../container/backend-domain-module.js';
+import type { BackendDomainModule } from '../bootstrap/backend-domain-module.js';
 import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
 import { ApiKeyAuthenticationStrategy } from './api-key.strategy.js';
 import { buildApiKeyImplementation } from './api-keys.custom-impl.service.js';

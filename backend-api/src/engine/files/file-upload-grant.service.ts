@@ -16,7 +16,7 @@ import type { ExecutionContextCreator } from '../resources/execution-context-cre
 import type { OperationAdmission } from '../resources/operation-admission.service.js';
 import { scopeFor } from '../resources/record-access.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type { RoleHierarchyResolver } from '../identity/role-hierarchy.service.js';
 import { fileFieldsOf, isUserUploadable, type FileField } from './file-fields.js';
 import type { FileRecord, FileRecordsService } from './file-records.service.js';
 import {

@@ -8,7 +8,7 @@ import type { ResourceStore } from '../persistence/resource-store.js';
 import type { ExecutionContextCreator } from '../resources/execution-context-creator.service.js';
 import type { OperationAdmission } from '../resources/operation-admission.service.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type { RoleHierarchyResolver } from '../identity/role-hierarchy.service.js';
 import type { FileRecordsService } from './file-records.service.js';
 import { FileUploadGrantService } from './file-upload-grant.service.js';
 import { FileUploadRedemption } from './file-upload-redemption.js';

@@ -30,4 +30,4 @@ export {
 export { FileUploadGrantService, type MintUploadGrantRequest } from './file-upload-grant.service.js';
 export { FILES_MIGRATIONS } from './files.migrations.js';
 export { FILES_TYPES } from './files.tokens.js';
-export { uploadGrantToolName } from './upload-grant.mcp-tools.js';
+export { uploadGrantToolName } from '../mcp/upload-grant-tools.js';

@@ -3,7 +3,7 @@ import type { CounterPolicy } from '../coordination/coordination.js';
 import type { Authenticator } from '../identity/authenticator.service.js';
 import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
 import { rateLimited, type RateLimitService } from '../resources/rate-limit.service.js';
-import { httpState } from './http-state.js';
+import { httpState } from '../routing/http-state.js';
 
 /** Verifies the `Authorization` header (absent = anonymous) and records the principal for the routes. */
 export function authenticationMiddleware(authenticator: Authenticator) {

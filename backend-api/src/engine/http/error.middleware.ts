@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { FrameworkError, toFrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import { httpState } from './http-state.js';
+import { httpState } from '../routing/http-state.js';
 
 /** Body-parser and router failures, mapped to the framework's codes (their messages may echo input and are never sent). */
 function fromBodyParser(error: unknown): FrameworkError | undefined {

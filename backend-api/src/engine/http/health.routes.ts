@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { SqlDatabase } from '../persistence/sql-database.js';
-import { sendData } from './http-state.js';
+import { sendData } from '../routing/http-state.js';
 
 /** The engine's version, reported by the health endpoint. */
 export const ENGINE_VERSION = '0.1.0';

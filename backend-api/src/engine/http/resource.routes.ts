@@ -4,7 +4,7 @@ import { FrameworkError } from '../errors/index.js';
 import type { CompiledOperation } from '../resources/compiled-resource.types.js';
 import type { DispatchRequest, OperationDispatcher } from '../resources/operation-dispatcher.service.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import { httpState, sendData } from './http-state.js';
+import { httpState, sendData } from '../routing/http-state.js';
 import { RouteTable, type RouteEntry } from './route-table.js';
 
 /** Options of {@link createResourceRouter}. */

@@ -1,5 +1,5 @@
 import { PASSWORD_HASH_PARAMETERS, type PasswordHashParameters } from './password-hash.parameters.js';
-import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './login-throttle.js';
+import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './routes/login-throttle.js';
 
 /** Identity settings resolved from the generated runtime configuration and the environment. */
 export interface IdentitySettings {

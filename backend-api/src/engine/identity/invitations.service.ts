@@ -5,7 +5,7 @@ import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
 import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
 import type { IdentitySettings } from './identity-settings.js';
 import {
   bumpAuthorizationVersion,

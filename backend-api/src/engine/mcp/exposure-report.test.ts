@@ -11,9 +11,9 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { referenceApplication } from '../../modules/index.js';
-import type { BackendApplicationDefinition, BackendDomainModule } from '../container/backend-domain-module.js';
+import type { BackendApplicationDefinition, BackendDomainModule } from '../bootstrap/backend-domain-module.js';
 import type { Logger } from '../logging/index.js';
-import { withEngineModules } from '../container/engine-modules.js';
+import { withEngineModules } from '../bootstrap/engine-modules.js';
 import { createSilentLogger } from '../logging/index.js';
 import { createResourceCustomServiceImplementation } from '../resources/custom-service.js';
 import { ResourcesRegistry } from '../resources/resources-registry.service.js';

@@ -1,8 +1,8 @@
 import { describeA2aAgents, type A2aAgentExposure } from '../a2a/a2a-agents.js';
-import { listAgentTools } from '../agents/agent-tool-listing.js';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
-import { withEngineModules } from '../container/engine-modules.js';
-import { UploadGrantMcpTools } from '../files/upload-grant.mcp-tools.js';
+import { listAgentTools } from '../agents/systems/agent-tool-listing.js';
+import type { BackendApplicationDefinition } from '../bootstrap/backend-domain-module.js';
+import { withEngineModules } from '../bootstrap/engine-modules.js';
+import { UploadGrantMcpTools } from './upload-grant-tools.js';
 import { createSilentLogger } from '../logging/index.js';
 import { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import type { McpCustomTool } from './mcp-tools.types.js';

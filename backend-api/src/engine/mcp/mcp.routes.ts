@@ -2,7 +2,7 @@ import { ResourceServerKind } from '@wildo/shared-lib';
 import express, { Router, type Request, type Response } from 'express';
 import type { CounterPolicy } from '../coordination/coordination.js';
 import { FrameworkError, toFrameworkError } from '../errors/index.js';
-import { httpState } from '../http/http-state.js';
+import { httpState } from '../routing/http-state.js';
 import { ENGINE_VERSION } from '../http/health.routes.js';
 import { burstKeyOf } from '../http/authentication.middleware.js';
 import { readUserSnapshot } from '../identity/authenticator.service.js';
@@ -12,7 +12,7 @@ import type { Logger } from '../logging/index.js';
 import type { ResourceServerAuthenticator } from '../resource-servers/resource-server.authenticator.js';
 import type { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
 import { rateLimited, type RateLimitService } from '../resources/rate-limit.service.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type { RoleHierarchyResolver } from '../identity/role-hierarchy.service.js';
 import { errorResult } from './mcp-results.js';
 import {
   HANDSHAKE_PROTOCOL_VERSIONS,

@@ -1,19 +1,19 @@
 import { CoreResourceOperation, ResourcePrimaryScope } from '@wildo/shared-lib';
 import { z } from 'zod';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
-import { callOrganization, organizationIdArgument, toolInputInvalid } from '../mcp/call-organization.js';
-import { successResult } from '../mcp/mcp-results.js';
-import type { McpCustomTool } from '../mcp/mcp-tools.types.js';
-import type { DerivedMcpTools } from '../mcp/tool-catalogue.service.js';
-import { idArgumentOf, TOOL_NAME, toolNameOf } from '../mcp/tool-naming.js';
+import { callOrganization, organizationIdArgument, toolInputInvalid } from './call-organization.js';
+import { successResult } from './mcp-results.js';
+import type { McpCustomTool } from './mcp-tools.types.js';
+import type { DerivedMcpTools } from './tool-catalogue.service.js';
+import { idArgumentOf, TOOL_NAME, toolNameOf } from './tool-naming.js';
 import type { CompiledOperation, CompiledResource } from '../resources/compiled-resource.types.js';
-import { fileFieldsOf, isUserUploadable, type FileField } from './file-fields.js';
+import { fileFieldsOf, isUserUploadable, type FileField } from '../files/file-fields.js';
 import {
   DeclaredFileSchema,
   FILE_UPLOAD_GRANT_MAX_MINUTES,
   MintUploadGrantBodySchema,
-} from './file-upload-grant.schema.js';
-import type { FileUploadGrantService } from './file-upload-grant.service.js';
+} from '../files/file-upload-grant.schema.js';
+import type { FileUploadGrantService } from '../files/file-upload-grant.service.js';
 
 /** `<resource>__<operation>.upload_grant.<field>`: the derived tool that mints an upload grant for one file field. */
 export function uploadGrantToolName(resourceType: string, operation: string, field: string): string {

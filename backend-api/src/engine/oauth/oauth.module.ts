@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify';
-import type { BackendDomainModule } from '../container/backend-domain-module.js';
+import type { BackendDomainModule } from '../bootstrap/backend-domain-module.js';
 import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
 import { ResourceServerAuthenticator } from '../resource-servers/resource-server.authenticator.js';
 import { AuthorizationCodeService } from './authorization-codes.service.js';

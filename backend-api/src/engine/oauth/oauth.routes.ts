@@ -2,7 +2,7 @@ import { OAuthAuthorizeRequestSchema, OAuthConsentDecisionRequestSchema } from '
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { CounterPolicy } from '../coordination/coordination.js';
 import { FrameworkError } from '../errors/index.js';
-import { requirePrincipal, sendData } from '../http/http-state.js';
+import { requirePrincipal, sendData } from '../routing/http-state.js';
 import type { UserPrincipal } from '../identity/principal.types.js';
 import type { Logger } from '../logging/index.js';
 import { parseContract } from '../resources/operation-input.js';

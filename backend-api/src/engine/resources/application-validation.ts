@@ -1,5 +1,5 @@
 import { CoreResourceOperation, ResourcePrimaryScope, ResourceServerKind } from '@wildo/shared-lib';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
+import type { BackendApplicationDefinition } from '../bootstrap/backend-domain-module.js';
 import type { CompiledResource } from './compiled-resource.types.js';
 import { RESERVED_ORG_SEGMENTS, RESERVED_TOP_SEGMENTS } from './resource-naming.js';
 import type { DeclarationProblem } from './resources.errors.js';

@@ -14,7 +14,7 @@ import type { AuthenticatedPrincipal, MachinePrincipal, UserPrincipal } from '..
 import type { TenantScope } from '../persistence/resource-store.js';
 import type { CompiledOperation } from './compiled-resource.types.js';
 import type { DispatchSurface, ExecutionContext } from './execution-context.js';
-import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
+import type { RoleHierarchyResolver } from '../identity/role-hierarchy.service.js';
 
 /** Ids a surface takes from the addressed URL or conversation (never from a payload). */
 export interface ContextIds {

@@ -3,7 +3,7 @@ import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
 import type { CompiledOperation } from './compiled-resource.types.js';
 import type { ExecutionContext } from './execution-context.js';
-import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
+import type { RoleHierarchyResolver } from '../identity/role-hierarchy.service.js';
 
 /** Refuses retired and unimplemented operations before anything else is looked at. */
 export function checkLifecycle(operation: Pick<CompiledOperation, 'lifecycle' | 'unimplemented'>): void {

@@ -1,4 +1,4 @@
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
+import type { BackendApplicationDefinition } from '../bootstrap/backend-domain-module.js';
 import { FrameworkError } from '../errors/index.js';
 import { validateApplication } from './application-validation.js';
 import type { CompiledOperation, CompiledResource } from './compiled-resource.types.js';

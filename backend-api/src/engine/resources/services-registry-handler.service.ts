@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import { inject, injectable, type Container } from 'inversify';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
+import type { BackendApplicationDefinition } from '../bootstrap/backend-domain-module.js';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
@@ -33,7 +33,7 @@ import {
   toApiRecord,
 } from './record-access.js';
 import type { ResourcesRegistry } from './resources-registry.service.js';
-import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
+import type { RoleHierarchyResolver } from '../identity/role-hierarchy.service.js';
 
 /** Runs after every check of a call (input, addressed record, guard) and before its first side effect. */
 export type OperationGate = () => Promise<void>;

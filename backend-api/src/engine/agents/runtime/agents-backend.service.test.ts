@@ -21,25 +21,25 @@ import {
   TICKET_TRIAGE_AGENT_REF,
   TODO_ASSISTANT_AGENT_REF,
   type TicketTriageBackendService,
-} from '../../modules/tasks-manager/flows-actors/index.js';
-import { readGeneratedRuntime } from '../../testing/generated-runtime.js';
+} from '../../../modules/tasks-manager/flows-actors/index.js';
+import { readGeneratedRuntime } from '../../../testing/generated-runtime.js';
 import {
   AnthropicStub,
   OpenAIStub,
   STUB_PNG_BASE64,
   structuredReply,
   textReply,
-} from '../../testing/llm-stubs/index.js';
-import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
-import { defineBackendApplication } from '../container/backend-domain-module.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import { FrameworkError } from '../errors/index.js';
-import { createSilentLogger } from '../logging/index.js';
-import { CompositeTraceSink } from '../observability/composite-trace-sink.js';
-import { FakePostHogClient } from '../observability/observability.fixtures.js';
-import { PostHogTraceSink } from '../observability/posthog-trace-sink.js';
+} from '../../../testing/llm-stubs/index.js';
+import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
+import { defineBackendApplication } from '../../bootstrap/backend-domain-module.js';
+import { SAAS_SERVICE_TYPES } from '../../container/saas-service-types.tokens.js';
+import { FrameworkError } from '../../errors/index.js';
+import { createSilentLogger } from '../../logging/index.js';
+import { CompositeTraceSink } from '../../observability/composite-trace-sink.js';
+import { FakePostHogClient } from '../../observability/observability.fixtures.js';
+import { PostHogTraceSink } from '../../observability/posthog-trace-sink.js';
 import type { AgentsBackendService } from './agents-backend.service.js';
-import { withOpenAIImages } from './agents-registry.fixtures.js';
+import { withOpenAIImages } from '../systems/agents-registry.fixtures.js';
 
 const invocation = (
   agentRef: string,

@@ -10,14 +10,14 @@ import { eventsOf, parseSse, postStream } from '../../../testing/agents.fixtures
 import { addMember, createOrganization, signUp, type TestUser } from '../../../testing/identity.fixtures.js';
 import { AnthropicStub, deferred, textReply, toolCallsReply, type Deferred } from '../../../testing/llm-stubs/index.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
-import { defineBackendApplication } from '../../container/backend-domain-module.js';
+import { defineBackendApplication } from '../../bootstrap/backend-domain-module.js';
 import {
   actor,
   actorSystem,
   flowsModule,
   languageAgent,
   organizationActorSystem,
-} from '../agents-registry.fixtures.js';
+} from '../systems/agents-registry.fixtures.js';
 import type { FunctionTool } from '../tools/function-tool.types.js';
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
 import type { DispatchSurface } from '../../resources/execution-context.js';
 import { admitBudget } from '../budgets/budget-admission.js';
 import type { TokenBudgetService } from '../budgets/token-budget.types.js';
-import { toAgentCallError } from '../provider-failure.js';
+import { toAgentCallError } from './provider-failure.js';
 import type { LLMProviderAdapter } from '../providers/llm-provider.types.js';
 import type { ActorSystemAccess, SystemAdmission } from '../systems/actor-system-access.service.js';
 

@@ -1,4 +1,4 @@
-import type { AgentsRegistry } from '../agents-registry.service.js';
+import type { AgentsRegistry } from '../systems/agents-registry.service.js';
 import type { ExternalMcpConnector, ExternalMcpSession } from '../external-mcp/external-mcp.service.js';
 import type { SystemAdmission } from '../systems/actor-system-access.service.js';
 import { buildTurnTools, type TurnToolSet } from './turn-tools.js';

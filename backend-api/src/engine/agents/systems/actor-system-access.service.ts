@@ -12,8 +12,8 @@ import { FrameworkError } from '../../errors/index.js';
 import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
 import type { DispatchSurface, ExecutionContext } from '../../resources/execution-context.js';
 import type { ExecutionContextCreator } from '../../resources/execution-context-creator.service.js';
-import type { RoleHierarchyResolver } from '../../resources/role-hierarchy.service.js';
-import type { AgentsRegistry, ResolvedAgent } from '../agents-registry.service.js';
+import type { RoleHierarchyResolver } from '../../identity/role-hierarchy.service.js';
+import type { AgentsRegistry, ResolvedAgent } from './agents-registry.service.js';
 import type { BudgetTenant } from '../budgets/token-budget.types.js';
 
 /** Where a system is being reached from and for whom. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { applicationOf, flowsModule, functionTool, languageAgent } from './agents-registry.fixtures.js';
 import { listAgentTools, modelToolName, modelToolNames } from './agent-tool-listing.js';
-import { resourceReadTool, resourceWriteTool } from './tools/resource-tools.js';
+import { resourceReadTool, resourceWriteTool } from '../tools/resource-tools.js';
 
 describe('the names a model sees for tools', () => {
   it('replaces every character outside [A-Za-z0-9_-] with "_", and numbers a clash as a turn would', () => {

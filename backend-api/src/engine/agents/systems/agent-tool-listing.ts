@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
-import { servicePathOf } from '../resources/resource-naming.js';
-import { buildTurnTools } from './conversations/turn-tools.js';
-import type { FunctionTool } from './tools/function-tool.types.js';
+import type { BackendApplicationDefinition } from '../../bootstrap/backend-domain-module.js';
+import { servicePathOf } from '../../resources/resource-naming.js';
+import { buildTurnTools } from '../runtime/turn-tools.js';
+import type { FunctionTool } from '../tools/function-tool.types.js';
 
 /** One tool an agent's model is offered, as the model sees it. */
 export interface AgentToolListing {

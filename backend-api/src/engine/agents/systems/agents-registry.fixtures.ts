@@ -33,15 +33,15 @@ import {
   type LLMProvider_ReasoningEffort,
 } from '@wildo/shared-lib';
 import { z } from 'zod';
-import { readGeneratedRuntime } from '../../testing/generated-runtime.js';
-import { RuntimeConfigurationSchema, type RuntimeConfiguration } from '../config/index.js';
+import { readGeneratedRuntime } from '../../../testing/generated-runtime.js';
+import { RuntimeConfigurationSchema, type RuntimeConfiguration } from '../../config/index.js';
 import {
   defineBackendApplication,
   type BackendApplicationDefinition,
   type BackendDomainModule,
   type FlowsActorsContribution,
-} from '../container/backend-domain-module.js';
-import type { FunctionTool } from './tools/function-tool.types.js';
+} from '../../bootstrap/backend-domain-module.js';
+import type { FunctionTool } from '../tools/function-tool.types.js';
 
 const CREATED_AT = '2026-01-01T00:00:00.000Z';
 const ACCESS: readonly FlowsActors_AccessControl[] = [

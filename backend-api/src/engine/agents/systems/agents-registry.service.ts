@@ -10,15 +10,15 @@ import {
   type LLMAgentConfig,
 } from '@wildo/shared-lib';
 import { z } from 'zod';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
-import { SYNC_COMMAND } from '../config/config.constants.js';
-import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
-import type { DeclarationProblem } from '../resources/resources.errors.js';
-import { DeclarationValidationError } from '../resources/resources.errors.js';
-import { defOf } from '../resources/schema/zod-internals.js';
-import type { ModelRefusalReason } from './providers/model-catalogue.js';
+import type { BackendApplicationDefinition } from '../../bootstrap/backend-domain-module.js';
+import { SYNC_COMMAND } from '../../config/config.constants.js';
+import type { RuntimeConfiguration } from '../../config/runtime-configuration.schema.js';
+import type { DeclarationProblem } from '../../resources/resources.errors.js';
+import { DeclarationValidationError } from '../../resources/resources.errors.js';
+import { defOf } from '../../resources/schema/zod-internals.js';
+import type { ModelRefusalReason } from '../providers/model-catalogue.js';
 import { NO_DECLARED_RESOURCES, toolTargetProblem, type DeclaredResources } from './tool-target-validation.js';
-import type { FunctionTool } from './tools/function-tool.types.js';
+import type { FunctionTool } from '../tools/function-tool.types.js';
 
 /** What registration asks an {@link AgentModelResolver} for: one agent's model selection and settings. */
 export interface AgentModelRequest {

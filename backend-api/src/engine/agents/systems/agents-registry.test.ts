@@ -8,9 +8,9 @@ import {
 } from '@wildo/shared-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { RuntimeConfiguration } from '../config/index.js';
-import type { BackendDomainModule } from '../container/backend-domain-module.js';
-import { DeclarationValidationError } from '../resources/resources.errors.js';
+import type { RuntimeConfiguration } from '../../config/index.js';
+import type { BackendDomainModule } from '../../bootstrap/backend-domain-module.js';
+import { DeclarationValidationError } from '../../resources/resources.errors.js';
 import { catalogueModelResolver } from './agent-model-resolver.js';
 import { AgentsRegistry, type AgentsRegistryOptions } from './agents-registry.service.js';
 import {
@@ -26,7 +26,7 @@ import {
   withOpenAIChat,
   withOpenAIImages,
 } from './agents-registry.fixtures.js';
-import { MODEL_CATALOGUE, type ModelCatalogue } from './providers/model-catalogue.js';
+import { MODEL_CATALOGUE, type ModelCatalogue } from '../providers/model-catalogue.js';
 
 /** The first line `DeclarationValidationError` prints for one problem; each problem follows as `  - declaration › path: message`. */
 const ONE_PROBLEM = "The application's declarations are invalid (1 problem):\n  - ";

@@ -11,7 +11,7 @@ import {
   ResourcePrimaryScope,
 } from '@wildo/shared-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RuntimeConfiguration } from '../config/index.js';
+import type { RuntimeConfiguration } from '../../config/index.js';
 import { catalogueModelResolver } from './agent-model-resolver.js';
 import { AgentsRegistry } from './agents-registry.service.js';
 import { applicationOf, flowsModule, functionTool, loadGeneratedRuntime } from './agents-registry.fixtures.js';

@@ -24,9 +24,9 @@ import {
   type ResourcePrimaryScope,
   type ResourceScopeRole,
 } from '@wildo/shared-lib';
-import type { FlowsActorsContribution } from '../container/backend-domain-module.js';
-import type { LANGUAGE_MODELS_BY_PROVIDER } from './providers/model-catalogue.js';
-import type { FunctionTool } from './tools/function-tool.types.js';
+import type { FlowsActorsContribution } from '../../bootstrap/backend-domain-module.js';
+import type { LANGUAGE_MODELS_BY_PROVIDER } from '../providers/model-catalogue.js';
+import type { FunctionTool } from '../tools/function-tool.types.js';
 
 /** A provider of the application's catalogue (the generated `WildoDiscoveredProviderCatalog`) that offers chat. */
 export type ChatProviderRef = CatalogProviderOffering<'LLM_CHAT'>;

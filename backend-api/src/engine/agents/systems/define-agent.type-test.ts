@@ -9,8 +9,8 @@ import {
   type RegisteredProviderCatalog,
 } from '@wildo/shared-lib';
 import { expectTypeOf } from 'vitest';
-import type { WildoDiscoveredProviderCatalog } from '../../../../.wildo-saas/generated/provider-catalog.types.js';
-import type { FlowsActorsContribution } from '../container/backend-domain-module.js';
+import type { WildoDiscoveredProviderCatalog } from '../../../../../.wildo-saas/generated/provider-catalog.types.js';
+import type { FlowsActorsContribution } from '../../bootstrap/backend-domain-module.js';
 import {
   defineActorSystem,
   defineChatAgent,

@@ -1,9 +1,9 @@
 import { createLocalJWKSet, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { addMember, createOrganization, signUp, TEST_PASSWORD } from '../../testing/identity.fixtures.js';
-import { createTestBackend, useTestDatabase } from '../../testing/test-backend.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { UsersService } from './users.service.js';
+import { addMember, createOrganization, signUp, TEST_PASSWORD } from '../../../testing/identity.fixtures.js';
+import { createTestBackend, useTestDatabase } from '../../../testing/test-backend.js';
+import { SAAS_SERVICE_TYPES } from '../../container/saas-service-types.tokens.js';
+import type { UsersService } from '../users.service.js';
 
 const database = useTestDatabase();
 

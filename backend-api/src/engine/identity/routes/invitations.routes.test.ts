@@ -9,12 +9,12 @@ import {
   signUp,
   TEST_PASSWORD,
   type TestUser,
-} from '../../testing/identity.fixtures.js';
-import { ManualClock } from '../../testing/manual-clock.js';
-import { callTool, delegatedToken, MCP_BACKEND_OPTIONS, MCP_PATH, toolError } from '../../testing/mcp.fixtures.js';
-import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { PrincipalDirectory } from './principal-directory.js';
+} from '../../../testing/identity.fixtures.js';
+import { ManualClock } from '../../../testing/manual-clock.js';
+import { callTool, delegatedToken, MCP_BACKEND_OPTIONS, MCP_PATH, toolError } from '../../../testing/mcp.fixtures.js';
+import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
+import { SAAS_SERVICE_TYPES } from '../../container/saas-service-types.tokens.js';
+import type { PrincipalDirectory } from '../principal-directory.js';
 
 const database = useTestDatabase();
 

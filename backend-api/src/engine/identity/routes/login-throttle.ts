@@ -1,6 +1,6 @@
-import type { CounterDecision, CounterPolicy } from '../coordination/coordination.js';
-import { throttleSourceOf } from '../net/address-classification.js';
-import { rateLimited, type RateLimitService } from '../resources/rate-limit.service.js';
+import type { CounterDecision, CounterPolicy } from '../../coordination/coordination.js';
+import { throttleSourceOf } from '../../net/address-classification.js';
+import { rateLimited, type RateLimitService } from '../../resources/rate-limit.service.js';
 
 /** The failure budgets of sign-in, each a count of failed attempts per window (see {@link LoginThrottle}). */
 export interface LoginThrottlePolicy {

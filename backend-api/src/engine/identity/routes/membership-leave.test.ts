@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createOrganization, signUp, useToken, type TestUser } from '../../testing/identity.fixtures.js';
-import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
+import { addMember, createOrganization, signUp, useToken, type TestUser } from '../../../testing/identity.fixtures.js';
+import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
 
 const database = useTestDatabase();
 

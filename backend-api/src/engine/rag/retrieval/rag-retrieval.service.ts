@@ -5,7 +5,7 @@ import type { SqlDatabase } from '../../persistence/sql-database.js';
 import type { ExecutionContext } from '../../resources/execution-context.js';
 import { scopeFor } from '../../resources/record-access.js';
 import type { ResourcesRegistry } from '../../resources/resources-registry.service.js';
-import type { RoleHierarchyResolver } from '../../resources/role-hierarchy.service.js';
+import type { RoleHierarchyResolver } from '../../identity/role-hierarchy.service.js';
 import type { EmbeddingsBackendService } from '../embeddings/embeddings-backend.service.js';
 import type { EmbeddingsBinding } from '../embeddings/embeddings.types.js';
 import { ensureVectorColumn, vectorLiteral } from '../embeddings/vector-column.js';
