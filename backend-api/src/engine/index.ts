@@ -2,9 +2,9 @@
 export {
   type BackendApplicationDefinition,
   type BackendDomainModule,
-  type FlowsActorsContribution,
   defineBackendApplication,
 } from './bootstrap/backend-domain-module.js';
+export type { FlowsActorsContribution } from './agents/systems/flows-actors-module.js';
 export {
   validateDeclarations,
   type DeclarationValidationOptions,

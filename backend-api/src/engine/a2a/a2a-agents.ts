@@ -6,7 +6,7 @@ import {
   type ResourceServerInstance,
 } from '@wildo/shared-lib';
 import type { AgentsRegistry } from '../agents/systems/agents-registry.service.js';
-import type { BackendApplicationDefinition } from '../bootstrap/backend-domain-module.js';
+import type { FlowsActorsApplication } from '../agents/systems/flows-actors-module.js';
 import type { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
 import type { DeclarationProblem } from '../resources/resources.errors.js';
 import { invalidParams } from './a2a-protocol.js';
@@ -135,7 +135,7 @@ export interface A2aAgentExposure {
  * with every eligible actor system, then each named instance with its selection (refs that do not resolve are
  * left out here; start-up refuses them).
  */
-export function describeA2aAgents(application: BackendApplicationDefinition): A2aAgentExposure[] {
+export function describeA2aAgents(application: FlowsActorsApplication): A2aAgentExposure[] {
   const systems = application.modules.flatMap((module) =>
     Object.values(module.flowsActors?.flowActorSystemsFactoryMap ?? {}).map((factory) => factory()),
   );

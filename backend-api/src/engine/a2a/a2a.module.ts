@@ -1,7 +1,8 @@
 import type { Container } from 'inversify';
 import type { ConversationService } from '../agents/runtime/conversation.service.js';
 import type { AgentsRegistry } from '../agents/systems/agents-registry.service.js';
-import type { BackendApplicationDefinition, BackendDomainModule } from '../bootstrap/backend-domain-module.js';
+import type { FlowsActorsApplication } from '../agents/systems/flows-actors-module.js';
+import type { ModuleBase } from '../container/module-base.js';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';
@@ -65,7 +66,7 @@ export class A2aRuntime {
  */
 export function createA2aRuntime(
   container: Container,
-  application: BackendApplicationDefinition,
+  application: FlowsActorsApplication,
   options: { production: boolean; jobs: JobQueueService; settings?: A2aSettings },
 ): A2aRuntime {
   const get = <V>(token: symbol) => container.get<V>(token);
@@ -107,4 +108,4 @@ export function createA2aRuntime(
 }
 
 /** A2A as an engine module: its tables (the runtime is built by `createWildoBackend`). */
-export const a2aModule: BackendDomainModule = { name: 'wildo-a2a', migrations: A2A_MIGRATIONS };
+export const a2aModule: ModuleBase = { name: 'wildo-a2a', migrations: A2A_MIGRATIONS };

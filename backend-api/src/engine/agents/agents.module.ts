@@ -1,6 +1,6 @@
 import { ContainerModule, type ResolutionContext } from 'inversify';
 import type { Clock } from '../container/clock.js';
-import type { BackendDomainModule } from '../bootstrap/backend-domain-module.js';
+import type { FlowsActorsModule } from './systems/flows-actors-module.js';
 import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
 import type { Logger } from '../logging/index.js';
 import type { AgentTraceSink } from '../observability/trace-sink.js';
@@ -91,7 +91,7 @@ export const agentsContainerModule = new ContainerModule(({ bind }) => {
 });
 
 /** The agents runtime as an engine module: its tables and bindings. */
-export const agentsModule: BackendDomainModule = {
+export const agentsModule: FlowsActorsModule = {
   name: 'wildo-agents',
   migrations: AGENTS_MIGRATIONS,
   containerModule: agentsContainerModule,

@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify';
-import type { BackendDomainModule } from '../bootstrap/backend-domain-module.js';
+import type { ResourcesModule } from '../resources/resources-module.js';
 import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
 import { ApiKeyAuthenticationStrategy } from './api-key.strategy.js';
 import { buildApiKeyImplementation } from './api-keys.custom-impl.service.js';
@@ -14,7 +14,7 @@ import { applicationOAuthClientsResource, organizationOAuthClientsResource } fro
  * The engine's credentials: organization and application API keys and OAuth clients as resources (same
  * dispatch path as any other), the raw-key authentication strategy and the credential directory.
  */
-export const credentialsModule: BackendDomainModule = {
+export const credentialsModule: ResourcesModule = {
   name: 'wildo-credentials',
   resources: [
     organizationApiKeysResource,

@@ -1,6 +1,6 @@
 import { describeA2aAgents, type A2aAgentExposure } from '../a2a/a2a-agents.js';
 import { listAgentTools } from '../agents/systems/agent-tool-listing.js';
-import type { BackendApplicationDefinition } from '../bootstrap/backend-domain-module.js';
+import type { McpApplication } from './mcp-module.js';
 import { withEngineModules } from '../bootstrap/engine-modules.js';
 import { UploadGrantMcpTools } from './upload-grant-tools.js';
 import { createSilentLogger } from '../logging/index.js';
@@ -116,7 +116,7 @@ export interface ExposureReport {
  * const report = buildExposureReport(referenceApplication);
  * report.operations.filter((o) => o.status === 'exposed').map((o) => o.tool);
  */
-export function buildExposureReport(application: BackendApplicationDefinition): ExposureReport {
+export function buildExposureReport(application: McpApplication): ExposureReport {
   const full = withEngineModules(application);
   const registry = ResourcesRegistry.fromApplication(full);
   // The derived upload-grant tools are listed as the runtime lists them; a report never calls them.
@@ -132,7 +132,7 @@ export function buildExposureReport(application: BackendApplicationDefinition): 
  */
 export function describeExposure(
   registry: ResourcesRegistry,
-  application: BackendApplicationDefinition,
+  application: McpApplication,
   catalogue: McpToolCatalogue,
 ): ExposureReport {
   const labelled = [...catalogue.all()].map(([ref, tools]) => ({ name: labelOf(ref), tools }));
@@ -191,7 +191,7 @@ export function describeExposure(
 }
 
 /** The agents' tools with the fields their models send, in a stable order. */
-function describeAgentTools(application: BackendApplicationDefinition): AgentToolExposure[] {
+function describeAgentTools(application: McpApplication): AgentToolExposure[] {
   return listAgentTools(application)
     .map(({ inputSchema, ...listing }): AgentToolExposure => ({
       ...listing,

@@ -7,7 +7,7 @@ import {
   ResourceServerKind,
 } from '@wildo/shared-lib';
 import { z } from 'zod';
-import type { BackendApplicationDefinition } from '../bootstrap/backend-domain-module.js';
+import type { McpApplication } from './mcp-module.js';
 import type { Logger } from '../logging/index.js';
 import type { CompiledOperation, CompiledResource } from '../resources/compiled-resource.types.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
@@ -93,7 +93,7 @@ export class McpToolCatalogue {
 
   constructor(
     registry: ResourcesRegistry,
-    application: BackendApplicationDefinition,
+    application: McpApplication,
     private readonly logger: Logger,
     derivedSource?: DerivedMcpToolSource,
   ) {

@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify';
-import type { BackendDomainModule } from '../bootstrap/backend-domain-module.js';
+import type { ResourcesModule } from '../resources/resources-module.js';
 import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
 import { ResourceServerAuthenticator } from '../resource-servers/resource-server.authenticator.js';
 import { AuthorizationCodeService } from './authorization-codes.service.js';
@@ -18,7 +18,7 @@ import { TokenRevocations } from './token-revocations.service.js';
  * The OAuth 2.1 authorization server: remembered consents as a resource, codes, consent requests, token endpoint,
  * registration, and the revocations of clients and consents every token verification checks.
  */
-export const oauthModule: BackendDomainModule = {
+export const oauthModule: ResourcesModule = {
   name: 'wildo-oauth',
   resources: [consentGrantsResource],
   customServiceImplementations: [consentGrantsImplementation],

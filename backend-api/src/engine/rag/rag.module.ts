@@ -1,7 +1,7 @@
 import { ContainerModule, type ResolutionContext } from 'inversify';
 import type { TokenBudgetService } from '../agents/budgets/token-budget.types.js';
 import type { ProviderRegistry } from '../agents/providers/provider-registry.service.js';
-import type { BackendDomainModule } from '../bootstrap/backend-domain-module.js';
+import type { ResourcesModule } from '../resources/resources-module.js';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
 import type { Logger } from '../logging/index.js';
@@ -80,7 +80,7 @@ export const ragContainerModule = new ContainerModule(({ bind }) => {
 });
 
 /** RAG as an engine module: the chunk tables and the services' bindings. */
-export const ragModule: BackendDomainModule = {
+export const ragModule: ResourcesModule = {
   name: 'wildo-rag',
   migrations: RAG_MIGRATIONS,
   containerModule: ragContainerModule,

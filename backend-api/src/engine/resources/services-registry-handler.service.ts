@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import { inject, injectable, type Container } from 'inversify';
-import type { BackendApplicationDefinition } from '../bootstrap/backend-domain-module.js';
+import type { ResourcesApplication } from './resources-module.js';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
@@ -111,7 +111,7 @@ export class ServicesRegistryHandler {
     @inject(SAAS_SERVICE_TYPES.RoleHierarchyResolver) private readonly roles: RoleHierarchyResolver,
     @inject(SAAS_SERVICE_TYPES.Logger) private readonly logger: Logger,
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
-    @inject(SAAS_SERVICE_TYPES.ApplicationDefinition) application: BackendApplicationDefinition,
+    @inject(SAAS_SERVICE_TYPES.ApplicationDefinition) application: ResourcesApplication,
     @inject(SAAS_SERVICE_TYPES.Container) private readonly container: Container,
   ) {
     for (const module of application.modules) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BackendApplicationDefinition } from '../../bootstrap/backend-domain-module.js';
+import type { FlowsActorsApplication } from './flows-actors-module.js';
 import { servicePathOf } from '../../resources/resource-naming.js';
 import { buildTurnTools } from '../runtime/turn-tools.js';
 import type { FunctionTool } from '../tools/function-tool.types.js';
@@ -48,7 +48,7 @@ export function modelToolName(functionRef: string): string {
  * runtime names them: its function tools (looked up by ref across modules; unknown refs are left out, start-up
  * refuses them), then one entry per external MCP server it names (those tools are discovered at run time).
  */
-export function listAgentTools(application: BackendApplicationDefinition): AgentToolListing[] {
+export function listAgentTools(application: FlowsActorsApplication): AgentToolListing[] {
   const tools = new Map<string, FunctionTool>();
   for (const module of application.modules)
     for (const tool of module.flowsActors?.functionTools ?? [])

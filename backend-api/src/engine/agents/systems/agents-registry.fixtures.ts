@@ -39,8 +39,8 @@ import {
   defineBackendApplication,
   type BackendApplicationDefinition,
   type BackendDomainModule,
-  type FlowsActorsContribution,
 } from '../../bootstrap/backend-domain-module.js';
+import type { FlowsActorsContribution } from './flows-actors-module.js';
 import type { FunctionTool } from '../tools/function-tool.types.js';
 
 const CREATED_AT = '2026-01-01T00:00:00.000Z';

@@ -10,7 +10,7 @@ import {
   type LLMAgentConfig,
 } from '@wildo/shared-lib';
 import { z } from 'zod';
-import type { BackendApplicationDefinition } from '../../bootstrap/backend-domain-module.js';
+import type { FlowsActorsApplication } from './flows-actors-module.js';
 import { SYNC_COMMAND } from '../../config/config.constants.js';
 import type { RuntimeConfiguration } from '../../config/runtime-configuration.schema.js';
 import type { DeclarationProblem } from '../../resources/resources.errors.js';
@@ -156,7 +156,7 @@ export class AgentsRegistry {
   private readonly systems = new Map<string, FlowActorSystem>();
 
   constructor(
-    application: BackendApplicationDefinition,
+    application: FlowsActorsApplication,
     runtime: RuntimeConfiguration | undefined,
     resolveModel: AgentModelResolver,
     options: AgentsRegistryOptions = {},
@@ -202,7 +202,7 @@ export class AgentsRegistry {
 
   /** Registers every valid function tool; returns the refs declared (valid or not) so agents naming a refused one add no line. */
   private registerTools(
-    application: BackendApplicationDefinition,
+    application: FlowsActorsApplication,
     resources: DeclaredResources,
     problems: DeclarationProblem[],
   ): ReadonlySet<string> {
@@ -245,7 +245,7 @@ export class AgentsRegistry {
 
   /** The actor systems of every module by factory-map key; a key registered twice, or differing from the system's ref, is refused. */
   private collectSystems(
-    application: BackendApplicationDefinition,
+    application: FlowsActorsApplication,
     problems: DeclarationProblem[],
   ): Map<string, Registered<FlowActorSystem>> {
     const systems = new Map<string, Registered<FlowActorSystem>>();

@@ -24,7 +24,7 @@ import {
   type ResourcePrimaryScope,
   type ResourceScopeRole,
 } from '@wildo/shared-lib';
-import type { FlowsActorsContribution } from '../../bootstrap/backend-domain-module.js';
+import type { FlowsActorsContribution } from './flows-actors-module.js';
 import type { LANGUAGE_MODELS_BY_PROVIDER } from '../providers/model-catalogue.js';
 import type { FunctionTool } from '../tools/function-tool.types.js';
 

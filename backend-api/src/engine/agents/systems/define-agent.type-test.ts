@@ -10,7 +10,7 @@ import {
 } from '@wildo/shared-lib';
 import { expectTypeOf } from 'vitest';
 import type { WildoDiscoveredProviderCatalog } from '../../../../../.wildo-saas/generated/provider-catalog.types.js';
-import type { FlowsActorsContribution } from '../../bootstrap/backend-domain-module.js';
+import type { FlowsActorsContribution } from './flows-actors-module.js';
 import {
   defineActorSystem,
   defineChatAgent,
