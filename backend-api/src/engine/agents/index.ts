@@ -54,7 +54,7 @@ export {
   type ExecutionStatus,
 } from './runtime/conversation.store.js';
 export type { TurnCompletion, TurnEvent } from './runtime/turn-events.js';
-export type { ToolOutcome } from './runtime/turn-tools.js';
+export type { ToolOutcome } from './tools/turn-tools.js';
 export { ExternalMcpConnector, type ExternalMcpSession } from './external-mcp/external-mcp.service.js';
 export type {
   ExternalMcpCallResult,

@@ -9,7 +9,7 @@ import type { CredentialDirectory } from '../credentials/credential-directory.se
 import { CimdResolver } from '../oauth/cimd/index.js';
 import { McpToolCatalogue } from '../mcp/tool-catalogue.service.js';
 import { oauthSettingsFor, type OAuthSettings } from '../oauth/oauth-settings.js';
-import type { TokenRevocations } from '../oauth/token-revocations.service.js';
+import type { TokenRevocations } from '../identity/token-revocations.service.js';
 import { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
 import type { OutboundTargetGuardOptions } from '../net/index.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';

@@ -19,8 +19,8 @@ import type { CredentialSecrets } from './credential-secrets.service.js';
 import { Credentials_Operations } from './credentials.resource-types.js';
 import { DYNAMIC_REGISTRATION_VARIANT } from './oauth-clients.resource.js';
 import { isSafeRedirectUri } from '../oauth/cimd/index.js';
-import { clientRevocationSubject } from '../oauth/token-revocation-index.js';
-import type { TokenRevocations } from '../oauth/token-revocations.service.js';
+import { clientRevocationSubject } from '../identity/token-revocation-index.js';
+import type { TokenRevocations } from '../identity/token-revocations.service.js';
 import { oneTimeSecret } from './one-time-secret.js';
 import { credentialGuard, cutoffOf } from './roles-ceiling.js';
 

@@ -5,7 +5,7 @@ import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose'
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../errors/index.js';
-import type { TokenRevocations } from '../oauth/token-revocations.service.js';
+import type { TokenRevocations } from './token-revocations.service.js';
 import type { IdentitySettings } from './identity-settings.js';
 import type { AuthenticatedPrincipal, MachinePrincipal, UserPrincipal } from './principal.types.js';
 import { SIGNING_ALGORITHM, type SigningKeyService } from './signing-keys.service.js';

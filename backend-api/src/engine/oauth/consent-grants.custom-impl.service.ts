@@ -4,8 +4,8 @@ import {
   type ResourceCustomServiceImplementation,
 } from '../resources/custom-service.js';
 import { OAUTH_CONSENT_GRANTS } from './consent-grants.resource.js';
-import { grantRevocationSubject } from './token-revocation-index.js';
-import type { TokenRevocations } from './token-revocations.service.js';
+import { grantRevocationSubject } from '../identity/token-revocation-index.js';
+import type { TokenRevocations } from '../identity/token-revocations.service.js';
 
 /**
  * Withdrawing a remembered consent also stops the tokens the person delegated to that client for that resource,

@@ -12,7 +12,7 @@ import { OAuthClientDirectory } from './oauth-client-directory.service.js';
 import { OAUTH_MIGRATIONS } from './oauth.migrations.js';
 import { RegistrationService } from './registration.service.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
-import { TokenRevocations } from './token-revocations.service.js';
+import { TokenRevocations } from '../identity/token-revocations.service.js';
 
 /**
  * The OAuth 2.1 authorization server: remembered consents as a resource, codes, consent requests, token endpoint,

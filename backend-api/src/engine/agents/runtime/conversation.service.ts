@@ -25,7 +25,7 @@ import { TurnJournal } from './turn-journal.js';
 import { TurnLoop, type ConversationHold, type TurnRun } from './turn-loop.js';
 import { notRun, outstandingCalls, toolMessage } from './turn-messages.js';
 import { TurnToolSets } from './turn-tool-sets.js';
-import type { ToolOutcome, TurnToolSet } from './turn-tools.js';
+import type { ToolOutcome, TurnToolSet } from '../tools/turn-tools.js';
 
 export { DEFAULT_MAX_TOOL_STEPS } from './turn-loop.js';
 export { HISTORY_WINDOW, MAX_TOOL_RESULT_CHARS, outstandingCalls } from './turn-messages.js';

@@ -17,7 +17,7 @@ import type { Execution, ExecutionStatus } from './conversation.store.js';
 import type { TurnEvent } from './turn-events.js';
 import type { TurnJournal } from './turn-journal.js';
 import { notRun, outstandingCalls, refusalOf, toolMessage, windowOf } from './turn-messages.js';
-import type { ToolOutcome, TurnTool, TurnToolSet } from './turn-tools.js';
+import type { ToolOutcome, TurnTool, TurnToolSet } from '../tools/turn-tools.js';
 
 /** Tool rounds per turn when the system does not set `maxToolSteps`. */
 export const DEFAULT_MAX_TOOL_STEPS = 8;

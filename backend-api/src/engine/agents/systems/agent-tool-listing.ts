@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FlowsActorsApplication } from './flows-actors-module.js';
 import { servicePathOf } from '../../resources/resource-naming.js';
-import { buildTurnTools } from '../runtime/turn-tools.js';
+import { buildTurnTools } from '../tools/turn-tools.js';
 import type { FunctionTool } from '../tools/function-tool.types.js';
 
 /** One tool an agent's model is offered, as the model sees it. */
