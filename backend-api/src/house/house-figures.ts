@@ -9,7 +9,8 @@ export const ENGINE_ROOT = path.resolve(import.meta.dirname, '../engine');
 /** Top-level folders of the engine by non-test lines (a room with its nested rooms), the five largest. */
 function largestFolders(rooms: readonly { room: string; lines: number }[]): string {
   const folders = new Map<string, number>();
-  for (const { room, lines } of rooms) folders.set(room.split('/')[0] ?? room, (folders.get(room.split('/')[0] ?? room) ?? 0) + lines);
+  for (const { room, lines } of rooms)
+    folders.set(room.split('/')[0] ?? room, (folders.get(room.split('/')[0] ?? room) ?? 0) + lines);
   return [...folders]
     .sort((a, b) => b[1] - a[1])
     .slice(0, 5)
@@ -43,7 +44,9 @@ function main(): void {
   console.log(lines.join('\n'));
   if (process.argv.includes('--all'))
     for (const v of report.violations)
-      console.log(`${v.rule}  ${v.file}${v.line ? `:${v.line}` : ''}${v.specifier ? ` '${v.specifier}'` : ''}  ${v.message}`);
+      console.log(
+        `${v.rule}  ${v.file}${v.line ? `:${v.line}` : ''}${v.specifier ? ` '${v.specifier}'` : ''}  ${v.message}`,
+      );
 }
 
 main();

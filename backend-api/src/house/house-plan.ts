@@ -27,40 +27,41 @@ export const HOUSE_FLOORS: readonly HouseFloor[] = [
     rooms: {
       errors: 'FrameworkError, its closed code list, the code → HTTP and code → JSON-RPC tables',
       logging: 'the structured logger',
-      config: 'the runtime configuration schema, the engine version',
+      config: 'the runtime configuration and its generation, the engine version',
       net: 'the outbound-target guard for addresses users supply',
       urls: 'route prefixes (API_PREFIX, the MCP and A2A paths): one place for every room that writes a URL',
-      jsonrpc: 'JSON-RPC 2.0 framing, method tables and errors shared by MCP and A2A',
     },
-  },
-  {
-    name: 'tokens',
-    rooms: { container: 'the injection tokens (SAAS_SERVICE_TYPES) and the clock' },
   },
   {
     name: 'infrastructure',
     rooms: {
       persistence: 'the SQL adapter (PGlite, PostgreSQL), the resource store contract and its SQL store',
       coordination: 'counters, pub/sub and leases (in-process or Redis)',
-      observability: 'trace sinks (logger, PostHog, OpenTelemetry)',
     },
+  },
+  {
+    name: 'container',
+    rooms: { container: 'the injection tokens (SAAS_SERVICE_TYPES), the clock, what every module gives the container' },
   },
   {
     name: 'platform services',
     rooms: {
+      observability: 'trace sinks (logger, PostHog, OpenTelemetry)',
       jobs: 'the job queue (pg-boss on the application database)',
       'resources/schema': 'reading Zod schemas: strict input, input problems, storable text, projection',
     },
   },
   {
     name: 'identity',
-    rooms: { identity: 'principals, users, organizations, tokens, sessions, roles, step-up' },
+    rooms: { identity: 'principals, users, organizations, tokens and their revocation, roles, step-up' },
   },
   {
     name: 'policy',
     rooms: {
       governance: 'policies, lifecycle, refusal vocabulary, projection, audit trail',
       routing: 'what every router shares: the exchange state, parameters, the success and error envelopes',
+      'oauth/cimd': 'client ID metadata documents: fetching, validating and trusting them',
+      jsonrpc: 'JSON-RPC 2.0 envelopes, parsing one message, method tables by own name: shared by MCP and A2A',
     },
   },
   {
@@ -72,31 +73,32 @@ export const HOUSE_FLOORS: readonly HouseFloor[] = [
     rooms: {
       credentials: 'API keys, OAuth clients, secret rotation',
       'identity/routes': 'the REST routes of accounts: sign-up, log-in, organizations, members, invitations',
-      'oauth/cimd': 'client ID metadata documents',
       'agents/providers': 'LLM provider adapters and the model catalogue',
       'agents/budgets': 'token budgets: plans, overrides, usage, admission',
-      'agents/tools': 'function tools and the caller they dispatch through',
-    },
-  },
-  {
-    name: 'capabilities served',
-    rooms: {
-      'resource-servers': 'the MCP and A2A endpoints of the application and their authenticator',
-      files: 'file storage, upload grants, upload routes',
-      'agents/registry': 'agent declarations (defineChatAgent, ...), their validation and registry',
       'agents/approvals': 'human approval of gated tool calls',
       'agents/external-mcp': 'tools of external MCP servers offered to agents',
     },
   },
   {
-    name: 'runtimes',
+    name: 'served capabilities',
+    rooms: {
+      'resource-servers': 'the MCP and A2A endpoints of the application and their authenticator',
+      files: 'file storage, upload grants, upload routes',
+      'agents/tools': 'function tools, the caller they dispatch through, the tool set a turn offers a model',
+    },
+  },
+  {
+    name: 'declarations',
     rooms: {
       oauth: 'the authorization server: discovery, consent, tokens, registration',
-      'agents/systems': 'actor systems and who may talk to them',
-      'agents/runtime': 'conversations, turns and invocation (AgentsBackendService)',
+      'agents/systems': 'agents and actor systems: their declarations, registry and who may talk to them',
       rag: 'extraction, chunking, ingestion, embeddings, retrieval',
       connectors: 'REST and SQL bindings of capabilities backed by an external system',
     },
+  },
+  {
+    name: 'runtimes',
+    rooms: { 'agents/runtime': 'conversations, turns and invocation (AgentsBackendService)' },
   },
   {
     name: 'agents',
@@ -106,12 +108,12 @@ export const HOUSE_FLOORS: readonly HouseFloor[] = [
     },
   },
   {
-    name: 'agent surfaces',
+    name: 'agent surface',
     rooms: { a2a: 'the A2A resource server: cards, tasks, push' },
   },
   {
-    name: 'tool surfaces',
-    rooms: { mcp: 'the MCP resource server: catalogue, tool calls, exposure report' },
+    name: 'tool surface',
+    rooms: { mcp: 'the MCP resource server: catalogue, tool calls, upload-grant tools, exposure report' },
   },
   {
     name: 'http',
@@ -161,7 +163,9 @@ export function housePlan(floors: readonly HouseFloor[] = HOUSE_FLOORS, limits =
     for (const room of Object.keys(floor.rooms)) floorOf.set(room, index);
   });
   const describe = (room: string) =>
-    room === '(entry)' ? 'the entry' : `"${room}" (floor ${floorOf.get(room)}, ${floors[floorOf.get(room) ?? 0]?.name})`;
+    room === '(entry)'
+      ? 'the entry'
+      : `"${room}" (floor ${floorOf.get(room)}, ${floors[floorOf.get(room) ?? 0]?.name})`;
   const levelOf = (room: string) => (room === '(entry)' ? floors.length : (floorOf.get(room) ?? floors.length));
   return {
     roomNames: [...floorOf.keys()],

@@ -47,7 +47,9 @@ function resolveRelative(from: string, specifier: string): string | undefined {
     `${base}.ts`,
     path.join(base, 'index.ts'),
   ];
-  return candidates.find((candidate) => candidate.endsWith('.ts') || candidate.endsWith('.tsx') ? existsSync(candidate) : false);
+  return candidates.find((candidate) =>
+    candidate.endsWith('.ts') || candidate.endsWith('.tsx') ? existsSync(candidate) : false,
+  );
 }
 
 /**

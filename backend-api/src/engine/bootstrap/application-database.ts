@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Logger } from '../logging/index.js';
-import { openSqlDatabase } from '../persistence/open-sql-database.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
+import { openSqlDatabase, type SqlDatabase } from '../persistence/index.js';
 
 /** Where an application's records live: PostgreSQL at `databaseUrl`, else PGlite under `dataDir`. */
 export interface ApplicationDatabaseLocation {

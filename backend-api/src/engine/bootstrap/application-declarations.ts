@@ -1,9 +1,12 @@
-import { a2aInstanceProblems } from '../a2a/a2a-agents.js';
-import { catalogueModelResolver } from '../agents/systems/agent-model-resolver.js';
-import { AgentsRegistry, type AgentModelResolver } from '../agents/systems/agents-registry.service.js';
-import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
-import { compileApplicationResources, ResourcesRegistry } from '../resources/resources-registry.service.js';
-import { DeclarationValidationError, type DeclarationProblem } from '../resources/resources.errors.js';
+import { a2aInstanceProblems } from '../a2a/index.js';
+import { AgentsRegistry, catalogueModelResolver, type AgentModelResolver } from '../agents/systems/index.js';
+import type { RuntimeConfiguration } from '../config/index.js';
+import {
+  compileApplicationResources,
+  DeclarationValidationError,
+  ResourcesRegistry,
+  type DeclarationProblem,
+} from '../resources/index.js';
 import type { BackendApplicationDefinition } from './backend-domain-module.js';
 import { withEngineModules } from './engine-modules.js';
 

@@ -1,4 +1,4 @@
-import type { McpApplication, McpModule } from '../mcp/mcp-module.js';
+import type { McpApplication, McpModule } from '../mcp/index.js';
 
 /**
  * A unit of an application: its resources, their service code, its agents and tools, its MCP tools and any extra

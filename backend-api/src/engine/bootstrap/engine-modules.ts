@@ -1,10 +1,10 @@
-import { a2aModule } from '../a2a/a2a.module.js';
-import { agentsModule } from '../agents/agents.module.js';
-import { tokenBudgetsModule } from '../agents/budgets/token-budget.module.js';
-import { credentialsModule } from '../credentials/credentials.module.js';
-import { filesModule } from '../files/files.module.js';
-import { oauthModule } from '../oauth/oauth.module.js';
-import { ragModule } from '../rag/rag.module.js';
+import { a2aModule } from '../a2a/index.js';
+import { agentsModule } from '../agents/index.js';
+import { tokenBudgetsModule } from '../agents/budgets/index.js';
+import { credentialsModule } from '../credentials/index.js';
+import { filesModule } from '../files/index.js';
+import { oauthModule } from '../oauth/index.js';
+import { ragModule } from '../rag/index.js';
 import type { BackendApplicationDefinition, BackendDomainModule } from './backend-domain-module.js';
 
 /** Modules every application gets: the engine's own resources (credentials, OAuth), token budgets, the agents runtime, A2A, files and RAG. */

@@ -1,21 +1,26 @@
 import { ContainerModule } from 'inversify';
-import { AccessTokenService } from '../identity/access-token.service.js';
-import { Authenticator, BearerAccessTokenStrategy } from '../identity/authenticator.service.js';
-import { ConsumableTokenService } from '../identity/consumable-tokens.service.js';
-import { InvitationsService } from '../identity/invitations.service.js';
-import { OrganizationsService } from '../identity/organizations.service.js';
-import { PasswordHasher } from '../identity/password-hasher.service.js';
-import { SigningKeyService } from '../identity/signing-keys.service.js';
-import { SqlPrincipalDirectory } from '../identity/sql-principal-directory.service.js';
-import { StepUpService } from '../identity/step-up.service.js';
-import { UsersService } from '../identity/users.service.js';
-import { ExecutionContextCreator } from '../resources/execution-context-creator.service.js';
-import { OperationAdmission } from '../resources/operation-admission.service.js';
-import { OperationDispatcher } from '../resources/operation-dispatcher.service.js';
-import { RateLimitService } from '../resources/rate-limit.service.js';
-import { RoleHierarchyResolver } from '../identity/role-hierarchy.service.js';
-import { ServicesRegistryHandler } from '../resources/services-registry-handler.service.js';
-import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
+import {
+  AccessTokenService,
+  Authenticator,
+  BearerAccessTokenStrategy,
+  ConsumableTokenService,
+  InvitationsService,
+  OrganizationsService,
+  PasswordHasher,
+  RoleHierarchyResolver,
+  SigningKeyService,
+  SqlPrincipalDirectory,
+  StepUpService,
+  UsersService,
+} from '../identity/index.js';
+import {
+  ExecutionContextCreator,
+  OperationAdmission,
+  OperationDispatcher,
+  RateLimitService,
+  ServicesRegistryHandler,
+} from '../resources/index.js';
+import { SAAS_SERVICE_TYPES as T } from '../container/index.js';
 
 /**
  * The engine's own services (dispatch and identity), all singletons. Platform values (database, store,

@@ -3,57 +3,50 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Container } from 'inversify';
-import { A2aRuntime, createA2aRuntime, type A2aSettings } from '../a2a/a2a.module.js';
-import { createCoordination } from '../coordination/index.js';
-import type { CredentialDirectory } from '../credentials/credential-directory.service.js';
+import { A2aRuntime, createA2aRuntime, type A2aSettings } from '../a2a/index.js';
+import { createCoordination, type CoordinationBackend } from '../coordination/index.js';
+import type { CredentialDirectory } from '../credentials/index.js';
 import { CimdResolver } from '../oauth/cimd/index.js';
-import { McpToolCatalogue } from '../mcp/tool-catalogue.service.js';
-import { oauthSettingsFor, type OAuthSettings } from '../oauth/oauth-settings.js';
-import type { TokenRevocations } from '../identity/token-revocations.service.js';
-import { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
+import { McpToolCatalogue, UploadGrantMcpTools } from '../mcp/index.js';
+import { oauthSettingsFor, type OAuthSettings } from '../oauth/index.js';
+import {
+  IDENTITY_MIGRATIONS,
+  identitySettingsFor,
+  resolvePrimarySecret,
+  type IdentitySettings,
+  type PrincipalDirectory,
+  type SigningKeyService,
+  type SqlPrincipalDirectory,
+  type TokenRevocations,
+} from '../identity/index.js';
+import { ResourceServerInstancesRegistryBackendService } from '../resource-servers/index.js';
 import type { OutboundTargetGuardOptions } from '../net/index.js';
-import type { CoordinationBackend } from '../coordination/coordination.js';
-import { createHttpApp, DEFAULT_HTTP_SETTINGS, type HttpSettings } from '../http/http-app.js';
-import { identitySettingsFor, type IdentitySettings } from '../identity/identity-settings.js';
-import { IDENTITY_MIGRATIONS } from '../identity/identity.migrations.js';
-import { resolvePrimarySecret } from '../identity/primary-secret.js';
-import type { SigningKeyService } from '../identity/signing-keys.service.js';
-import type { SqlPrincipalDirectory } from '../identity/sql-principal-directory.service.js';
-import { FileRecordsService } from '../files/file-records.service.js';
-import { FileReferenceCheck } from '../files/file-reference.check.js';
-import { storedFileSource } from '../rag/ingestion/stored-file-source.js';
-import { withFileReferences } from '../files/file-referencing-store.js';
-import type { FileUploadGrantService } from '../files/file-upload-grant.service.js';
-import { bindUploadGrants } from '../files/files.bindings.js';
-import { UploadGrantMcpTools } from '../mcp/upload-grant-tools.js';
-import type { PrincipalDirectory } from '../identity/principal-directory.js';
-import { openFileStorage } from '../files/file-storage.open.js';
-import type { FileStorage } from '../files/file-storage.js';
-import { FILES_TYPES } from '../files/files.tokens.js';
-import { JobQueueService } from '../jobs/job-queue.service.js';
-import type { JobQueueSettings } from '../jobs/job-queue.types.js';
-import { JOBS_TYPES } from '../jobs/jobs.tokens.js';
+import { createHttpApp, DEFAULT_HTTP_SETTINGS, type HttpSettings } from '../http/index.js';
+import {
+  bindUploadGrants,
+  FileRecordsService,
+  FileReferenceCheck,
+  FILES_TYPES,
+  openFileStorage,
+  withFileReferences,
+  type FileStorage,
+  type FileUploadGrantService,
+} from '../files/index.js';
+import { createRagIngestion, storedFileSource, withCorpusIngestion } from '../rag/index.js';
+import { JobQueueService, JOBS_TYPES, type JobQueueSettings } from '../jobs/index.js';
 import { createLogger, type Logger } from '../logging/index.js';
-import { SqlResourceStore } from '../persistence/sql-resource-store.js';
-import { withCorpusIngestion } from '../rag/ingestion/corpus-ingesting-store.js';
-import { createRagIngestion } from '../rag/rag.module.js';
-import { runMigrations } from '../persistence/sql-migrations.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
-import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import { agentProviderWarnings } from '../agents/systems/agent-readiness.js';
-import { ExternalMcpConnector } from '../agents/external-mcp/external-mcp.service.js';
-import type { ExternalMcpServerDefinition } from '../agents/external-mcp/external-mcp.types.js';
-import { ProviderCallError } from '../agents/providers/llm-provider.types.js';
-import { ProviderRegistry, type ProviderRegistryOptions } from '../agents/providers/provider-registry.service.js';
-import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
-import { createTraceSink } from '../observability/create-trace-sink.js';
-import type { AgentTraceSink } from '../observability/trace-sink.js';
+import { runMigrations, SqlResourceStore, type SqlDatabase } from '../persistence/index.js';
+import type { ResourcesRegistry } from '../resources/index.js';
+import { agentProviderWarnings } from '../agents/systems/index.js';
+import { ExternalMcpConnector, type ExternalMcpServerDefinition } from '../agents/external-mcp/index.js';
+import { ProviderCallError, ProviderRegistry, type ProviderRegistryOptions } from '../agents/providers/index.js';
+import type { RuntimeConfiguration } from '../config/index.js';
+import { createTraceSink, type AgentTraceSink } from '../observability/index.js';
 import type { BackendApplicationDefinition } from './backend-domain-module.js';
-import { systemClock, type Clock } from '../container/clock.js';
+import { SAAS_SERVICE_TYPES as T, systemClock, type Clock } from '../container/index.js';
 import { openApplicationDatabase } from './application-database.js';
 import { validateDeclarations } from './application-declarations.js';
 import { engineContainerModule } from './engine.module.js';
-import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
 
 /** Options of {@link createWildoBackend}; every one has a default suited to a fresh machine. */
 export interface WildoBackendOptions {

@@ -1,5 +1,5 @@
 import type { ContainerModule } from 'inversify';
-import type { SqlMigration } from '../persistence/sql-database.js';
+import type { SqlMigration } from '../persistence/index.js';
 
 /**
  * What every module gives the container: its name, extra bindings and the migrations of its own tables. Each room

@@ -1,6 +1,6 @@
 import { ContainerModule } from 'inversify';
-import type { ResourcesModule } from '../resources/resources-module.js';
-import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
+import type { ResourcesModule } from '../resources/index.js';
+import { SAAS_SERVICE_TYPES as T } from '../container/index.js';
 import { ApiKeyAuthenticationStrategy } from './api-key.strategy.js';
 import { buildApiKeyImplementation } from './api-keys.custom-impl.service.js';
 import { applicationApiKeysResource, organizationApiKeysResource } from './api-keys.resource.js';

@@ -1,14 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { inject, injectable } from 'inversify';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { CoordinationBackend, Unsubscribe } from '../coordination/coordination.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
+import type { CoordinationBackend, Unsubscribe } from '../coordination/index.js';
 import { FrameworkError } from '../errors/index.js';
 import type { IdentitySettings } from './identity-settings.js';
 import type { AuthenticatedPrincipal } from './principal.types.js';
 import type { Logger } from '../logging/index.js';
-import type { AfterCommit } from '../resources/custom-service.js';
-import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
+import type { SqlDatabase, SqlExecutor } from '../persistence/index.js';
 import { RevocationIndex } from './token-revocation-index.js';
 
 /** The pub/sub channel on which replicas announce a revocation (JSON: `subject`, `revokedAtMs`). */
@@ -114,7 +112,7 @@ export class TokenRevocations {
    * Records a revocation through `tx`, the transaction of the deletion it stems from; the returned function,
    * run once that committed, applies it here and announces it to every replica.
    */
-  async revokeWithin(tx: SqlExecutor, subject: string): Promise<AfterCommit> {
+  async revokeWithin(tx: SqlExecutor, subject: string): Promise<() => Promise<void>> {
     const { rows } = await tx.query<{ revoked_at: Date }>(UPSERT, [subject, this.clock.now()]);
     const revocation = { subject, revokedAtMs: new Date((rows[0] as { revoked_at: Date }).revoked_at).getTime() };
     return () => this.announce(revocation);

@@ -1,4 +1,4 @@
-import type { FlowsActorsApplication, FlowsActorsModule } from '../agents/systems/flows-actors-module.js';
+import type { FlowsActorsApplication, FlowsActorsModule } from '../agents/systems/index.js';
 import type { McpCustomTool } from './mcp-tools.types.js';
 
 /** A module as the MCP server reads it: everything below, plus the tools it contributes directly. */

@@ -1,19 +1,28 @@
 import { CoreResourceOperation, ResourcePrimaryScope } from '@wildo/shared-lib';
 import { z } from 'zod';
-import type { PrincipalDirectory } from '../identity/principal-directory.js';
+import { FrameworkError } from '../errors/index.js';
+import type { PrincipalDirectory } from '../identity/index.js';
 import { callOrganization, organizationIdArgument, toolInputInvalid } from './call-organization.js';
 import { successResult } from './mcp-results.js';
 import type { McpCustomTool } from './mcp-tools.types.js';
 import type { DerivedMcpTools } from './tool-catalogue.service.js';
 import { idArgumentOf, TOOL_NAME, toolNameOf } from './tool-naming.js';
-import type { CompiledOperation, CompiledResource } from '../resources/compiled-resource.types.js';
-import { fileFieldsOf, isUserUploadable, type FileField } from '../files/file-fields.js';
+import type { CompiledOperation, CompiledResource } from '../resources/index.js';
 import {
   DeclaredFileSchema,
   FILE_UPLOAD_GRANT_MAX_MINUTES,
+  fileFieldsOf,
+  isUserUploadable,
   MintUploadGrantBodySchema,
-} from '../files/file-upload-grant.schema.js';
-import type { FileUploadGrantService } from '../files/file-upload-grant.service.js';
+  type FileField,
+  type FileUploadGrantService,
+} from '../files/index.js';
+
+/** What minting through an upload-grant tool needs: the grant service and the directory that resolves organizations. */
+export interface UploadGrantMinting {
+  grants: Pick<FileUploadGrantService, 'mint'>;
+  directory: PrincipalDirectory;
+}
 
 /** `<resource>__<operation>.upload_grant.<field>`: the derived tool that mints an upload grant for one file field. */
 export function uploadGrantToolName(resourceType: string, operation: string, field: string): string {
@@ -26,8 +35,11 @@ export function uploadGrantToolName(resourceType: string, operation: string, fie
  * mints through the same {@link FileUploadGrantService} as the REST door, with the same gating.
  */
 export class UploadGrantMcpTools {
-  /** `services` is read at call time: the catalogue is compiled before the container that holds them is loaded. */
-  constructor(private readonly services: () => { grants: FileUploadGrantService; directory: PrincipalDirectory }) {}
+  /**
+   * `services` is read at call time: the catalogue is compiled before the container that holds them is loaded.
+   * Without it (the exposure report) the tools are derived from the declarations alone and a call is refused.
+   */
+  constructor(private readonly services?: () => UploadGrantMinting) {}
 
   /** The derived tools of one parent tool and the note for its description (nothing for other operations). */
   toolsFor(resource: CompiledResource, operation: CompiledOperation): DerivedMcpTools | undefined {
@@ -90,7 +102,8 @@ export class UploadGrantMcpTools {
         if (!parsed.success)
           throw toolInputInvalid(String(parsed.error.issues[0]?.path[0] ?? '(root)'), 'a valid value');
         const { expiresInMinutes, ...declared } = parsed.data;
-        const grant = await this.services().grants.mint({
+        const services = this.minting();
+        const grant = await services.grants.mint({
           principal: context.principal,
           presentedConsumableToken: false,
           surface: 'mcp',
@@ -100,7 +113,7 @@ export class UploadGrantMcpTools {
           route: {
             fieldName: field.name,
             ...(organizationScoped
-              ? { organizationId: await callOrganization(this.services().directory, context.principal, organizationId) }
+              ? { organizationId: await callOrganization(services.directory, context.principal, organizationId) }
               : {}),
             ...(idArgument ? { recordId: recordId as string } : {}),
           },
@@ -110,5 +123,10 @@ export class UploadGrantMcpTools {
         return successResult(grant, []);
       },
     };
+  }
+
+  private minting(): UploadGrantMinting {
+    if (!this.services) throw new FrameworkError('NOT_IMPLEMENTED', 'Upload grants are not served here.');
+    return this.services();
   }
 }

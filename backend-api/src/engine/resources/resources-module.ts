@@ -1,5 +1,5 @@
 import type { AnyResourceDeclaration, ResourceServerInstance } from '@wildo/shared-lib';
-import type { ModuleBase } from '../container/module-base.js';
+import type { ModuleBase } from '../container/index.js';
 import type { ResourceCustomServiceImplementation } from './custom-service.js';
 
 /** A module as the dispatch path reads it: its resources and their service code. */

@@ -2,18 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import { inject, injectable, type Container } from 'inversify';
 import type { ResourcesApplication } from './resources-module.js';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type {
   RecordConstraint,
   ResourceStore,
+  SqlExecutor,
   StoreFilters,
   StoreWriteOutcome,
   TenantScope,
-} from '../persistence/resource-store.js';
-import type { SqlExecutor } from '../persistence/sql-database.js';
+} from '../persistence/index.js';
 import type { CompiledOperation, CompiledResource } from './compiled-resource.types.js';
 import {
   errorBuilder,
@@ -33,7 +32,7 @@ import {
   toApiRecord,
 } from './record-access.js';
 import type { ResourcesRegistry } from './resources-registry.service.js';
-import type { RoleHierarchyResolver } from '../identity/role-hierarchy.service.js';
+import type { RoleHierarchyResolver } from '../identity/index.js';
 
 /** Runs after every check of a call (input, addressed record, guard) and before its first side effect. */
 export type OperationGate = () => Promise<void>;

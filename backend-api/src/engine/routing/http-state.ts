@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { FrameworkError } from '../errors/index.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { AuthenticatedPrincipal } from '../identity/index.js';
 
 /** What the engine's middleware attaches to one HTTP exchange. */
 export interface HttpState {

@@ -1,6 +1,6 @@
 import { ContainerModule } from 'inversify';
-import type { ResourcesModule } from '../../resources/resources-module.js';
-import { SAAS_SERVICE_TYPES as T } from '../../container/saas-service-types.tokens.js';
+import type { ResourcesModule } from '../../resources/index.js';
+import { SAAS_SERVICE_TYPES as T } from '../../container/index.js';
 import { SqlTokenBudgetService } from './sql-token-budget.service.js';
 import { tokenBudgetsAdminImplementation, tokenUsageImplementation } from './token-budget.custom-impl.service.js';
 import { tokenBudgetsAdminResource, tokenUsageResource } from './token-budget.resources.js';

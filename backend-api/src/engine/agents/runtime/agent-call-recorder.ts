@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { AgentTraceabilityLevel, type AgentCallTraceEmission, type AgentCallUsage } from '@wildo/shared-lib';
-import type { Clock } from '../../container/clock.js';
+import type { Clock } from '../../container/index.js';
 import type { Logger } from '../../logging/index.js';
-import type { AgentTraceSink } from '../../observability/trace-sink.js';
-import type { ResolvedAgent } from '../systems/agents-registry.service.js';
-import type { BudgetTenant, TokenBudgetService } from '../budgets/token-budget.types.js';
+import type { AgentTraceSink } from '../../observability/index.js';
+import type { ResolvedAgent } from '../systems/index.js';
+import type { BudgetTenant, TokenBudgetService } from '../budgets/index.js';
 
 /** What one model call reports when it ends. */
 export interface AgentCallReport {

@@ -11,18 +11,13 @@ import {
 } from '@wildo/shared-lib';
 import { z } from 'zod';
 import { FrameworkError } from '../../errors/index.js';
-import { parseContract } from '../../resources/operation-input.js';
+import { parseContract } from '../../resources/index.js';
 import type { AgentCallRecorder } from './agent-call-recorder.js';
-import type { AgentsRegistry, ResolvedAgent } from '../systems/agents-registry.service.js';
-import { admitBudget } from '../budgets/budget-admission.js';
-import type { BudgetTenant, TokenBudgetService } from '../budgets/token-budget.types.js';
+import type { AgentsRegistry, ResolvedAgent } from '../systems/index.js';
+import { admitBudget, type BudgetTenant, type TokenBudgetService } from '../budgets/index.js';
 import { renderSystemPrompt } from './prompt-spec.js';
 import { toAgentCallError } from './provider-failure.js';
-import {
-  ProviderCallError,
-  type LLMProviderAdapter,
-  type ProviderFinishReason,
-} from '../providers/llm-provider.types.js';
+import { ProviderCallError, type LLMProviderAdapter, type ProviderFinishReason } from '../providers/index.js';
 
 /**
  * The guide's coding-agent options of `invokeAgent` (the trusted workspace, which locations a run may change,

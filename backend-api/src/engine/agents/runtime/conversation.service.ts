@@ -1,17 +1,15 @@
-import type { Clock } from '../../container/clock.js';
+import type { Clock } from '../../container/index.js';
 import { FrameworkError } from '../../errors/index.js';
-import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
+import type { AuthenticatedPrincipal } from '../../identity/index.js';
 import type { Logger } from '../../logging/index.js';
-import type { DispatchSurface } from '../../resources/execution-context.js';
-import { refuseUnstorableText } from '../../resources/operation-input.js';
+import { refuseUnstorableText, type DispatchSurface } from '../../resources/index.js';
 import type { AgentCallRecorder } from './agent-call-recorder.js';
-import type { AgentsRegistry } from '../systems/agents-registry.service.js';
-import { ownerKeyOf, type ApprovalService } from '../approvals/approval.service.js';
-import type { TokenBudgetService } from '../budgets/token-budget.types.js';
-import type { ExternalMcpConnector, ExternalMcpSession } from '../external-mcp/external-mcp.service.js';
-import type { LLMProviderAdapter, ProviderMessage } from '../providers/llm-provider.types.js';
-import type { ActorSystemAccess, SystemAdmission } from '../systems/actor-system-access.service.js';
-import type { ToolDispatchPath } from '../tools/tool-caller.js';
+import type { ActorSystemAccess, AgentsRegistry, SystemAdmission } from '../systems/index.js';
+import { ownerKeyOf, type ApprovalService } from '../approvals/index.js';
+import type { TokenBudgetService } from '../budgets/index.js';
+import type { ExternalMcpConnector, ExternalMcpSession } from '../external-mcp/index.js';
+import type { LLMProviderAdapter, ProviderMessage } from '../providers/index.js';
+import type { ToolDispatchPath, ToolOutcome, TurnToolSet } from '../tools/index.js';
 import type {
   ConversationStore,
   Execution,
@@ -25,7 +23,6 @@ import { TurnJournal } from './turn-journal.js';
 import { TurnLoop, type ConversationHold, type TurnRun } from './turn-loop.js';
 import { notRun, outstandingCalls, toolMessage } from './turn-messages.js';
 import { TurnToolSets } from './turn-tool-sets.js';
-import type { ToolOutcome, TurnToolSet } from '../tools/turn-tools.js';
 
 export { DEFAULT_MAX_TOOL_STEPS } from './turn-loop.js';
 export { HISTORY_WINDOW, MAX_TOOL_RESULT_CHARS, outstandingCalls } from './turn-messages.js';

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import type { Clock } from '../../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../../container/saas-service-types.tokens.js';
-import type { SqlDatabase } from '../../persistence/sql-database.js';
-import type { ProviderMessage } from '../providers/llm-provider.types.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../../container/index.js';
+import type { SqlDatabase } from '../../persistence/index.js';
+import type { ProviderMessage } from '../providers/index.js';
 
 /** A conversation with an actor system's agent. */
 export interface Execution {

@@ -1,5 +1,5 @@
 import { FrameworkError } from '../../errors/index.js';
-import { ProviderCallError } from '../providers/llm-provider.types.js';
+import { ProviderCallError } from '../providers/index.js';
 
 /**
  * A provider failure as the caller of an agent sees it: a client-safe message per kind (the vendor's text goes

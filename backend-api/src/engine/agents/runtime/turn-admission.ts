@@ -1,12 +1,11 @@
 import { FrameworkError } from '../../errors/index.js';
-import type { Clock } from '../../container/clock.js';
-import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
-import type { DispatchSurface } from '../../resources/execution-context.js';
-import { admitBudget } from '../budgets/budget-admission.js';
-import type { TokenBudgetService } from '../budgets/token-budget.types.js';
+import type { Clock } from '../../container/index.js';
+import type { AuthenticatedPrincipal } from '../../identity/index.js';
+import type { DispatchSurface } from '../../resources/index.js';
+import { admitBudget, type TokenBudgetService } from '../budgets/index.js';
 import { toAgentCallError } from './provider-failure.js';
-import type { LLMProviderAdapter } from '../providers/llm-provider.types.js';
-import type { ActorSystemAccess, SystemAdmission } from '../systems/actor-system-access.service.js';
+import type { LLMProviderAdapter } from '../providers/index.js';
+import type { ActorSystemAccess, SystemAdmission } from '../systems/index.js';
 
 /** Who asks to run a turn of which system, where. */
 export interface TurnAdmissionRequest {

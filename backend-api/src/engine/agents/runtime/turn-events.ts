@@ -1,6 +1,6 @@
 import type { AgentCallUsage } from '@wildo/shared-lib';
-import type { PendingApproval } from '../approvals/approval.service.js';
-import type { ToolOutcome } from '../tools/turn-tools.js';
+import type { PendingApproval } from '../approvals/index.js';
+import type { ToolOutcome } from '../tools/index.js';
 
 /** How a turn ended: the model stopped, a call waits for a person, or the step bound was reached. */
 export type TurnCompletion = 'completed' | 'awaiting_approval' | 'max_steps';

@@ -1,5 +1,5 @@
 import { toStorableValue } from '../../resources/schema/index.js';
-import type { ProviderMessage } from '../providers/llm-provider.types.js';
+import type { ProviderMessage } from '../providers/index.js';
 import type { ConversationStore, Execution, ExecutionStatus, TurnEndRow } from './conversation.store.js';
 
 /** How often a long turn refreshes its claim (well inside STALE_TURN_MS). */

@@ -1,23 +1,27 @@
 import { performance } from 'node:perf_hooks';
 import type { AgentCallUsage, LLMAgentConfig } from '@wildo/shared-lib';
 import { FrameworkError } from '../../errors/index.js';
-import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
+import type { AuthenticatedPrincipal } from '../../identity/index.js';
 import type { Logger } from '../../logging/index.js';
-import type { DispatchSurface } from '../../resources/execution-context.js';
+import type { DispatchSurface } from '../../resources/index.js';
 import { firstUnstorablePath, toStorableValue } from '../../resources/schema/index.js';
 import type { AgentCallRecorder } from './agent-call-recorder.js';
-import type { ApprovalService } from '../approvals/approval.service.js';
+import type { ApprovalService } from '../approvals/index.js';
 import { renderSystemPrompt } from './prompt-spec.js';
 import { toAgentCallError } from './provider-failure.js';
-import type { LLMProviderAdapter, ProviderToolCall } from '../providers/llm-provider.types.js';
-import type { SystemAdmission } from '../systems/actor-system-access.service.js';
-import type { ToolDispatchPath } from '../tools/tool-caller.js';
-import { createToolExecutionContext } from '../tools/tool-execution-context.js';
+import type { LLMProviderAdapter, ProviderToolCall } from '../providers/index.js';
+import type { SystemAdmission } from '../systems/index.js';
+import {
+  createToolExecutionContext,
+  type ToolDispatchPath,
+  type ToolOutcome,
+  type TurnTool,
+  type TurnToolSet,
+} from '../tools/index.js';
 import type { Execution, ExecutionStatus } from './conversation.store.js';
 import type { TurnEvent } from './turn-events.js';
 import type { TurnJournal } from './turn-journal.js';
 import { notRun, outstandingCalls, refusalOf, toolMessage, windowOf } from './turn-messages.js';
-import type { ToolOutcome, TurnTool, TurnToolSet } from '../tools/turn-tools.js';
 
 /** Tool rounds per turn when the system does not set `maxToolSteps`. */
 export const DEFAULT_MAX_TOOL_STEPS = 8;

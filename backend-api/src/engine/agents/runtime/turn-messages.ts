@@ -1,6 +1,6 @@
 import { toFrameworkError } from '../../errors/index.js';
-import type { ProviderMessage, ProviderToolCall } from '../providers/llm-provider.types.js';
-import type { ToolOutcome } from '../tools/turn-tools.js';
+import type { ProviderMessage, ProviderToolCall } from '../providers/index.js';
+import type { ToolOutcome } from '../tools/index.js';
 
 /** A tool result is cut to this many characters before the model reads it (the browser gets it whole). */
 export const MAX_TOOL_RESULT_CHARS = 20_000;

@@ -1,7 +1,6 @@
-import type { AgentsRegistry } from '../systems/agents-registry.service.js';
-import type { ExternalMcpConnector, ExternalMcpSession } from '../external-mcp/external-mcp.service.js';
-import type { SystemAdmission } from '../systems/actor-system-access.service.js';
-import { buildTurnTools, type TurnToolSet } from '../tools/turn-tools.js';
+import type { AgentsRegistry, SystemAdmission } from '../systems/index.js';
+import type { ExternalMcpConnector, ExternalMcpSession } from '../external-mcp/index.js';
+import { buildTurnTools, type TurnToolSet } from '../tools/index.js';
 
 /**
  * The tools of a turn: exactly the function tools its agent declares, and the tools of the external MCP servers it

@@ -6,7 +6,7 @@ import {
   type ModelCatalogue,
   type ModelResolutionRequest,
   type ProviderOperationKey,
-} from '../providers/model-catalogue.js';
+} from '../providers/index.js';
 
 const REASONING_EFFORTS: readonly string[] = Object.values(LLMProvider_ReasoningEffort);
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { supportAgent } from '../../../modules/support-desk/support-desk.module.js';
-import { TICKET_TRIAGE_AGENT_REF, TODO_ASSISTANT_AGENT_REF } from '../../../modules/tasks-manager/flows-actors/index.js';
+import {
+  TICKET_TRIAGE_AGENT_REF,
+  TODO_ASSISTANT_AGENT_REF,
+} from '../../../modules/tasks-manager/flows-actors/index.js';
 import { createTestBackend, useTestDatabase } from '../../../testing/test-backend.js';
 import { createRecordingLogger } from '../../coordination/coordination.contract.js';
 

@@ -1,5 +1,5 @@
 import type { ResolvedAgent } from './agents-registry.service.js';
-import type { ProviderStatus } from '../providers/provider-registry.service.js';
+import type { ProviderStatus } from '../providers/index.js';
 
 /** An agent that cannot run with this environment: which one, its provider, and what to set or fix. */
 export interface AgentProviderWarning {

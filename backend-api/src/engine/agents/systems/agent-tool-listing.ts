@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { FlowsActorsApplication } from './flows-actors-module.js';
-import { servicePathOf } from '../../resources/resource-naming.js';
-import { buildTurnTools } from '../tools/turn-tools.js';
-import type { FunctionTool } from '../tools/function-tool.types.js';
+import { servicePathOf } from '../../resources/index.js';
+import { buildTurnTools, type FunctionTool } from '../tools/index.js';
 
 /** One tool an agent's model is offered, as the model sees it. */
 export interface AgentToolListing {

@@ -11,14 +11,12 @@ import {
 } from '@wildo/shared-lib';
 import { z } from 'zod';
 import type { FlowsActorsApplication } from './flows-actors-module.js';
-import { SYNC_COMMAND } from '../../config/config.constants.js';
-import type { RuntimeConfiguration } from '../../config/runtime-configuration.schema.js';
-import type { DeclarationProblem } from '../../resources/resources.errors.js';
-import { DeclarationValidationError } from '../../resources/resources.errors.js';
-import { defOf } from '../../resources/schema/zod-internals.js';
-import type { ModelRefusalReason } from '../providers/model-catalogue.js';
+import { SYNC_COMMAND, type RuntimeConfiguration } from '../../config/index.js';
+import { DeclarationValidationError, type DeclarationProblem } from '../../resources/index.js';
+import { defOf } from '../../resources/schema/index.js';
+import type { ModelRefusalReason } from '../providers/index.js';
 import { NO_DECLARED_RESOURCES, toolTargetProblem, type DeclaredResources } from './tool-target-validation.js';
-import type { FunctionTool } from '../tools/function-tool.types.js';
+import type { FunctionTool } from '../tools/index.js';
 
 /** What registration asks an {@link AgentModelResolver} for: one agent's model selection and settings. */
 export interface AgentModelRequest {

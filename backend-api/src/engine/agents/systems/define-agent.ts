@@ -25,8 +25,8 @@ import {
   type ResourceScopeRole,
 } from '@wildo/shared-lib';
 import type { FlowsActorsContribution } from './flows-actors-module.js';
-import type { LANGUAGE_MODELS_BY_PROVIDER } from '../providers/model-catalogue.js';
-import type { FunctionTool } from '../tools/function-tool.types.js';
+import type { LANGUAGE_MODELS_BY_PROVIDER } from '../providers/index.js';
+import type { FunctionTool } from '../tools/index.js';
 
 /** A provider of the application's catalogue (the generated `WildoDiscoveredProviderCatalog`) that offers chat. */
 export type ChatProviderRef = CatalogProviderOffering<'LLM_CHAT'>;

@@ -1,9 +1,6 @@
-import type {
-  FlowActorSystem_InitializationFactoryMap,
-  FlowsActors_Agent,
-} from '@wildo/shared-lib';
-import type { ResourcesApplication, ResourcesModule } from '../../resources/resources-module.js';
-import type { FunctionTool } from '../tools/function-tool.types.js';
+import type { FlowActorSystem_InitializationFactoryMap, FlowsActors_Agent } from '@wildo/shared-lib';
+import type { ResourcesApplication, ResourcesModule } from '../../resources/index.js';
+import type { FunctionTool } from '../tools/index.js';
 
 /** What a module contributes to flows and actors: agents, function tools and actor systems (validated at start). */
 export interface FlowsActorsContribution {

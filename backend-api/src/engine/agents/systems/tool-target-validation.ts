@@ -1,7 +1,6 @@
 import { CoreResourceOperation } from '@wildo/shared-lib';
-import type { CompiledOperation, CompiledResource } from '../../resources/compiled-resource.types.js';
-import { servicePathOf } from '../../resources/resource-naming.js';
-import type { FunctionTool } from '../tools/function-tool.types.js';
+import { servicePathOf, type CompiledOperation, type CompiledResource } from '../../resources/index.js';
+import type { FunctionTool } from '../tools/index.js';
 
 /** What start-up validation of tools reads of the application's resources. */
 export interface DeclaredResources {

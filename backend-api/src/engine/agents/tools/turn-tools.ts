@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { FrameworkError, type InputProblem } from '../../errors/index.js';
-import { parseContract, refuseUnstorableText } from '../../resources/operation-input.js';
-import type { ExternalMcpSession } from '../external-mcp/external-mcp.service.js';
-import type { ProviderToolSpec } from '../providers/llm-provider.types.js';
+import { parseContract, refuseUnstorableText } from '../../resources/index.js';
+import type { ExternalMcpSession } from '../external-mcp/index.js';
+import type { ProviderToolSpec } from '../providers/index.js';
 import type { FunctionTool, FunctionToolExecutionContext } from './function-tool.types.js';
 
 /** What a tool call produced, as the model and the browser see it. */

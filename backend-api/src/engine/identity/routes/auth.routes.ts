@@ -1,16 +1,20 @@
 import { Router } from 'express';
 import { FrameworkError } from '../../errors/index.js';
-import { httpState, requirePrincipal, sendData } from '../../routing/http-state.js';
-import { throttleSourceOf } from '../../net/address-classification.js';
-import { parseContract } from '../../resources/operation-input.js';
-import type { RateLimitService } from '../../resources/rate-limit.service.js';
-import type { AccessTokenService } from '../access-token.service.js';
-import { LoginRequestSchema, ReauthRequestSchema, SignupRequestSchema } from '../identity.schema.js';
-import type { StepUpService } from '../step-up.service.js';
-import type { SigningKeyService } from '../signing-keys.service.js';
+import { httpState, requirePrincipal, sendData } from '../../routing/index.js';
+import { throttleSourceOf } from '../../net/index.js';
+import { parseContract, type RateLimitService } from '../../resources/index.js';
+import {
+  LoginRequestSchema,
+  normalizeEmail,
+  ReauthRequestSchema,
+  SignupRequestSchema,
+  type AccessTokenService,
+  type OrganizationsService,
+  type SigningKeyService,
+  type StepUpService,
+  type UsersService,
+} from '../index.js';
 import type { LoginThrottle } from './login-throttle.js';
-import { normalizeEmail, type UsersService } from '../users.service.js';
-import type { OrganizationsService } from '../organizations.service.js';
 
 /** Re-authentication attempts per signed-in person per 15 minutes. */
 const REAUTH_POLICY = { points: 20, durationMs: 15 * 60_000 };

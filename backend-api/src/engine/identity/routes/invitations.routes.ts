@@ -1,15 +1,17 @@
 import { CORE_ORG_ROLES } from '@wildo/shared-lib';
 import { Router, type Request, type Response } from 'express';
 import { FrameworkError } from '../../errors/index.js';
-import { param, sendData } from '../../routing/http-state.js';
-import { parseContract } from '../../resources/operation-input.js';
-import type { RoleHierarchyResolver } from '../role-hierarchy.service.js';
-import type { AccessTokenService } from '../access-token.service.js';
-import { CreateInvitationRequestSchema } from '../identity.schema.js';
-import type { InvitationsService } from '../invitations.service.js';
+import { param, sendData } from '../../routing/index.js';
+import { parseContract } from '../../resources/index.js';
+import {
+  CreateInvitationRequestSchema,
+  type AccessTokenService,
+  type InvitationsService,
+  type OrganizationsService,
+  type PrincipalDirectory,
+  type RoleHierarchyResolver,
+} from '../index.js';
 import { createCallerResolver, isWellFormedId } from './organization-caller.js';
-import type { OrganizationsService } from '../organizations.service.js';
-import type { PrincipalDirectory } from '../principal-directory.js';
 
 /** Options of {@link createInvitationsRouter}. */
 export interface InvitationsRouterOptions {

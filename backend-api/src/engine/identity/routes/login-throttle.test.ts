@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, TEST_PASSWORD, type TestUser } from '../../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
-import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './login-throttle.js';
+import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from '../login-throttle.policy.js';
 
 // Each request names its client address in X-Forwarded-For (the backend trusts the proxy header here), so one
 // test plays the owner, an attacker and a botnet. Every test uses addresses of its own.

@@ -1,23 +1,7 @@
-import type { CounterDecision, CounterPolicy } from '../../coordination/coordination.js';
-import { throttleSourceOf } from '../../net/address-classification.js';
-import { rateLimited, type RateLimitService } from '../../resources/rate-limit.service.js';
-
-/** The failure budgets of sign-in, each a count of failed attempts per window (see {@link LoginThrottle}). */
-export interface LoginThrottlePolicy {
-  /** Failed sign-ins from one source (an IPv4 address or an IPv6 /64), whatever the accounts. */
-  perSource: CounterPolicy;
-  /** Consecutive failed sign-ins for one account from one source; a success clears them. */
-  perAccountSource: CounterPolicy;
-  /** Failed sign-ins for one account from every source together: the slower, larger bound on a distributed attack. */
-  perAccount: CounterPolicy;
-}
-
-/** Defaults: 20 failures per source and 5 per (account, source) per 15 minutes; 100 per account per hour. */
-export const DEFAULT_LOGIN_THROTTLE: LoginThrottlePolicy = {
-  perSource: { points: 20, durationMs: 15 * 60_000 },
-  perAccountSource: { points: 5, durationMs: 15 * 60_000 },
-  perAccount: { points: 100, durationMs: 60 * 60_000 },
-};
+import type { CounterDecision, CounterPolicy } from '../../coordination/index.js';
+import { throttleSourceOf } from '../../net/index.js';
+import { rateLimited, type RateLimitService } from '../../resources/index.js';
+import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from '../index.js';
 
 /** A counter this attempt charged, and what a success gives back (the attempt, or the whole count). */
 interface Reservation {

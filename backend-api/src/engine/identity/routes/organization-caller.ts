@@ -1,9 +1,7 @@
 import type { Response } from 'express';
 import { FrameworkError } from '../../errors/index.js';
-import { requirePrincipal } from '../../routing/http-state.js';
-import type { RoleHierarchyResolver } from '../role-hierarchy.service.js';
-import { readUserSnapshot } from '../authenticator.service.js';
-import type { PrincipalDirectory } from '../principal-directory.js';
+import { requirePrincipal } from '../../routing/index.js';
+import { readUserSnapshot, type PrincipalDirectory, type RoleHierarchyResolver } from '../index.js';
 
 /** The signed-in person behind an identity request, and their role in the addressed organization. */
 export interface OrganizationCaller {

@@ -1,19 +1,19 @@
 import { CORE_APP_ROLES, CORE_ORG_ROLES } from '@wildo/shared-lib';
 import { Router } from 'express';
 import { FrameworkError } from '../../errors/index.js';
-import { param, sendData } from '../../routing/http-state.js';
-import { parseContract } from '../../resources/operation-input.js';
-import type { RoleHierarchyResolver } from '../role-hierarchy.service.js';
-import type { AccessTokenService } from '../access-token.service.js';
+import { param, sendData } from '../../routing/index.js';
+import { parseContract } from '../../resources/index.js';
 import {
   ChangeMemberRoleRequestSchema,
   CreateOrganizationRequestSchema,
   SetApplicationRolesRequestSchema,
-} from '../identity.schema.js';
+  type AccessTokenService,
+  type OrganizationsService,
+  type PrincipalDirectory,
+  type RoleHierarchyResolver,
+  type UsersService,
+} from '../index.js';
 import { createCallerResolver, isWellFormedId } from './organization-caller.js';
-import type { OrganizationsService } from '../organizations.service.js';
-import type { PrincipalDirectory } from '../principal-directory.js';
-import type { UsersService } from '../users.service.js';
 
 /** Options of {@link createOrganizationsRouter}. */
 export interface OrganizationsRouterOptions {
