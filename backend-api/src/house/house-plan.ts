@@ -133,19 +133,14 @@ export const ROOM_LIMITS: readonly RoomLimit[] = [
   },
   {
     room: 'resources',
-    never: ['http', 'mcp', 'a2a', 'agents/tools', 'routing'],
+    never: ['http', 'mcp', 'a2a', 'agents/tools', 'routing', 'identity/routes'],
     because: 'the dispatch path imports no surface',
   },
-  {
-    room: 'mcp',
+  ...['http', 'mcp', 'agents/tools', 'identity/routes', 'routing'].map((room): RoomLimit => ({
+    room,
     never: ['persistence'],
-    because: 'a surface reaches data only through the dispatch path',
-  },
-  {
-    room: 'http',
-    never: ['persistence'],
-    because: 'a surface reaches data only through the dispatch path (the health check asks the database adapter)',
-  },
+    because: "a surface reaches data only through the dispatch path or a capability's own store",
+  })),
 ];
 
 /** The plan as the checker reads it. */
