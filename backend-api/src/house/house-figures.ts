@@ -20,11 +20,15 @@ function largestFolders(rooms: readonly { room: string; lines: number }[]): stri
 
 /**
  * Prints the house's figures (imports that run up the floors or past an index, circles between rooms and files,
- * the largest rooms) and the broken rules by kind: `pnpm house` (`--all` lists every broken rule).
+ * the largest rooms) and the broken rules by kind: `pnpm house` (`--all` lists every broken rule, `--root <dir>` measures another
+ * copy of the engine).
  */
 function main(): void {
   const started = performance.now();
-  const report = checkHouse(housePlan(), ENGINE_ROOT, readSourceTree(ENGINE_ROOT));
+  // `--root <dir>` measures another copy of the engine (an older commit, say) against today's plan.
+  const rootAt = process.argv.indexOf('--root');
+  const root = rootAt === -1 ? ENGINE_ROOT : path.resolve(process.argv[rootAt + 1] ?? ENGINE_ROOT);
+  const report = checkHouse(housePlan(), root, readSourceTree(root));
   const { figures } = report;
   const byRule = new Map<HouseRule, number>();
   for (const violation of report.violations) byRule.set(violation.rule, (byRule.get(violation.rule) ?? 0) + 1);
