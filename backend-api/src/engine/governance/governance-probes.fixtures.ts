@@ -8,7 +8,7 @@ import {
   z_webPage,
 } from '@wildo/shared-lib';
 import { z } from 'zod';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
+import type { BackendApplicationDefinition } from '../bootstrap/backend-domain-module.js';
 
 // Test-only: a travel agency's stays, fronted by a resource whose handlers answer like a backend that over-exposes
 // on purpose (the governance gateway's showcase shape): rate sheets and guest lists at every depth, photos and pages

@@ -11,13 +11,13 @@ import {
   type ToolResult,
 } from '../../testing/mcp.fixtures.js';
 import { createTestBackend, type TestBackend } from '../../testing/test-backend.js';
-import { refusalOf } from '../agents/conversations/turn-messages.js';
+import { refusalOf } from '../agents/runtime/turn-messages.js';
 import { createToolExecutionContext, toolDispatchPath } from '../agents/index.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { WildoBackendOptions } from '../container/wildo-backend.js';
+import type { WildoBackendOptions } from '../bootstrap/wildo-backend.js';
 import type { ClientErrorFields } from '../errors/index.js';
 import type { Authenticator } from '../identity/authenticator.service.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { AuthenticatedPrincipal } from '../identity/index.js';
 import { GOVERNANCE_META } from '../mcp/mcp-protocol.js';
 import type { OperationDispatcher } from '../resources/operation-dispatcher.service.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';

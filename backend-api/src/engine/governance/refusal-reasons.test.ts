@@ -6,7 +6,7 @@ import { createOrganization } from '../../testing/identity.fixtures.js';
 import { callTool, MCP_PATH } from '../../testing/mcp.fixtures.js';
 import { useTestDatabase } from '../../testing/test-backend.js';
 import type { TokenBudgetAdministration, TokenBudgetService } from '../agents/budgets/index.js';
-import { defineBackendApplication } from '../container/backend-domain-module.js';
+import { defineBackendApplication } from '../bootstrap/backend-domain-module.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { REFUSAL_REASONS, type RefusalReason } from '../errors/index.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
