@@ -1,5 +1,4 @@
-import type { CoreResourceOperation } from '@wildo/shared-lib';
-import type { ResourceOperationFailures } from '@wildo/shared-lib';
+import type { CoreResourceOperation, ResourceOperationFailures } from '@wildo/shared-lib';
 import { FrameworkError, type InputProblem, type RefusalReason } from '../errors/index.js';
 import { declaredFailure, failureFromBackendAnswer, type BackendAnswer } from '../governance/index.js';
 import type { Logger } from '../logging/index.js';
