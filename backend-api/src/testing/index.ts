@@ -2,11 +2,11 @@
 // stand-ins (scripted, or the echo model `wildo dev --stub-models` runs), reply builders, the names a model sees
 // for tools, a client that reads a streamed turn and decides its approvals, and the leak checker that proves no
 // undeclared field or value reaches an answer.
-export { modelToolName, modelToolNames } from '../engine/agents/agent-tool-listing.js';
+export { modelToolName, modelToolNames } from '../engine/agents/systems/agent-tool-listing.js';
 export { expectNoLeaks, findLeaks, type Leak, type LeakRules } from './leak-checker.js';
 export { TEST_PASSWORD_HASHING } from './password-hashing.js';
 export type { PendingApproval } from '../engine/agents/approvals/approval.service.js';
-export type { TurnCompletion, TurnEvent } from '../engine/agents/conversations/turn-events.js';
+export type { TurnCompletion, TurnEvent } from '../engine/agents/runtime/turn-events.js';
 export {
   AnthropicStub,
   deferred,

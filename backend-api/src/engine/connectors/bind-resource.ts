@@ -6,9 +6,9 @@ import type {
   ResourceServiceImplementation,
   ResourceSpec,
 } from '@wildo/shared-lib';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
-import type { AnyCustomOperationHandler, ResourceCustomServiceImplementation } from '../resources/custom-service.js';
-import type { ExecutionContext } from '../resources/execution-context.js';
+import type { ResourcesApplication } from '../resources/index.js';
+import type { AnyCustomOperationHandler, ResourceCustomServiceImplementation } from '../resources/index.js';
+import type { ExecutionContext } from '../resources/index.js';
 import type { OperationBinding } from './connector.types.js';
 import { CONNECTORS_TYPES } from './connectors.tokens.js';
 
@@ -83,7 +83,7 @@ export function bindResource<S extends ResourceSpec>(
 }
 
 /** The bindings an application declares, in module order. */
-export function declaredBindings(application: BackendApplicationDefinition): DeclaredBinding[] {
+export function declaredBindings(application: ResourcesApplication): DeclaredBinding[] {
   return application.modules.flatMap((module) =>
     (module.customServiceImplementations ?? []).flatMap((implementation) =>
       ((implementation as BoundImplementation)[BINDINGS] ?? []).map((binding) => ({

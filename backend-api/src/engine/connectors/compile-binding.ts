@@ -1,7 +1,7 @@
 import { ResourcePrimaryScope } from '@wildo/shared-lib';
 import type { z } from 'zod';
-import type { CompiledOperation } from '../resources/compiled-resource.types.js';
-import type { DeclarationProblem } from '../resources/resources.errors.js';
+import type { CompiledOperation } from '../resources/index.js';
+import type { DeclarationProblem } from '../resources/index.js';
 import { declaredKeysAt } from '../resources/schema/index.js';
 import type { DeclaredBinding } from './bind-resource.js';
 import type {

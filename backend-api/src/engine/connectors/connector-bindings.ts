@@ -1,7 +1,7 @@
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
-import type { CompiledOperation, CompiledResource } from '../resources/compiled-resource.types.js';
-import { servicePathOf } from '../resources/resource-naming.js';
-import { DeclarationValidationError, type DeclarationProblem } from '../resources/resources.errors.js';
+import type { ResourcesApplication } from '../resources/index.js';
+import type { CompiledOperation, CompiledResource } from '../resources/index.js';
+import { servicePathOf } from '../resources/index.js';
+import { DeclarationValidationError, type DeclarationProblem } from '../resources/index.js';
 import { bindingLabel, compileBinding, type CompiledBinding } from './compile-binding.js';
 import { declaredBindings } from './bind-resource.js';
 
@@ -19,7 +19,7 @@ function operationOf(
  * line per mistake (the binding, the path inside it, the fix); bindings of resources already refused add none.
  */
 export function compileApplicationBindings(
-  application: BackendApplicationDefinition,
+  application: ResourcesApplication,
   resources: ReadonlyMap<string, CompiledResource>,
   refusedTypes: ReadonlySet<string>,
   problems: DeclarationProblem[],
@@ -50,7 +50,7 @@ export function compileApplicationBindings(
 
 /** Compiles an application's bindings, refusing (throwing) on any problem: what start-up runs after validation. */
 export function compileBindingsOrThrow(
-  application: BackendApplicationDefinition,
+  application: ResourcesApplication,
   resources: ReadonlyMap<string, CompiledResource>,
 ): CompiledBinding[] {
   const problems: DeclarationProblem[] = [];

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { FrameworkError } from '../errors/index.js';
-import { delegatedTokenOf } from '../identity/delegated-token.js';
+import { delegatedTokenOf } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
 import {
   effectivePort,
@@ -12,7 +12,7 @@ import {
   type OutboundFetcher,
   type OutboundTargetGuardOptions,
 } from '../net/index.js';
-import type { ExecutionContext } from '../resources/execution-context.js';
+import type { ExecutionContext } from '../resources/index.js';
 import type { ConnectorInvoker } from './bind-resource.js';
 import type { CompiledBinding } from './compile-binding.js';
 import { ConnectorSetupError } from './connectors.errors.js';

@@ -55,7 +55,7 @@ function oauthClientsResource(
     schema,
     readOnlyFields: ['origin', 'secretPrefix'],
     internalFields: ['secrets', 'registrationAccessTokenHash'],
-    // A public client (token endpoint auth `none`) has no secret: the extension is absent, not missing.
+    // A public client (`token_endpoint_auth_method: none`) has no secret: the answer carries one only for the others.
     responseExtensions: { [CoreResourceOperation.CREATE]: z.object({ plainSecret: z.string().optional() }) },
     customOperations: {
       [Credentials_Operations.ROTATE]: {

@@ -8,7 +8,7 @@ import {
   z_webPage,
 } from '@wildo/shared-lib';
 import { z } from 'zod';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
+import type { BackendApplicationDefinition } from '../bootstrap/backend-domain-module.js';
 
 // Test-only: a travel agency's stays, fronted by a resource whose handlers answer like a backend that over-exposes
 // on purpose (the governance gateway's showcase shape): rate sheets and guest lists at every depth, photos and pages
@@ -177,6 +177,18 @@ export const stays = defineResource({
       effect: 'read',
       responseSchema: z.object({ availability: z.object({ propertyId: z.string(), roomsFree: z.number().int() }) }),
     },
+    'search-classic': {
+      target: 'collection',
+      requestSchema: z.object({ destination: z.string().max(100) }),
+      effect: 'read',
+      responseSchema: z.object({ stays: z.array(z.object({ name: z.string() })) }),
+    },
+    payout: {
+      target: 'collection',
+      requestSchema: z.object({ amount: z.number().positive() }),
+      effect: 'irreversible',
+      responseSchema: z.object({ paid: z.boolean() }),
+    },
   },
   operationsConfiguration: {
     details: { variants: [exposed] },
@@ -203,6 +215,12 @@ export const stays = defineResource({
       ],
     },
     availability: { variants: [{ ...exposed, policies: { rateLimit: { points: 3, durationSeconds: 60 } } }] },
+    // Switched off: neither listed nor callable (S-12).
+    'search-classic': { variants: [{ ...exposed, lifecycle: 'retired' }] },
+    // Managers only, each payout with a fresh re-authentication (so REST only: a tool call cannot carry the proof).
+    payout: {
+      variants: [{ ...memberVariant, roles: [CORE_ORG_ROLES.ORG_MANAGER], requiresReauthentication: true }],
+    },
   },
 });
 
@@ -268,6 +286,8 @@ export const staysService = stays.implement({
     agency.ask('availability', () => ({
       availability: { propertyId: input.propertyId, roomsFree: 3, ...rateSheet(118) },
     })),
+  'search-classic': async () => agency.ask('search-classic', () => ({ stays: [] })),
+  payout: async () => agency.ask('payout', () => ({ paid: true })),
 });
 
 /** The governance probes application (test-only). */

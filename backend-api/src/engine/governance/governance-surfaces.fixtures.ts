@@ -11,12 +11,13 @@ import {
   type ToolResult,
 } from '../../testing/mcp.fixtures.js';
 import { createTestBackend, type TestBackend } from '../../testing/test-backend.js';
-import { refusalOf } from '../agents/conversations/turn-messages.js';
+import { refusalOf } from '../agents/runtime/turn-messages.js';
 import { createToolExecutionContext, toolDispatchPath } from '../agents/index.js';
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import type { WildoBackendOptions } from '../bootstrap/wildo-backend.js';
 import type { ClientErrorFields } from '../errors/index.js';
 import type { Authenticator } from '../identity/authenticator.service.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { AuthenticatedPrincipal } from '../identity/index.js';
 import { GOVERNANCE_META } from '../mcp/mcp-protocol.js';
 import type { OperationDispatcher } from '../resources/operation-dispatcher.service.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
@@ -49,21 +50,26 @@ export interface GovernedStack {
   people: Record<'member' | 'manager', TestUser>;
   /** The API key (member role) used as the machine caller. */
   machineKey: string;
-  /** Each caller's delegated MCP token (the machine uses its key). */
-  mcpAuth: Record<Caller, string>;
+  /** A caller's MCP credential: a person's delegated token (obtained on first use), the machine's key. */
+  mcpAuth(caller: Caller): Promise<string>;
   /** Each caller's verified principal, for the in-process tool path. */
   principals: Record<Caller, AuthenticatedPrincipal>;
 }
 
-/** Starts the probes backend on `database` with a member, a manager and a member-role API key. */
+/**
+ * Starts the probes backend on `database` (the probes alone, unless `application` serves them among others) with a
+ * member, a manager and a member-role API key.
+ */
 export async function governedStack(
   database: SqlDatabase,
-  options: { redisUrl?: string; coordinationKeyPrefix?: string } = {},
+  options: Partial<
+    Pick<WildoBackendOptions, 'redisUrl' | 'coordinationKeyPrefix' | 'application' | 'env' | 'providers'>
+  > = {},
 ): Promise<GovernedStack> {
   const t = await createTestBackend(database, {
     ...MCP_BACKEND_OPTIONS,
-    ...options,
     application: governanceProbesApplication,
+    ...options,
     allowServerErrors: true,
   });
   const owner = await signUp(t.api, 'owner');
@@ -75,15 +81,16 @@ export async function governedStack(
   const machineKey = await organizationApiKey(t.api, owner, orgId, [CORE_ORG_ROLES.ORG_MEMBER]);
   const authenticator = t.backend.container.get<Authenticator>(SAAS_SERVICE_TYPES.Authenticator);
   const verified = async (header: string) => (await authenticator.authenticate(header)) as AuthenticatedPrincipal;
+  const delegated = new Map<Caller, Promise<string>>([['machine', Promise.resolve(machineKey)]]);
   return {
     t,
     orgId,
     people: { member, manager },
     machineKey,
-    mcpAuth: {
-      member: await delegatedToken(t.api, member),
-      manager: await delegatedToken(t.api, manager),
-      machine: machineKey,
+    mcpAuth(caller) {
+      let auth = delegated.get(caller);
+      if (!auth) delegated.set(caller, (auth = delegatedToken(t.api, caller === 'manager' ? manager : member)));
+      return auth;
     },
     principals: {
       member: await verified(member.auth.Authorization),
@@ -158,7 +165,8 @@ export async function callAs(
   }
   if (surface === 'mcp') {
     const name = `stays__${operation}`;
-    return mcpOutcome(await callTool(t.api, MCP_PATH, stack.mcpAuth[caller], name, { ...args, organizationId: orgId }));
+    const auth = await stack.mcpAuth(caller);
+    return mcpOutcome(await callTool(t.api, MCP_PATH, auth, name, { ...args, organizationId: orgId }));
   }
   const { container } = t.backend;
   const path = toolDispatchPath(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoLeaks, findLeaks } from '../../testing/leak-checker.js';
+import { handshake, MCP_PATH, rpc } from '../../testing/mcp.fixtures.js';
 import { useTestDatabase } from '../../testing/test-backend.js';
 import {
   agency,
@@ -178,6 +179,17 @@ describe.each(SURFACES)('%s', (surface) => {
     expect(reached).toBe(0);
     const person = expectOk(await callAs(stack, surface, 'member', 'cancel', { bookingId: 'B-1' }));
     expect(person.data).toEqual({ cancelled: true });
+  });
+});
+
+describe('effects as tool hints', () => {
+  it('advertises an irreversible operation as destructive and not idempotent, a read as read-only', async () => {
+    const res = await handshake(stack.t.api, MCP_PATH, rpc('tools/list'), stack.machineKey);
+    const tools = res.body.result.tools as { name: string; annotations: Record<string, boolean> }[];
+    const hints = (name: string) => tools.find((tool) => tool.name === name)?.annotations;
+    expect(hints('stays__cancel')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
+    expect(hints('stays__details')).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(tools.map((tool) => tool.name)).not.toContain('stays__search-classic');
   });
 });
 

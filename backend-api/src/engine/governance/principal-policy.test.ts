@@ -1,6 +1,6 @@
 import { CORE_ORG_ROLES, ExecutionContext_ExecutionType } from '@wildo/shared-lib';
 import { describe, expect, it } from 'vitest';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { AuthenticatedPrincipal } from '../identity/index.js';
 import { enforcePrincipalPolicy, matchPrincipal, principalDecision, type PolicyCaller } from './principal-policy.js';
 
 const person = (type: 'access_token' | 'delegated_token', authorizedParty?: string): AuthenticatedPrincipal => ({

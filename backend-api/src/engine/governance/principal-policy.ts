@@ -1,6 +1,6 @@
 import type { PrincipalMatcher, ResourceOperationPolicies } from '@wildo/shared-lib';
 import { FrameworkError, type RefusalReason } from '../errors/index.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { AuthenticatedPrincipal } from '../identity/index.js';
 
 /** The verified facts a policy is matched against: the principal, and its roles in the addressed scope (expanded). */
 export interface PolicyCaller {

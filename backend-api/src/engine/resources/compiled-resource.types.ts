@@ -13,8 +13,8 @@ import type {
   ResourcePrimaryScope,
 } from '@wildo/shared-lib';
 import type { z } from 'zod';
-import type { ResourceStoreDefinition, StoreFilterField } from '../persistence/resource-store.js';
 import type { Projector } from '../governance/index.js';
+import type { ResourceStoreDefinition, StoreFilterField } from '../persistence/index.js';
 
 /** Whether an operation addresses the collection or one record. */
 export type OperationTarget = 'collection' | 'instance';

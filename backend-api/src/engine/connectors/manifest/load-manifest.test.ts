@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DeclarationValidationError } from '../../resources/resources.errors.js';
-import { compileApplicationResources } from '../../resources/resources-registry.service.js';
+import { DeclarationValidationError } from '../../resources/index.js';
+import { compileApplicationResources } from '../../resources/index.js';
 import { compileApplicationBindings } from '../connector-bindings.js';
 import { loadCapabilityManifest, operationNameOf } from './load-manifest.js';
 

@@ -12,8 +12,8 @@ import {
   type ResourceOperationVariant,
 } from '@wildo/shared-lib';
 import { z } from 'zod';
-import type { BackendDomainModule } from '../../container/backend-domain-module.js';
-import { DeclarationValidationError, type DeclarationProblem } from '../../resources/resources.errors.js';
+import type { ResourcesModule } from '../../resources/index.js';
+import { DeclarationValidationError, type DeclarationProblem } from '../../resources/index.js';
 import { boundImplementation } from '../bind-resource.js';
 import { restConnector, sqlConnector } from '../connectors.js';
 import type { OperationBinding, ResponseMapping } from '../connector.types.js';
@@ -251,7 +251,7 @@ function operationBinding(binding: CdlBinding, into: string, provider: string): 
  * const wanderlust = loadCapabilityManifest({ directory: new URL('./manifest/', import.meta.url), principals: { 'demo:visitor': { kind: 'person', userId } } });
  * defineBackendApplication({ name: 'agency', modules: [wanderlust] });
  */
-export function loadCapabilityManifest(options: CapabilityManifestOptions): BackendDomainModule {
+export function loadCapabilityManifest(options: CapabilityManifestOptions): ResourcesModule {
   const directory = typeof options.directory === 'string' ? options.directory : fileURLToPath(options.directory);
   const relative = path.relative(process.cwd(), directory);
   const label = relative === '' ? '.' : relative.startsWith('..') ? directory : relative;

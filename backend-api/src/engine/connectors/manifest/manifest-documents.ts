@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
-import type { DeclarationProblem } from '../../resources/resources.errors.js';
+import type { DeclarationProblem } from '../../resources/index.js';
 
 /** One YAML file of a manifest, parsed, with what reports a problem at a path inside it. */
 export interface ManifestDocument {
