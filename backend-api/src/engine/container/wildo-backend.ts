@@ -37,6 +37,12 @@ import { createLogger, type Logger } from '../logging/index.js';
 import { SqlResourceStore } from '../persistence/sql-resource-store.js';
 import { withCorpusIngestion } from '../rag/ingestion/corpus-ingesting-store.js';
 import { createRagIngestion } from '../rag/rag.module.js';
+import {
+  DEFAULT_EXTRACTION_WORKER_SETTINGS,
+  ExtractionWorker,
+  type ExtractionWorkerSettings,
+} from '../rag/extraction/extraction-worker.js';
+import type { ExtractionLimits } from '../rag/extraction/extraction.types.js';
 import { runMigrations } from '../persistence/sql-migrations.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
@@ -98,6 +104,8 @@ export interface WildoBackendOptions {
   traceSink?: AgentTraceSink;
   /** A2A push callback guard and retries, task leases. */
   a2a?: A2aSettings;
+  /** Bounds of text extraction (`DEFAULT_EXTRACTION_LIMITS`) and its worker's heap and idle time. */
+  extraction?: { limits?: Partial<ExtractionLimits>; worker?: Partial<ExtractionWorkerSettings> };
 }
 
 /** A running engine: its Express app, container and lifecycle. */
@@ -148,7 +156,22 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     const fileReferences = new FileReferenceCheck(registry, fileRecords);
     // Writes of corpus resources (fields marked `.ragSource()`) ingest their chunks in the same transaction; file
     // fields are extracted from the stored uploads (the record's own tenant only).
-    const ragIngestion = createRagIngestion({ registry, logger, clock, files: storedFileSource(fileRecords) });
+    // Documents are read in a worker with a memory cap and a deadline, so no file can take the process down.
+    const extractionWorker = new ExtractionWorker({
+      ...DEFAULT_EXTRACTION_WORKER_SETTINGS,
+      ...options.extraction?.worker,
+    });
+    owned.push(() => extractionWorker.close());
+    const ragIngestion = createRagIngestion({
+      registry,
+      logger,
+      clock,
+      files: storedFileSource(fileRecords),
+      extraction: {
+        reader: extractionWorker.read,
+        ...(options.extraction?.limits ? { limits: options.extraction.limits } : {}),
+      },
+    });
     const store = withFileReferences(
       withCorpusIngestion(new SqlResourceStore({ database, logger, now: () => clock.now() }), ragIngestion),
       fileReferences,

@@ -10,6 +10,8 @@ import type { SqlDatabase } from '../persistence/sql-database.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
 import { EmbeddingsBackendService } from './embeddings/embeddings-backend.service.js';
+import type { LocalDocumentReader } from './extraction/document-text.js';
+import type { ExtractionLimits } from './extraction/extraction.types.js';
 import { FileTextExtractionService } from './extraction/file-text-extraction.service.js';
 import { corpusDefinitionsOf } from './ingestion/corpus-definitions.js';
 import { RagIngestionService, type RagFileSource } from './ingestion/rag-ingestion.service.js';
@@ -28,10 +30,12 @@ export function createRagIngestion(options: {
   logger: Logger;
   clock: Clock;
   files?: RagFileSource;
+  /** Extraction bounds, and where the local readers run (the backend's extraction worker). */
+  extraction?: { limits?: Partial<ExtractionLimits>; reader?: LocalDocumentReader };
 }): RagIngestionService {
   return new RagIngestionService({
     corpora: corpusDefinitionsOf(options.registry.listResources()),
-    extraction: new FileTextExtractionService({ logger: options.logger }),
+    extraction: new FileTextExtractionService({ logger: options.logger, ...options.extraction }),
     logger: options.logger.child({ component: 'rag-ingestion' }),
     now: () => options.clock.now(),
     ...(options.files ? { files: options.files } : {}),
