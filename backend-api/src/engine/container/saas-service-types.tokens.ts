@@ -10,6 +10,8 @@ export const SAAS_SERVICE_TYPES = {
   Clock: Symbol.for('wildo.Clock'),
   PrimarySecret: Symbol.for('wildo.PrimarySecret'),
   IdentitySettings: Symbol.for('wildo.IdentitySettings'),
+  /** The backend's public URLs (`PublicUrls`): the source of every absolute URL it writes. */
+  PublicUrls: Symbol.for('wildo.PublicUrls'),
   Database: Symbol.for('wildo.Database'),
   ResourceStore: Symbol.for('wildo.ResourceStore'),
   Coordination: Symbol.for('wildo.Coordination'),

@@ -15,6 +15,7 @@ import type { OutboundTargetGuardOptions } from '../net/index.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';
 import { createHttpApp, DEFAULT_HTTP_SETTINGS, type HttpSettings } from '../http/http-app.js';
 import { identitySettingsFor, type IdentitySettings } from '../identity/identity-settings.js';
+import { declaresFrontend, DEFAULT_PUBLIC_URL, PublicUrls } from '../public-urls/index.js';
 import { IDENTITY_MIGRATIONS } from '../identity/identity.migrations.js';
 import { resolvePrimarySecret } from '../identity/primary-secret.js';
 import type { SigningKeyService } from '../identity/signing-keys.service.js';
@@ -66,10 +67,14 @@ export interface WildoBackendOptions {
   application: BackendApplicationDefinition;
   /** The generated runtime configuration (`.wildo-saas/generated/runtime.json`), for capabilities that read it. */
   runtime?: unknown;
-  /** The backend's public URL (token issuer); default `http://localhost:4241`. */
+  /**
+   * The backend's public URL (token issuer, discovery, agent cards, upload grants, mail links); default the runtime
+   * configuration's `main_backend_api` URL, else `http://localhost:4241`. Start-up code passes the URL
+   * `resolvePublicUrls` chose (`WILDO_PUBLIC_URL`, or the configured one following `PORT`).
+   */
   publicUrl?: string;
   identity?: Partial<IdentitySettings>;
-  /** The frontend's public URL (the consent page lives there); default: the backend's own URL. */
+  /** The pages' public URL (the consent page, the drop page, mail links); default: the backend's own URL. */
   frontendUrl?: string;
   /** OAuth server settings (DCR, CIMD, consent lifetime, ...); defaults in `oauthSettingsFor`. */
   oauth?: Partial<OAuthSettings>;
@@ -204,9 +209,15 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     container.bind(T.ApplicationDefinition).toConstantValue(application);
     container.bind(T.ResourcesRegistry).toConstantValue(registry);
     container.bind(T.RuntimeConfiguration).toConstantValue(options.runtime ?? {});
-    const publicUrl = options.publicUrl ?? 'http://localhost:4241';
-    const identity = identitySettingsFor(publicUrl, options.identity);
-    const oauth = oauthSettingsFor(identity.issuer, options.frontendUrl ?? identity.issuer, options.oauth);
+    const configuredUrl = options.publicUrl ?? runtime?.runtime.endPoints.main_backend_api?.publicUrl;
+    const urls = new PublicUrls({
+      backend: configuredUrl ?? DEFAULT_PUBLIC_URL,
+      pages: options.frontendUrl ?? configuredUrl ?? DEFAULT_PUBLIC_URL,
+      pagesDeclared: declaresFrontend(runtime),
+    });
+    container.bind(T.PublicUrls).toConstantValue(urls);
+    const identity = identitySettingsFor(urls.backend, options.identity);
+    const oauth = oauthSettingsFor(identity.issuer, urls.pages, options.oauth);
     container.bind(T.IdentitySettings).toConstantValue(identity);
     container.bind(T.OAuthSettings).toConstantValue(oauth);
     container
@@ -245,7 +256,15 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     container.bind(FILES_TYPES.FileStorage).toConstantValue(fileStorage);
     container.bind(FILES_TYPES.FileRecords).toConstantValue(fileRecords);
     container.bind(FILES_TYPES.FileReferenceCheck).toConstantValue(fileReferences);
-    bindUploadGrants(container, { registry, store, files: fileRecords, runtime: runtime ?? {}, clock, logger });
+    bindUploadGrants(container, {
+      registry,
+      store,
+      files: fileRecords,
+      // Never a URL made up from a request: without a configured one, minting is refused.
+      ...(configuredUrl ? { urls } : {}),
+      clock,
+      logger,
+    });
     container.load(engineContainerModule);
     for (const module of application.modules) if (module.containerModule) container.load(module.containerModule);
 

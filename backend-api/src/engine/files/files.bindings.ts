@@ -1,9 +1,9 @@
 import type { Container } from 'inversify';
 import type { Clock } from '../container/clock.js';
 import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
-import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
 import type { ConsumableTokenService } from '../identity/consumable-tokens.service.js';
 import type { Logger } from '../logging/index.js';
+import type { PublicUrls } from '../public-urls/index.js';
 import type { ResourceStore } from '../persistence/resource-store.js';
 import type { ExecutionContextCreator } from '../resources/execution-context-creator.service.js';
 import type { OperationAdmission } from '../resources/operation-admission.service.js';
@@ -19,7 +19,8 @@ export interface UploadGrantBindings {
   registry: ResourcesRegistry;
   store: ResourceStore;
   files: FileRecordsService;
-  runtime: Partial<RuntimeConfiguration>;
+  /** The backend's public URLs when one is configured (without, minting is refused). */
+  urls?: PublicUrls;
   clock: Clock;
   logger: Logger;
 }
@@ -41,7 +42,7 @@ export function bindUploadGrants(container: Container, bindings: UploadGrantBind
           store: bindings.store,
           tokens: container.get<ConsumableTokenService>(T.ConsumableTokenService),
           files: bindings.files,
-          runtime: bindings.runtime,
+          urls: bindings.urls,
           clock: bindings.clock,
         }),
     )
