@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 /** A backend started with `env` as the reference `main.ts` maps it (its stores are the test's own). */
-async function startedWith(env: Record<string, string>): Promise<TestBackend> {
+async function startedWith(env: Readonly<Record<string, string | undefined>>): Promise<TestBackend> {
   const { publicUrl, frontendUrl } = backendOptionsFromRuntime(runtime, parseBackendEnvironment(env), process.cwd());
   return createTestBackend(database(), {
     ...(publicUrl ? { publicUrl } : {}),
@@ -50,7 +50,9 @@ describe.each([
   afterAll(() => t.close());
 
   it('writes its upload grants with its own public URL: upload, status, drop page and the commands', async () => {
-    expect(grant.uploadUrl).toMatch(new RegExp(`^${base}/api/v1/organizations/[^/]+/knowledge-documents/files/document/upload$`));
+    expect(grant.uploadUrl).toMatch(
+      new RegExp(`^${base}/api/v1/organizations/[^/]+/knowledge-documents/files/document/upload$`),
+    );
     expect(grant.statusUrl.startsWith(`${base}/api/v1/files/upload-grants/`)).toBe(true);
     expect(grant.uploadPageUrl?.startsWith(`${base}/uploads#grant=`)).toBe(true);
     expect(grant.uploadCommand).toContain(`'${grant.uploadUrl}'`);

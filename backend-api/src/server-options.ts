@@ -60,6 +60,10 @@ export function backendOptionsFromRuntime(
       consentGrantLifetimeDays: runtime.auth.consentGrantLifetimeDays,
     },
     ...storeOptionsFromEnvironment(env, rootDir),
+    mail: {
+      ...(env.WILDO_SMTP_URL ? { smtpUrl: env.WILDO_SMTP_URL } : {}),
+      ...(env.WILDO_MAIL_FROM ? { from: env.WILDO_MAIL_FROM } : {}),
+    },
     ...(env.WILDO_PRIMARY_SECRET ? { primarySecret: env.WILDO_PRIMARY_SECRET } : {}),
     production,
     // Provider credentials and observability settings: only what the environment schema declares.

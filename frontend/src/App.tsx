@@ -6,6 +6,7 @@ import { AdminView, matchAdminPath } from './admin/admin-view';
 import { AssistantOrganizationPickerPage } from './assistant/organization-picker.page';
 import { LoginPage } from './auth/login.page';
 import { SignupPage } from './auth/signup.page';
+import { OutboxPage } from './dev/outbox.page';
 import { HealthPage } from './health/health.page';
 import { NotFoundPage } from './not-found.page';
 import { Auth_OAuthConsent } from './oauth/consent.page';
@@ -44,6 +45,8 @@ function RouteView({ pathname, search, session }: { pathname: string; search: st
       return <AssistantOrganizationPickerPage />;
     case '/uploads':
       return <UploadDropPage />;
+    case '/dev/outbox':
+      return <OutboxPage />;
     default:
       return <NotFoundPage />;
   }

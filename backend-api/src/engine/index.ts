@@ -246,8 +246,12 @@ export {
 } from './jobs/index.js';
 export {
   EmbeddingsBackendService,
+  DEFAULT_EXTRACTION_LIMITS,
+  DEFAULT_EXTRACTION_WORKER_SETTINGS,
   ExtractionError,
+  ExtractionWorker,
   extractDocumentText,
+  inflateArchive,
   FileTextExtractionService,
   RagCorpusMaintenance,
   RagIngestionService,
@@ -259,6 +263,9 @@ export {
   type EmbeddingsBindingResolution,
   type ExtractableFile,
   type ExtractedText,
+  type ExtractionLimitName,
+  type ExtractionLimits,
+  type ExtractionWorkerSettings,
   type RagArmReport,
   type RagEmbeddingStatus,
   type RagFileSource,
@@ -285,3 +292,21 @@ export {
   type UploadGrantResponse,
   type UploadGrantStatus,
 } from './files/index.js';
+// Mail (SMTP or the development outbox) and the backend's public URLs.
+export {
+  DEFAULT_MAIL_FROM,
+  OutboxMailSender,
+  SmtpMailSender,
+  type MailKind,
+  type MailMessage,
+  type MailSender,
+  type MailSettings,
+  type OutboxMail,
+} from './mail/index.js';
+export {
+  DEFAULT_PUBLIC_URL,
+  PublicUrls,
+  resolvePublicUrls,
+  type PublicUrlSource,
+  type ResolvedPublicUrls,
+} from './public-urls/index.js';

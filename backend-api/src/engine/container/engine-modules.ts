@@ -3,15 +3,17 @@ import { agentsModule } from '../agents/agents.module.js';
 import { tokenBudgetsModule } from '../agents/budgets/token-budget.module.js';
 import { credentialsModule } from '../credentials/credentials.module.js';
 import { filesModule } from '../files/files.module.js';
+import { mailModule } from '../mail/mail.module.js';
 import { oauthModule } from '../oauth/oauth.module.js';
 import { ragModule } from '../rag/rag.module.js';
 import type { BackendApplicationDefinition, BackendDomainModule } from './backend-domain-module.js';
 
-/** Modules every application gets: the engine's own resources (credentials, OAuth), token budgets, the agents runtime, A2A, files and RAG. */
+/** Modules every application gets: the engine's own resources (credentials, OAuth), files, mail, token budgets, the agents runtime, A2A and RAG. */
 export const ENGINE_MODULES: readonly BackendDomainModule[] = [
   credentialsModule,
   oauthModule,
   filesModule,
+  mailModule,
   tokenBudgetsModule,
   agentsModule,
   a2aModule,

@@ -12,6 +12,10 @@ export const SAAS_SERVICE_TYPES = {
   IdentitySettings: Symbol.for('wildo.IdentitySettings'),
   /** The backend's public URLs (`PublicUrls`): the source of every absolute URL it writes. */
   PublicUrls: Symbol.for('wildo.PublicUrls'),
+  /** Where the backend's mails go (`MailSender`): SMTP, the outbox, or the application's own. */
+  MailSender: Symbol.for('wildo.MailSender'),
+  /** The development outbox (`OutboxMailSender`), bound only in development when mails go there. */
+  DevelopmentOutbox: Symbol.for('wildo.DevelopmentOutbox'),
   Database: Symbol.for('wildo.Database'),
   ResourceStore: Symbol.for('wildo.ResourceStore'),
   Coordination: Symbol.for('wildo.Coordination'),

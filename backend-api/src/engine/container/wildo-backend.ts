@@ -16,6 +16,7 @@ import type { CoordinationBackend } from '../coordination/coordination.js';
 import { createHttpApp, DEFAULT_HTTP_SETTINGS, type HttpSettings } from '../http/http-app.js';
 import { identitySettingsFor, type IdentitySettings } from '../identity/identity-settings.js';
 import { declaresFrontend, DEFAULT_PUBLIC_URL, PublicUrls } from '../public-urls/index.js';
+import { createMailSender, type MailSender, type MailSettings } from '../mail/index.js';
 import { IDENTITY_MIGRATIONS } from '../identity/identity.migrations.js';
 import { resolvePrimarySecret } from '../identity/primary-secret.js';
 import type { SigningKeyService } from '../identity/signing-keys.service.js';
@@ -109,6 +110,11 @@ export interface WildoBackendOptions {
   traceSink?: AgentTraceSink;
   /** A2A push callback guard and retries, task leases. */
   a2a?: A2aSettings;
+  /**
+   * Where mails go: `sender` (the application's own), else SMTP at `smtpUrl` (`WILDO_SMTP_URL`) from `from`
+   * (`WILDO_MAIL_FROM`), else the outbox in the application's database (shown at `/dev/outbox` in development).
+   */
+  mail?: Partial<MailSettings> & { sender?: MailSender };
   /** Bounds of text extraction (`DEFAULT_EXTRACTION_LIMITS`) and its worker's heap and idle time. */
   extraction?: { limits?: Partial<ExtractionLimits>; worker?: Partial<ExtractionWorkerSettings> };
 }
@@ -216,6 +222,16 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
       pagesDeclared: declaresFrontend(runtime),
     });
     container.bind(T.PublicUrls).toConstantValue(urls);
+    const mail = createMailSender({
+      settings: options.mail ?? {},
+      database,
+      clock,
+      logger,
+      production: options.production === true,
+    });
+    container.bind(T.MailSender).toConstantValue(mail.sender);
+    if (mail.outbox && options.production !== true) container.bind(T.DevelopmentOutbox).toConstantValue(mail.outbox);
+    owned.push(() => mail.sender.close?.() ?? Promise.resolve());
     const identity = identitySettingsFor(urls.backend, options.identity);
     const oauth = oauthSettingsFor(identity.issuer, urls.pages, options.oauth);
     container.bind(T.IdentitySettings).toConstantValue(identity);

@@ -31,6 +31,7 @@ import { createFileGrantRouter, createFileUploadRouter } from '../files/file-upl
 import type { FileUploadGrantService } from '../files/file-upload-grant.service.js';
 import type { FileUploadRedemption } from '../files/file-upload-redemption.js';
 import { FILES_TYPES } from '../files/files.tokens.js';
+import { createOutboxRouter, type OutboxMailSender } from '../mail/index.js';
 import { createMcpRouter } from '../mcp/mcp.routes.js';
 import { McpToolCallService } from '../mcp/tool-call.service.js';
 import type { McpToolCatalogue } from '../mcp/tool-catalogue.service.js';
@@ -124,6 +125,9 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
   );
   const api = express.Router();
   api.use(onlyUnder('/health', [createHealthRouter(get<SqlDatabase>(SAAS_SERVICE_TYPES.Database))]));
+  // Development only: the mails kept instead of sent, like a local mail catcher (no credential).
+  if (container.isBound(SAAS_SERVICE_TYPES.DevelopmentOutbox))
+    api.use(onlyUnder('/dev/', [createOutboxRouter(get<OutboxMailSender>(SAAS_SERVICE_TYPES.DevelopmentOutbox))]));
   // Upload grant holders need no session: the grant travels in its own header, the file as multipart.
   const fileRoutes = {
     grants: get<FileUploadGrantService>(FILES_TYPES.FileUploadGrants),

@@ -92,7 +92,10 @@ const entrySpec = (maxSpaces: number) =>
   fc.letrec<{ entry: EntrySpec; content: Content }>((tie) => ({
     content: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
-      fc.record({ kind: fc.constant('xml' as const), paragraphs: fc.array(fc.constantFrom('Budget', 'Plan', 'Q3'), { maxLength: 5 }) }),
+      fc.record({
+        kind: fc.constant('xml' as const),
+        paragraphs: fc.array(fc.constantFrom('Budget', 'Plan', 'Q3'), { maxLength: 5 }),
+      }),
       fc.record({ kind: fc.constant('spaces' as const), bytes: fc.integer({ min: 0, max: maxSpaces }) }),
       fc.record({ kind: fc.constant('noise' as const), bytes: fc.integer({ min: 0, max: 256 * 1024 }) }),
       fc.record({
@@ -157,7 +160,10 @@ describe('generated documents read in the extraction worker', () => {
   const limits = { maxDecompressedBytes: 4 * MiB, maxArchiveDepth: 2 };
   const content = fc.record({
     content: fc.oneof(
-      fc.record({ kind: fc.constant('xml' as const), paragraphs: fc.array(fc.constantFrom('Budget', 'Plan'), { maxLength: 5 }) }),
+      fc.record({
+        kind: fc.constant('xml' as const),
+        paragraphs: fc.array(fc.constantFrom('Budget', 'Plan'), { maxLength: 5 }),
+      }),
       fc.record({ kind: fc.constant('bulk-xml' as const), bytes: fc.integer({ min: 8 * MiB, max: 32 * MiB }) }),
     ),
     declared: fc.constantFrom<Declared>('honest', 'understated', 'directory-only'),

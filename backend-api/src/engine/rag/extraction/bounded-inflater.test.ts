@@ -88,9 +88,9 @@ describe('inflateArchive', () => {
   });
 
   it('refuses bytes that are not a package, or a package cut short, as malformed', () => {
-    expect(refusal(() => inflateArchive(strToU8('not a zip at all'), DEFAULT_EXTRACTION_LIMITS, everything)).reason).toBe(
-      'malformed_document',
-    );
+    expect(
+      refusal(() => inflateArchive(strToU8('not a zip at all'), DEFAULT_EXTRACTION_LIMITS, everything)).reason,
+    ).toBe('malformed_document');
     const cut = minimalDocx(['x']).slice(0, 80);
     expect(refusal(() => inflateArchive(cut, DEFAULT_EXTRACTION_LIMITS, everything)).reason).toBe('malformed_document');
   });

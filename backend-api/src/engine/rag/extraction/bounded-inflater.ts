@@ -1,10 +1,5 @@
 import { Unzip, UnzipInflate, unzipSync, type UnzipFile, type UnzipFileInfo } from 'fflate';
-import {
-  ExtractionError,
-  limitExceeded,
-  RATIO_CHECK_FLOOR_BYTES,
-  type ExtractionLimits,
-} from './extraction.types.js';
+import { ExtractionError, limitExceeded, RATIO_CHECK_FLOOR_BYTES, type ExtractionLimits } from './extraction.types.js';
 
 /** What {@link inflateArchive} keeps of a package: entries by name (a nested package's as `outer/inner`). */
 export type InflatedEntries = Map<string, Uint8Array>;

@@ -31,7 +31,10 @@ export async function readDocx(bytes: Uint8Array, limits: ExtractionLimits, dead
     );
   });
   try {
-    const result = await Promise.race([mammoth.extractRawText({ buffer: Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength) }), timeout]);
+    const result = await Promise.race([
+      mammoth.extractRawText({ buffer: Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength) }),
+      timeout,
+    ]);
     const text = result.value.replace(/\n{3,}/g, '\n\n').trim();
     checkTextLength(text.length, limits);
     return describeText(text, {

@@ -122,8 +122,7 @@ export class ExtractionWorker {
             ? limitExceeded('memory', `Reading the document needs more than ${this.settings.memoryLimitMb} MiB.`)
             : new ExtractionError('malformed_document', 'The reader stopped on this document.', { cause: error }),
         );
-      const onExit = () =>
-        fail(new ExtractionError('malformed_document', 'The reader stopped on this document.'));
+      const onExit = () => fail(new ExtractionError('malformed_document', 'The reader stopped on this document.'));
       worker.on('message', onMessage).once('error', onError).once('exit', onExit);
       // A copy is moved to the worker (the caller keeps its bytes; a Node Buffer may share a pooled buffer).
       const bytes = new Uint8Array(input.bytes);
