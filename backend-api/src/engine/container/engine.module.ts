@@ -2,6 +2,8 @@ import { ContainerModule } from 'inversify';
 import { AccessTokenService } from '../identity/access-token.service.js';
 import { Authenticator, BearerAccessTokenStrategy } from '../identity/authenticator.service.js';
 import { ConsumableTokenService } from '../identity/consumable-tokens.service.js';
+import { EmailOwnershipService } from '../identity/email-ownership.service.js';
+import { IdentityMailer } from '../identity/identity-mailer.js';
 import { InvitationsService } from '../identity/invitations.service.js';
 import { OrganizationsService } from '../identity/organizations.service.js';
 import { PasswordHasher } from '../identity/password-hasher.service.js';
@@ -36,6 +38,8 @@ export const engineContainerModule = new ContainerModule(({ bind }) => {
   bind(T.ConsumableTokenService).to(ConsumableTokenService).inSingletonScope();
   bind(T.StepUpService).to(StepUpService).inSingletonScope();
   bind(T.UsersService).to(UsersService).inSingletonScope();
+  bind(T.EmailOwnershipService).to(EmailOwnershipService).inSingletonScope();
+  bind(T.IdentityMailer).to(IdentityMailer).inSingletonScope();
   bind(T.OrganizationsService).to(OrganizationsService).inSingletonScope();
   bind(T.InvitationsService).to(InvitationsService).inSingletonScope();
   bind(T.AuthenticationStrategies).to(BearerAccessTokenStrategy).inSingletonScope();

@@ -36,6 +36,10 @@ export const SAAS_SERVICE_TYPES = {
   SigningKeyService: Symbol.for('wildo.SigningKeyService'),
   AccessTokenService: Symbol.for('wildo.AccessTokenService'),
   UsersService: Symbol.for('wildo.UsersService'),
+  /** Sign-up by mailed link, and proof of an account's address (`EmailOwnershipService`). */
+  EmailOwnershipService: Symbol.for('wildo.EmailOwnershipService'),
+  /** Sends the identity mails (sign-up links, invitations) with links to the pages (`IdentityMailer`). */
+  IdentityMailer: Symbol.for('wildo.IdentityMailer'),
   OrganizationsService: Symbol.for('wildo.OrganizationsService'),
   InvitationsService: Symbol.for('wildo.InvitationsService'),
   PrincipalDirectory: Symbol.for('wildo.PrincipalDirectory'),

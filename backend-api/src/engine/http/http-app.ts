@@ -5,6 +5,7 @@ import type { CounterPolicy } from '../coordination/coordination.js';
 import type { AccessTokenService } from '../identity/access-token.service.js';
 import { createAuthRouter, createJwksRouter } from '../identity/auth.routes.js';
 import type { Authenticator } from '../identity/authenticator.service.js';
+import type { EmailOwnershipService } from '../identity/email-ownership.service.js';
 import type { IdentitySettings } from '../identity/identity-settings.js';
 import { LoginThrottle } from '../identity/login-throttle.js';
 import { createInvitationsRouter } from '../identity/invitations.routes.js';
@@ -198,6 +199,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
         get<IdentitySettings>(SAAS_SERVICE_TYPES.IdentitySettings).loginThrottle,
       ),
       stepUp: get<StepUpService>(SAAS_SERVICE_TYPES.StepUpService),
+      ownership: get<EmailOwnershipService>(SAAS_SERVICE_TYPES.EmailOwnershipService),
     }),
   );
   api.use(createFileGrantRouter(fileRoutes));
