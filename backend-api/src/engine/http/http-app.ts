@@ -5,7 +5,9 @@ import type { CounterPolicy } from '../coordination/coordination.js';
 import type { AccessTokenService } from '../identity/access-token.service.js';
 import { createAuthRouter, createJwksRouter } from '../identity/auth.routes.js';
 import type { Authenticator } from '../identity/authenticator.service.js';
+import { DeviceCookies } from '../identity/device-cookies.js';
 import type { EmailOwnershipService } from '../identity/email-ownership.service.js';
+import type { PrimarySecret } from '../identity/primary-secret.js';
 import type { IdentitySettings } from '../identity/identity-settings.js';
 import { LoginThrottle } from '../identity/login-throttle.js';
 import { createInvitationsRouter } from '../identity/invitations.routes.js';
@@ -34,6 +36,7 @@ import type { FileUploadRedemption } from '../files/file-upload-redemption.js';
 import { FILES_TYPES } from '../files/files.tokens.js';
 import { createOutboxRouter, type OutboxMailSender } from '../mail/index.js';
 import { createMcpRouter } from '../mcp/mcp.routes.js';
+import type { PublicUrls } from '../public-urls/index.js';
 import { McpToolCallService } from '../mcp/tool-call.service.js';
 import type { McpToolCatalogue } from '../mcp/tool-catalogue.service.js';
 import type { AuthorizationService } from '../oauth/authorization.service.js';
@@ -49,6 +52,7 @@ import { accessLogMiddleware } from './access-log.middleware.js';
 import { createFrontendRouter } from './frontend-assets.js';
 import { authenticationMiddleware, burstThrottleMiddleware } from './authentication.middleware.js';
 import { errorMiddleware, notFoundHandler } from './error.middleware.js';
+import { DEFAULT_EVENT_STREAM_SETTINGS, EventStreams, type EventStreamSettings } from './event-streams.js';
 import { createHealthRouter } from './health.routes.js';
 import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { requestContextMiddleware } from './request-context.middleware.js';
@@ -69,6 +73,8 @@ export interface HttpSettings {
   trustProxy: boolean | number | string;
   /** A built frontend to serve from the backend's origin (the consent page lives there); none by default. */
   frontendDist?: string;
+  /** Server-sent event streams: per-principal count, heartbeat, idle timeout (defaults in `DEFAULT_EVENT_STREAM_SETTINGS`). */
+  streams: EventStreamSettings;
 }
 
 /** Defaults of {@link HttpSettings}. */
@@ -76,6 +82,7 @@ export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
   bodyLimitBytes: 1024 * 1024,
   burst: { points: 600, durationMs: 10_000 },
   trustProxy: false,
+  streams: DEFAULT_EVENT_STREAM_SETTINGS,
 };
 
 /**
@@ -93,6 +100,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
   app.set('query parser', 'simple');
 
   const oauthSettings = get<OAuthSettings>(SAAS_SERVICE_TYPES.OAuthSettings);
+  const streams = new EventStreams({ ...DEFAULT_EVENT_STREAM_SETTINGS, ...settings.streams });
   app.use(requestContextMiddleware);
   app.use(accessLogMiddleware(logger, API_PREFIX));
   app.use(storableUrlMiddleware);
@@ -156,6 +164,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
         burst: settings.burst,
         logger,
         issuer: oauthSettings.issuer,
+        streams,
       }),
     ]),
   );
@@ -173,6 +182,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
         burst: settings.burst,
         logger,
         authorization: oauthSettings,
+        streams,
       }),
     ]),
   );
@@ -200,6 +210,10 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       ),
       stepUp: get<StepUpService>(SAAS_SERVICE_TYPES.StepUpService),
       ownership: get<EmailOwnershipService>(SAAS_SERVICE_TYPES.EmailOwnershipService),
+      devices: new DeviceCookies(
+        get<PrimarySecret>(SAAS_SERVICE_TYPES.PrimarySecret),
+        new URL(get<PublicUrls>(SAAS_SERVICE_TYPES.PublicUrls).backend).protocol === 'https:',
+      ),
     }),
   );
   api.use(createFileGrantRouter(fileRoutes));
@@ -227,6 +241,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       conversations: get<ConversationService>(SAAS_SERVICE_TYPES.ConversationService),
       approvals: get<ApprovalService>(SAAS_SERVICE_TYPES.ApprovalService),
       logger,
+      streams,
     }),
   );
   app.use(API_PREFIX, api);

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import { FrameworkError } from '../errors/index.js';
 import { httpState, requirePrincipal, sendData } from '../http/http-state.js';
 import { throttleSourceOf } from '../net/address-classification.js';
@@ -14,6 +14,7 @@ import {
 } from './identity.schema.js';
 import type { StepUpService } from './step-up.service.js';
 import type { SigningKeyService } from './signing-keys.service.js';
+import type { DeviceCookies } from './device-cookies.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { normalizeEmail, type UsersService } from './users.service.js';
 import type { OrganizationsService } from './organizations.service.js';
@@ -35,8 +36,10 @@ export interface AuthRouterOptions {
   organizations: OrganizationsService;
   tokens: AccessTokenService;
   rateLimits: RateLimitService;
-  /** Failure budgets of `POST /auth/login` (per source, per account and source, per account). */
+  /** Failure budgets of `POST /auth/login` (per known device; per source, per account and source, per account). */
   loginThrottle: LoginThrottle;
+  /** The cookies that mark a device as having signed in to an account before. */
+  devices: DeviceCookies;
   stepUp: StepUpService;
   ownership: EmailOwnershipService;
 }
@@ -65,6 +68,7 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
     if ('verified' in outcome) return sendData(res, 200, { user: outcome.verified });
     const { user, authorizationVersion } = outcome.created;
     const issued = await options.tokens.issueUserAccessToken({ id: user._id, authorizationVersion });
+    rememberDevice(res, options.devices, normalizeEmail(user.email), undefined);
     sendData(res, 201, { user, ...issued });
   });
 
@@ -81,13 +85,16 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
 
   router.post('/auth/login', async (req, res) => {
     const request = parseContract(LoginRequestSchema, req.body ?? {});
-    const verified = await options.loginThrottle.guard(normalizeEmail(request.email), req.ip, () =>
+    const account = normalizeEmail(request.email);
+    const device = options.devices.read(req.get('cookie'), account);
+    const verified = await options.loginThrottle.guard(account, { ip: req.ip, device }, () =>
       options.users.verifyCredentials(request.email, request.password),
     );
     if (!verified)
       throw new FrameworkError('UNAUTHENTICATED', 'The email or password is incorrect.', {
         reason: 'credential_invalid',
       });
+    rememberDevice(res, options.devices, account, device);
     const token = await options.tokens.issueUserAccessToken({
       id: verified.user._id,
       authorizationVersion: verified.authorizationVersion,
@@ -124,6 +131,12 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
   });
 
   return router;
+}
+
+/** Marks the device a sign-in succeeded on as known to the account (its cookie renewed, or a first one). */
+function rememberDevice(res: Response, devices: DeviceCookies, account: string, device: string | undefined): void {
+  const cookie = devices.issue(account, device);
+  res.cookie(cookie.name, cookie.value, cookie.options);
 }
 
 /** `GET /.well-known/jwks.json`: the public keys tokens are signed with. */

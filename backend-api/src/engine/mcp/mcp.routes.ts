@@ -2,6 +2,7 @@ import { ResourceServerKind } from '@wildo/shared-lib';
 import express, { Router, type Request, type Response } from 'express';
 import type { CounterPolicy } from '../coordination/coordination.js';
 import { FrameworkError, toFrameworkError } from '../errors/index.js';
+import { streamOwnerOf, type EventStreams, type StreamKeepAlive } from '../http/event-streams.js';
 import { httpState } from '../http/http-state.js';
 import { ENGINE_VERSION } from '../http/health.routes.js';
 import { burstKeyOf } from '../http/authentication.middleware.js';
@@ -43,6 +44,8 @@ export interface McpRouterOptions {
   logger: Logger;
   /** The issuer (public URL); its host, and loopback hosts for a loopback issuer, are the accepted `Host`s. */
   issuer: string;
+  /** Open streams per principal, heartbeats and the idle timeout of a tool call answered as a stream (progress). */
+  streams: EventStreams;
 }
 
 const SERVER_INFO = { name: 'wildo-mcp', version: ENGINE_VERSION };
@@ -227,22 +230,33 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       );
     }
     let sse = false;
-    const write = (payload: unknown) => res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
+    let alive: StreamKeepAlive | undefined;
+    const write = (payload: unknown) => {
+      alive?.touch();
+      if (!res.writableEnded && !res.destroyed) res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
+    };
     const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
-    const progress =
+    // Progress streams only within the principal's stream budget; beyond it the call answers in one response.
+    const release =
       token !== undefined && (req.get('accept') ?? '').includes('text/event-stream')
-        ? async (value: number, total?: number) => {
-            if (!sse) {
-              sse = true;
-              res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-            }
-            write({
-              jsonrpc: '2.0',
-              method: 'notifications/progress',
-              params: { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}) },
-            });
-          }
+        ? streamSlot(options.streams, principal)
         : undefined;
+    if (release) res.once('close', release);
+    const progress = release
+      ? async (value: number, total?: number) => {
+          if (!sse) {
+            sse = true;
+            res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+            // A call quiet past the idle timeout loses its stream (its effect, if any, still happens).
+            alive = options.streams.keepAlive(res, () => undefined);
+          }
+          write({
+            jsonrpc: '2.0',
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}) },
+          });
+        }
+      : undefined;
     try {
       // The blanket principal throttle refuses a call as a governed result, like an operation's own policy.
       const result = throttled
@@ -280,6 +294,15 @@ export function createMcpRouter(options: McpRouterOptions): Router {
 
   router.all(['/mcp', '/mcp/:instance'], handle);
   return router;
+}
+
+/** A stream slot of the principal, or undefined when all are taken (the call then answers without streaming). */
+function streamSlot(streams: EventStreams, principal: AuthenticatedPrincipal): (() => void) | undefined {
+  try {
+    return streams.acquire(streamOwnerOf(principal));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Results of the methods anyone may call: the handshake and stateless discovery. */
