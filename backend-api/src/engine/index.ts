@@ -27,6 +27,26 @@ export {
   type RefusalReason,
 } from './errors/index.js';
 export { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http/http-app.js';
+export {
+  DEFAULT_EVENT_STREAM_SETTINGS,
+  EventStreams,
+  streamOwnerOf,
+  type EventStreamSettings,
+  type StreamKeepAlive,
+} from './http/event-streams.js';
+export { DEVICE_COOKIE_LIFETIME_DAYS, DeviceCookies, type DeviceCookie } from './identity/device-cookies.js';
+export {
+  EMAIL_LINK_LIFETIME_HOURS,
+  EmailOwnershipService,
+  type EmailLinkOutcome,
+} from './identity/email-ownership.service.js';
+export type { IdentitySettings, IdentitySettingsOverrides } from './identity/identity-settings.js';
+export {
+  DEFAULT_LOGIN_THROTTLE,
+  LoginThrottle,
+  type LoginAttemptOrigin,
+  type LoginThrottlePolicy,
+} from './identity/login-throttle.js';
 export type { AuthenticatedPrincipal, MachinePrincipal, UserPrincipal } from './identity/principal.types.js';
 export { createLogger, createSilentLogger, type Logger } from './logging/index.js';
 export type { TenantScope } from './persistence/resource-store.js';
@@ -79,6 +99,7 @@ export { CimdTrustPolicy } from '@wildo/shared-lib';
 export {
   A2A_PROTOCOL_VERSIONS,
   A2aRuntime,
+  DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
   DEFAULT_PUSH_RETRY,
   type A2aAgentExposure,
   type A2aPushDelivery,

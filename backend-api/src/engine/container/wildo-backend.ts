@@ -14,7 +14,7 @@ import { ResourceServerInstancesRegistryBackendService } from '../resource-serve
 import type { OutboundTargetGuardOptions } from '../net/index.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';
 import { createHttpApp, DEFAULT_HTTP_SETTINGS, type HttpSettings } from '../http/http-app.js';
-import { identitySettingsFor, type IdentitySettings } from '../identity/identity-settings.js';
+import { identitySettingsFor, type IdentitySettingsOverrides } from '../identity/identity-settings.js';
 import { declaresFrontend, DEFAULT_PUBLIC_URL, PublicUrls } from '../public-urls/index.js';
 import { createMailSender, type MailSender, type MailSettings } from '../mail/index.js';
 import { IDENTITY_MIGRATIONS } from '../identity/identity.migrations.js';
@@ -74,7 +74,7 @@ export interface WildoBackendOptions {
    * `resolvePublicUrls` chose (`WILDO_PUBLIC_URL`, or the configured one following `PORT`).
    */
   publicUrl?: string;
-  identity?: Partial<IdentitySettings>;
+  identity?: IdentitySettingsOverrides;
   /** The pages' public URL (the consent page, the drop page, mail links); default: the backend's own URL. */
   frontendUrl?: string;
   /** OAuth server settings (DCR, CIMD, consent lifetime, ...); defaults in `oauthSettingsFor`. */

@@ -74,7 +74,7 @@ export interface HttpSettings {
   /** A built frontend to serve from the backend's origin (the consent page lives there); none by default. */
   frontendDist?: string;
   /** Server-sent event streams: per-principal count, heartbeat, idle timeout (defaults in `DEFAULT_EVENT_STREAM_SETTINGS`). */
-  streams: EventStreamSettings;
+  streams: Partial<EventStreamSettings>;
 }
 
 /** Defaults of {@link HttpSettings}. */

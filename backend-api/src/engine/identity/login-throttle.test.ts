@@ -5,7 +5,8 @@ import { signUp, TEST_PASSWORD, type TestUser } from '../../testing/identity.fix
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { InProcessCoordination } from '../coordination/in-process-coordination.js';
 import { createSilentLogger } from '../logging/index.js';
-import { DEFAULT_LOGIN_THROTTLE } from './login-throttle.js';
+// The throttle's defaults as an application reads them.
+import { DEFAULT_LOGIN_THROTTLE } from '@wildo/backend-api';
 
 // Each request names its client address in X-Forwarded-For (the backend trusts the proxy header here), so one test
 // plays the owner, an attacker and a botnet. `t.api` keeps cookies: an account signed up through it signs in again

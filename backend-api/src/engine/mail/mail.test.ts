@@ -3,8 +3,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
-import type { MailSender } from './mail.types.js';
-import { SmtpMailSender } from './smtp.mail-sender.js';
+// The mail names as an application imports them.
+import { SmtpMailSender, type MailSender } from '@wildo/backend-api';
 
 const database = useTestDatabase();
 

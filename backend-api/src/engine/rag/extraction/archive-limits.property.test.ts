@@ -1,17 +1,18 @@
 import fc from 'fast-check';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inflateArchive } from './bounded-inflater.js';
-import { extractDocumentText } from './document-text.js';
-import { ExtractionWorker } from './extraction-worker.js';
-import { withDeclaredSizes } from './extraction.fixtures.js';
+// The extraction names as an application imports them.
 import {
   DEFAULT_EXTRACTION_LIMITS,
-  EXTRACTION_MEDIA_TYPES as M,
   ExtractionError,
+  ExtractionWorker,
+  extractDocumentText,
+  inflateArchive,
   type ExtractionLimitName,
   type ExtractionLimits,
-} from './extraction.types.js';
+} from '@wildo/backend-api';
+import { withDeclaredSizes } from './extraction.fixtures.js';
+import { EXTRACTION_MEDIA_TYPES as M } from './extraction.types.js';
 
 // Packages generated at random (entry counts, sizes, compression, nesting, and what each entry declares about its
 // size) against small bounds: whatever they hold, the bounds hold, and a refusal says which one it met.
