@@ -2,8 +2,8 @@ import { strToU8 } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { extractDocumentText } from './document-text.js';
 import { ExtractionWorker } from './extraction-worker.js';
-import { denseOnePagePdf, minimalPdf } from './extraction.fixtures.js';
-import { EXTRACTION_MEDIA_TYPES as M, ExtractionError } from './extraction.types.js';
+import { denseOnePagePdf, minimalPdf, refusalOf } from './extraction.fixtures.js';
+import { EXTRACTION_MEDIA_TYPES as M } from './extraction.types.js';
 
 // One worker for the file, with a small heap so a document that outgrows it is cheap to make.
 const worker = new ExtractionWorker({ memoryLimitMb: 64, idleMs: 60_000 });
@@ -11,15 +11,6 @@ afterAll(() => worker.close());
 
 const read = (bytes: Uint8Array, mediaType: string, limits = {}) =>
   extractDocumentText({ bytes, mediaType }, { reader: worker.read, limits });
-
-async function refusalOf(promise: Promise<unknown>): Promise<ExtractionError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ExtractionError);
-  return error as ExtractionError;
-}
 
 describe('the extraction worker', () => {
   it('reads a document from a Node Buffer, as storage hands it over', async () => {

@@ -1,4 +1,6 @@
 import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import { expect } from 'vitest';
+import { ExtractionError } from './extraction.types.js';
 
 /**
  * Small documents built in memory for extraction tests: hand-written PDFs (with and without a text layer)
@@ -211,4 +213,14 @@ export function lyingDocxBomb(declaredBytes: number, inflatedBytes: number): Uin
 
 function xml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The refusal an extraction ended with (the test fails when it succeeded or failed otherwise). */
+export async function refusalOf(promise: Promise<unknown>): Promise<ExtractionError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ExtractionError);
+  return error as ExtractionError;
 }

@@ -59,6 +59,14 @@ const sourceOf = async (id: string) =>
     )
   ).rows[0];
 
+/** A file source refused for good, for the bound named. */
+const refusedFor = (detail: string) => ({
+  status: 'failed',
+  failure_reason: 'limit_exceeded',
+  failure_detail: detail,
+  retryable: false,
+});
+
 const ask = (question: string) => t.api.post(`${documents}/ask`).set(owner.auth).send({ question });
 
 describe('uploaded documents through ingestion', () => {
@@ -87,12 +95,7 @@ describe('uploaded documents through ingestion', () => {
       content: minimalDocx(['Badges are handed out on the first morning.']),
     });
     expect(await maintenance.extractPendingFiles()).toMatchObject({ indexed: 1, failed: 1 });
-    expect(await sourceOf(bombId)).toMatchObject({
-      status: 'failed',
-      failure_reason: 'limit_exceeded',
-      failure_detail: 'declared_size',
-      retryable: false,
-    });
+    expect(await sourceOf(bombId)).toMatchObject(refusedFor('declared_size'));
     expect((await ask('When are badges handed out?')).body.data.context).toContain('first morning');
     // A later pass, a sweep and a restart's first extraction leave the refused file alone.
     const before = await sourceOf(bombId);
@@ -107,11 +110,6 @@ describe('uploaded documents through ingestion', () => {
     // As if two earlier processes had started this extraction and died before finishing it.
     await database().query(`UPDATE wildo_rag_sources SET attempts = 2 WHERE resource_id = $1`, [id]);
     expect(await maintenance.extractPendingFiles()).toMatchObject({ indexed: 0, failed: 1 });
-    expect(await sourceOf(id)).toMatchObject({
-      status: 'failed',
-      failure_reason: 'limit_exceeded',
-      failure_detail: 'interrupted',
-      retryable: false,
-    });
+    expect(await sourceOf(id)).toMatchObject(refusedFor('interrupted'));
   });
 });
