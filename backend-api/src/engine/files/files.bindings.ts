@@ -1,14 +1,10 @@
 import type { Container } from 'inversify';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
-import type { ConsumableTokenService } from '../identity/consumable-tokens.service.js';
+import { SAAS_SERVICE_TYPES as T, type Clock } from '../container/index.js';
+import type { ConsumableTokenService, RoleHierarchyResolver } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
+import type { ResourceStore } from '../persistence/index.js';
 import type { PublicUrls } from '../public-urls/index.js';
-import type { ResourceStore } from '../persistence/resource-store.js';
-import type { ExecutionContextCreator } from '../resources/execution-context-creator.service.js';
-import type { OperationAdmission } from '../resources/operation-admission.service.js';
-import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type { ExecutionContextCreator, OperationAdmission, ResourcesRegistry } from '../resources/index.js';
 import type { FileRecordsService } from './file-records.service.js';
 import { FileUploadGrantService } from './file-upload-grant.service.js';
 import { FileUploadRedemption } from './file-upload-redemption.js';

@@ -1,7 +1,7 @@
 import { FrameworkError } from '../errors/index.js';
-import { API_PREFIX } from '../http/http-app.js';
 import type { PublicUrls } from '../public-urls/index.js';
-import type { CompiledOperation } from '../resources/compiled-resource.types.js';
+import type { CompiledOperation } from '../resources/index.js';
+import { API_PREFIX } from '../urls/index.js';
 import { UPLOAD_GRANT_HEADER } from './file-upload-grant.schema.js';
 
 /** Where a grant's upload goes: the operation's own URL plus `/files/<field>/upload`. */

@@ -4,11 +4,11 @@ import { useAssistantBackend } from '../../testing/agents.fixtures.js';
 import { deferred, textReply, type Deferred } from '../../testing/llm-stubs/index.js';
 import { MCP_BACKEND_OPTIONS, MCP_PATH, organizationApiKey, rpc } from '../../testing/mcp.fixtures.js';
 import { useTestDatabase } from '../../testing/test-backend.js';
-import { defineBackendApplication } from '../container/backend-domain-module.js';
+import { defineBackendApplication } from '../bootstrap/index.js';
 import type { McpCustomTool } from '../mcp/mcp-tools.types.js';
 import { referenceApplication } from '../../modules/index.js';
 import { A2aRuntime } from '../a2a/a2a.module.js';
-import type { EventStreamSettings } from './event-streams.js';
+import type { EventStreamSettings } from '../routing/index.js';
 
 // Every server-sent event stream (A2A streams and resubscriptions, MCP tool calls answered with progress, agent
 // turns) counts against its principal's open streams, carries heartbeats, and is closed when idle, through the real

@@ -1,6 +1,6 @@
 import { ConsumableToken_ConsumptionMode, CoreConsumableTokenTypes, DurationUnit } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
-import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES as T } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
 import type { ConsumableTokenService } from './consumable-tokens.service.js';
 import type { SignupRequest } from './identity.schema.js';

@@ -1,7 +1,6 @@
 import { inject, injectable } from 'inversify';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
-import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
-import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
+import type { RuntimeConfiguration } from '../config/index.js';
+import { SAAS_SERVICE_TYPES as T } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { MailMessage, MailSender } from '../mail/index.js';
@@ -15,7 +14,7 @@ export class IdentityMailer {
     @inject(T.MailSender) private readonly mail: MailSender,
     @inject(T.PublicUrls) private readonly urls: PublicUrls,
     @inject(T.Logger) private readonly logger: Logger,
-    @inject(T.ApplicationDefinition) private readonly application: BackendApplicationDefinition,
+    @inject(T.ApplicationDefinition) private readonly application: { name: string },
     @inject(T.RuntimeConfiguration) private readonly runtime: Partial<RuntimeConfiguration>,
   ) {}
 

@@ -1,4 +1,4 @@
-import type { SqlMigration } from '../persistence/sql-database.js';
+import type { SqlMigration } from '../persistence/index.js';
 
 /** The outbox table: the mails of a backend without SMTP (the latest few hundred), for the development page. */
 export const MAIL_OUTBOX_TABLE = 'wildo_mail_outbox';

@@ -1,14 +1,13 @@
-import type { BackendDomainModule } from '../container/backend-domain-module.js';
-import type { Clock } from '../container/clock.js';
+import type { Clock, ModuleBase } from '../container/index.js';
 import type { Logger } from '../logging/index.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
+import type { SqlDatabase } from '../persistence/index.js';
 import { MAIL_MIGRATIONS } from './mail.migrations.js';
 import { DEFAULT_MAIL_FROM, type MailSender, type MailSettings } from './mail.types.js';
 import { OutboxMailSender } from './outbox.mail-sender.js';
 import { SmtpMailSender } from './smtp.mail-sender.js';
 
 /** The outbox table (the sender is built by `createWildoBackend`). */
-export const mailModule: BackendDomainModule = {
+export const mailModule: ModuleBase = {
   name: 'wildo-mail',
   migrations: MAIL_MIGRATIONS,
 };

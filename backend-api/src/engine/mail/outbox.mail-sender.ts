@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../container/clock.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
+import type { Clock } from '../container/index.js';
+import type { SqlDatabase } from '../persistence/index.js';
 import { MAIL_OUTBOX_TABLE as OUTBOX } from './mail.migrations.js';
 import type { MailMessage, MailSender } from './mail.types.js';
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { parseContract } from '../resources/operation-input.js';
+import { FrameworkError } from '../errors/index.js';
 import type { OutboxMailSender } from './outbox.mail-sender.js';
 
 const OutboxQuery = z.strictObject({
@@ -12,6 +12,19 @@ const OutboxQuery = z.strictObject({
     .optional(),
 });
 
+/** The outbox's query, or a refusal naming what each parameter expects (never the value sent). */
+function outboxQueryOf(query: unknown): z.infer<typeof OutboxQuery> {
+  const parsed = OutboxQuery.safeParse(query);
+  if (parsed.success) return parsed.data;
+  throw new FrameworkError('VALIDATION_FAILED', 'The outbox query is not valid.', {
+    reason: 'input_invalid',
+    problems: [
+      { path: 'to', expected: 'an address (optional)' },
+      { path: 'limit', expected: 'a number of mails, 1 to 500 (optional)' },
+    ],
+  });
+}
+
 /**
  * `GET /dev/outbox[?to=<address>&limit=<n>]`: the mails a development backend kept instead of sending (newest
  * first, with their links), for the outbox page and for scripts that follow a sign-up link. Mounted only in
@@ -20,7 +33,7 @@ const OutboxQuery = z.strictObject({
 export function createOutboxRouter(outbox: OutboxMailSender): Router {
   const router = Router();
   router.get('/dev/outbox', async (req, res) => {
-    const query = parseContract(OutboxQuery, req.query);
+    const query = outboxQueryOf(req.query);
     const mails = await outbox.list({
       ...(query.to ? { to: query.to } : {}),
       ...(query.limit ? { limit: query.limit } : {}),

@@ -1,4 +1,4 @@
-import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
+import type { RuntimeConfiguration } from '../config/index.js';
 
 /** The backend's public URL in a fresh configuration (`wildo.saas.config.ts`), and the default port's. */
 export const DEFAULT_PUBLIC_URL = 'http://localhost:4241';
