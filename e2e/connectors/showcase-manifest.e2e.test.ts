@@ -1,5 +1,9 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResourceOperationVariantSchema } from '@wildo/shared-lib';
 import { loadCapabilityManifest } from '@wildo/backend-api';
 import { referenceApplication } from '@wildo/backend-api/reference-application';
 import { callTool, mcpCall, toolNamesOf, type McpExchange } from '../support/mcp-client.js';
@@ -8,7 +12,24 @@ import { expectAnswersLeakNothing } from './leak-check.js';
 
 // The gateway's manifest format, loaded unchanged into the registry beside the reference application's TypeScript
 // declarations, and the showcase's scenarios replayed over MCP against the synthetic agency.
-const MANIFEST = fileURLToPath(new URL('../synthetic-agency/manifest/', import.meta.url));
+const SHOWCASE = fileURLToPath(new URL('../synthetic-agency/manifest/', import.meta.url));
+/**
+ * `human-approval` (cancel, pay) becomes the operations' approval step. A build without that step (before
+ * wt/approvals is merged) refuses the declaration, as it must; there the two capabilities are served from a copy
+ * without the line, and every other scenario runs on the manifest as written.
+ */
+const APPROVAL_STEP = 'approval' in ResourceOperationVariantSchema.shape;
+function manifestDirectory(): string {
+  if (APPROVAL_STEP) return SHOWCASE;
+  const copy = mkdtempSync(path.join(tmpdir(), 'wildo-showcase-'));
+  cpSync(SHOWCASE, copy, { recursive: true });
+  for (const file of ['wanderlust.cancel.capability.yaml', 'wanderlust.pay.capability.yaml']) {
+    const at = path.join(copy, file);
+    writeFileSync(at, readFileSync(at, 'utf8').replace('    - human-approval\n', ''));
+  }
+  return copy;
+}
+const MANIFEST = manifestDirectory();
 const DATES = { from: '2027-05-12', to: '2027-05-15' };
 const LISBON = { destination: 'Lisbon', dates: DATES, travelers: { adults: 2 } };
 
@@ -39,6 +60,7 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
   });
   afterAll(async () => {
     await stack?.close();
+    if (MANIFEST !== SHOWCASE) rmSync(MANIFEST, { recursive: true, force: true });
   });
 
   const wanderlust = (operation: string, input: Record<string, unknown>, who = stack.owner) =>
@@ -143,6 +165,13 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
     );
     expect(JSON.stringify(machine.result?._meta)).toContain('principal_denied');
     expect(stack.agency.count()).toBe(before);
+  });
+
+  it.runIf(APPROVAL_STEP)('waits for a person before an irreversible cancellation reaches the agency (S-10)', async () => {
+    const before = stack.agency.count('POST /v1/bookings/:id/cancel');
+    const cancel = await wanderlust('cancel', { bookingId: 'B-0123456789ab' });
+    expect(cancel.data).toBeUndefined();
+    expect(stack.agency.count('POST /v1/bookings/:id/cancel')).toBe(before);
   });
 
   it('refuses a payment without its quote by the input contract, and names the agency’s refusal by its declared failure (S-09)', async () => {

@@ -100,6 +100,41 @@ describe('loading a capability manifest', () => {
     expect(output.safeParse({ product: { name: 'Mug', price: { amount: 9, currency: 'EUR' } } }).success).toBe(true);
   });
 
+  it('turns policies into the operation’s own: authenticated, mapped principals, a rate limit, human approval', () => {
+    const directory = manifest({
+      'capabilities.yaml': ROOT,
+      'shop.lookup.capability.yaml': CAPABILITY.replace('effect: read', 'effect: irreversible\n  policies: [authenticated, human-approval]'),
+      'shop.Product.resource.yaml': RESOURCE,
+      'shop.lookup.binding.yaml': BINDING,
+      'shop.lookup.policy.yaml': `apiVersion: archstone/v1
+kind: Policy
+metadata:
+  id: buyers
+  scope: capability
+  capabilityId: shop.lookup
+spec:
+  allow: ["shop:buyer"]
+  deny: ["shop:robot"]
+  rateLimit:
+    maxInvocations: 3
+    windowSeconds: 60
+`,
+    });
+    const module = loadCapabilityManifest({
+      directory,
+      principals: { 'shop:buyer': { kind: 'person' }, 'shop:robot': { kind: 'machine' } },
+    });
+    expect(module.resources?.[0]?.operationsConfiguration.lookup?.variants[0]).toMatchObject({
+      policies: {
+        authenticated: true,
+        allow: [{ kind: 'person' }],
+        deny: [{ kind: 'machine' }],
+        rateLimit: { points: 3, durationSeconds: 60 },
+      },
+      approval: { required: true },
+    });
+  });
+
   it('names the operation of a capability called like a core operation with a suffix', () => {
     expect(operationNameOf('search')).toBe('search-capability');
     expect(operationNameOf('stay-details')).toBe('stay-details');
