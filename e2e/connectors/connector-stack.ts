@@ -123,7 +123,7 @@ function restOutcome(res: HttpResult): CallOutcome {
     ...(error.reason ? { reason: error.reason as string } : {}),
     ...(error.failure ? { failure: error.failure as CallOutcome['failure'] } : {}),
     ...(error.violation ? { violation: error.violation as CallOutcome['violation'] } : {}),
-    texts: [String(error.message ?? '')],
+    texts: [typeof error.message === 'string' ? error.message : ''],
     raw: res.body,
   };
 }
@@ -152,7 +152,7 @@ function mcpOutcome(exchange: McpExchange): CallOutcome {
     surface: 'mcp',
     ok: false,
     withheld: [],
-    code: String(governance.error ?? ''),
+    code: typeof governance.error === 'string' ? governance.error : '',
     ...(governance.reason ? { reason: governance.reason as string } : {}),
     ...(typeof governance.failure === 'string'
       ? { failure: { code: governance.failure, description: String(governance.description) } }
@@ -204,7 +204,7 @@ function agentOutcome(events: readonly TurnEvent[], failure: unknown): CallOutco
     ...(error.reason ? { reason: error.reason as string } : {}),
     ...(error.failure ? { failure: error.failure as CallOutcome['failure'] } : {}),
     ...(error.violation ? { violation: error.violation as CallOutcome['violation'] } : {}),
-    texts: [String(error.message ?? ''), JSON.stringify(outcome)],
+    texts: [typeof error.message === 'string' ? error.message : '', JSON.stringify(outcome)],
     raw: outcome,
   };
 }

@@ -24,7 +24,10 @@ export function readmeBlock(marker: string): string {
 }
 
 /** Runs a README block with bash, as written, in the repository root; `set -e` fails it on the first failing line. */
-export async function runReadmeBlock(script: string, env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
+export async function runReadmeBlock(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ stdout: string; stderr: string }> {
   return promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: { ...process.env, ...env },

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResourceOperationVariantSchema } from '@wildo/shared-lib';
 import { loadCapabilityManifest } from '@wildo/backend-api';
 import { referenceApplication } from '@wildo/backend-api/reference-application';
-import { callTool, mcpCall, toolNamesOf, type McpExchange } from '../support/mcp-client.js';
+import { callTool, mcpCall, type McpExchange } from '../support/mcp-client.js';
 import { startConnectorStack, type CallOutcome, type ConnectorStack } from './connector-stack.js';
 import { expectAnswersLeakNothing } from './leak-check.js';
 
@@ -167,12 +167,15 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
     expect(stack.agency.count()).toBe(before);
   });
 
-  it.runIf(APPROVAL_STEP)('waits for a person before an irreversible cancellation reaches the agency (S-10)', async () => {
-    const before = stack.agency.count('POST /v1/bookings/:id/cancel');
-    const cancel = await wanderlust('cancel', { bookingId: 'B-0123456789ab' });
-    expect(cancel.data).toBeUndefined();
-    expect(stack.agency.count('POST /v1/bookings/:id/cancel')).toBe(before);
-  });
+  it.runIf(APPROVAL_STEP)(
+    'waits for a person before an irreversible cancellation reaches the agency (S-10)',
+    async () => {
+      const before = stack.agency.count('POST /v1/bookings/:id/cancel');
+      const cancel = await wanderlust('cancel', { bookingId: 'B-0123456789ab' });
+      expect(cancel.data).toBeUndefined();
+      expect(stack.agency.count('POST /v1/bookings/:id/cancel')).toBe(before);
+    },
+  );
 
   it('refuses a payment without its quote by the input contract, and names the agency’s refusal by its declared failure (S-09)', async () => {
     const missing = await notAsked(() =>

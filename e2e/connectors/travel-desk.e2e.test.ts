@@ -292,7 +292,9 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
       ORG: stack.organizationId,
     });
     // Two answers, back to back (curl adds no newline).
-    const [found, photos] = stdout.split(/(?<=\})(?=\{"data")/).map((text) => JSON.parse(text) as { data: unknown; withheld?: unknown });
+    const [found, photos] = stdout
+      .split(/(?<=\})(?=\{"data")/)
+      .map((text) => JSON.parse(text) as { data: unknown; withheld?: unknown });
     expect(found?.data).toMatchObject({ totalMatches: 4, stays: [{ id: 'ws-1001', name: 'Casa Alfama' }, {}, {}, {}] });
     expect(photos?.withheld).toEqual([{ path: 'photos[3]', reason: 'origin_not_declared' }]);
   });

@@ -469,7 +469,7 @@ export async function startSyntheticAgency(options: SyntheticAgencyOptions = {})
     requests,
     count: (route) => (route === undefined ? handler.total() : requests.filter((r) => r.route === route).length),
     last: (route) => requests.findLast((r) => r.route === route),
-    reset: handler.reset,
+    reset: () => handler.reset(),
     get rewrite() {
       return handler.rewrite;
     },

@@ -12,18 +12,27 @@ if (!url) {
 const [first, second] = process.argv.slice(2);
 if (first === '--drop') {
   const schema = second ?? '';
-  if (!/^agency_[0-9a-f]{10}$/.test(schema)) throw new Error('--drop takes a schema this script created (agency_<hex>).');
+  if (!/^agency_[0-9a-f]{10}$/.test(schema))
+    throw new Error('--drop takes a schema this script created (agency_<hex>).');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const roles = ['reader', 'bypass', 'owner_login', 'owner'].map((suffix) => `${schema}_${suffix}`);
-  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; ${roles.map((role) => `DROP ROLE IF EXISTS ${role};`).join(' ')}`);
+  await client.query(
+    `DROP SCHEMA IF EXISTS ${schema} CASCADE; ${roles.map((role) => `DROP ROLE IF EXISTS ${role};`).join(' ')}`,
+  );
   await client.end();
   process.stdout.write(`dropped ${schema} and its roles\n`);
 } else {
   if (!first) throw new Error('Pass the id of the organization whose bookings to seed (ORG in the README tour).');
   const reporting = await createAgencyReporting(url);
-  await reporting.seed(first, [['Lisbon', '2027-05', 5], ['Porto', '2027-05', 3], ['Seville', '2027-05', 2]]);
+  await reporting.seed(first, [
+    ['Lisbon', '2027-05', 5],
+    ['Porto', '2027-05', 3],
+    ['Seville', '2027-05', 2],
+  ]);
   await reporting.seed('another-agency', [['Madrid', '2027-05', 4]]);
   process.stdout.write(`TRAVEL_AGENCY_REPORTING_DSN=${reporting.readerDsn}\n`);
-  process.stderr.write(`schema ${reporting.schema}; remove it with: pnpm --filter @wildo/e2e agency:reporting --drop ${reporting.schema}\n`);
+  process.stderr.write(
+    `schema ${reporting.schema}; remove it with: pnpm --filter @wildo/e2e agency:reporting --drop ${reporting.schema}\n`,
+  );
 }

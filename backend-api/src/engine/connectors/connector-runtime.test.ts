@@ -18,8 +18,18 @@ const reports = defineResource({
   primaryScope: ResourcePrimaryScope.APPLICATION,
   schema: z.object({ n: z.number() }),
   customOperations: {
-    count: { target: 'collection', requestSchema: z.strictObject({}), responseSchema: z.object({ n: z.number() }), effect: 'read' },
-    forward: { target: 'collection', requestSchema: z.strictObject({}), responseSchema: z.object({ n: z.number() }), effect: 'read' },
+    count: {
+      target: 'collection',
+      requestSchema: z.strictObject({}),
+      responseSchema: z.object({ n: z.number() }),
+      effect: 'read',
+    },
+    forward: {
+      target: 'collection',
+      requestSchema: z.strictObject({}),
+      responseSchema: z.object({ n: z.number() }),
+      effect: 'read',
+    },
   },
   operationsConfiguration: {
     count: { variants: [{ variantType: ResourceOperationVariantType.API_CALL, roles: [CORE_APP_ROLES.APP_USER] }] },
@@ -43,7 +53,10 @@ const binding = bindResource(reports, {
   },
 });
 
-const application = { name: 'app', modules: [{ name: 'reports', resources: [reports], customServiceImplementations: [binding] }] };
+const application = {
+  name: 'app',
+  modules: [{ name: 'reports', resources: [reports], customServiceImplementations: [binding] }],
+};
 
 /** A machine's context: no user, so no `userId` claim. */
 const machine: ExecutionContext = {
@@ -92,8 +105,12 @@ async function refusal(run: Promise<unknown>): Promise<FrameworkError> {
 describe('the connector runtime refuses before any backend is asked', () => {
   it('answers 503 for an operation whose environment variable is unset', async () => {
     const connectors = await start({});
-    expect(await refusal(connectors.invoke('reports', 'count', {}, person))).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-    expect(await refusal(connectors.invoke('reports', 'forward', {}, person))).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(await refusal(connectors.invoke('reports', 'count', {}, person))).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+    });
+    expect(await refusal(connectors.invoke('reports', 'forward', {}, person))).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+    });
   });
 
   it('refuses an empty identity claim (a machine has no user) before connecting', async () => {

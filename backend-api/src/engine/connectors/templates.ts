@@ -54,7 +54,8 @@ export function parseTemplate(
           path: at,
           message: `input values cannot be used here ({${field}}); use a literal or an environment variable`,
         });
-      parts.push({ kind: 'input', field: field.split('.')[0]!, path: field.split('.') });
+      const path = field.split('.');
+      parts.push({ kind: 'input', field: path[0] ?? field, path });
     } else if (reference === CALLER_TOKEN_REFERENCE) {
       if (!allowed.callerToken)
         problems.push({

@@ -103,7 +103,10 @@ describe('loading a capability manifest', () => {
   it('turns policies into the operation’s own: authenticated, mapped principals, a rate limit, human approval', () => {
     const directory = manifest({
       'capabilities.yaml': ROOT,
-      'shop.lookup.capability.yaml': CAPABILITY.replace('effect: read', 'effect: irreversible\n  policies: [authenticated, human-approval]'),
+      'shop.lookup.capability.yaml': CAPABILITY.replace(
+        'effect: read',
+        'effect: irreversible\n  policies: [authenticated, human-approval]',
+      ),
       'shop.Product.resource.yaml': RESOURCE,
       'shop.lookup.binding.yaml': BINDING,
       'shop.lookup.policy.yaml': `apiVersion: archstone/v1

@@ -213,7 +213,7 @@ export function compileRestRequest(binding: RestOperationBinding, problems: Bind
       },
       inputText,
     });
-    const base = resolveBase(call.env);
+    const base = resolveBase((name) => call.env(name));
     if (!base) throw notConfigured();
     const renderedPath = renderText(
       path,
