@@ -4,7 +4,7 @@ import type { RoundResult } from './bench-report.js';
 import type { BenchServerProcess } from './bench-server-process.js';
 
 /** One round against one side, with the server child's CPU time spent meanwhile. */
-async function measureRound(
+export async function measureRound(
   server: Pick<BenchServerProcess, 'cpuMicros'>,
   side: LoadRequest,
   settings: LoadSettings,

@@ -114,17 +114,26 @@ function restOutcome(res: HttpResult): CallOutcome {
       texts: [res.text],
       raw: res.body,
     };
-  const error = body.error ?? {};
+  return refusedOutcome('rest', body.error ?? {}, [], res.body);
+}
+
+/** A refusal as REST's envelope and an agent's tool outcome carry it (the same client fields). */
+function refusedOutcome(
+  surface: Surface,
+  error: Record<string, unknown>,
+  moreTexts: readonly string[],
+  raw: unknown,
+): CallOutcome {
   return {
-    surface: 'rest',
+    surface,
     ok: false,
     withheld: [],
     code: error.code as string,
     ...(error.reason ? { reason: error.reason as string } : {}),
     ...(error.failure ? { failure: error.failure as CallOutcome['failure'] } : {}),
     ...(error.violation ? { violation: error.violation as CallOutcome['violation'] } : {}),
-    texts: [typeof error.message === 'string' ? error.message : ''],
-    raw: res.body,
+    texts: [typeof error.message === 'string' ? error.message : '', ...moreTexts],
+    raw,
   };
 }
 
@@ -195,18 +204,7 @@ function agentOutcome(events: readonly TurnEvent[], failure: unknown): CallOutco
       raw: outcome,
     };
   }
-  const error = (outcome.error ?? {}) as Record<string, unknown>;
-  return {
-    surface: 'agent',
-    ok: false,
-    withheld: [],
-    code: error.code as string,
-    ...(error.reason ? { reason: error.reason as string } : {}),
-    ...(error.failure ? { failure: error.failure as CallOutcome['failure'] } : {}),
-    ...(error.violation ? { violation: error.violation as CallOutcome['violation'] } : {}),
-    texts: [typeof error.message === 'string' ? error.message : '', JSON.stringify(outcome)],
-    raw: outcome,
-  };
+  return refusedOutcome('agent', (outcome.error ?? {}) as Record<string, unknown>, [JSON.stringify(outcome)], outcome);
 }
 
 /**
