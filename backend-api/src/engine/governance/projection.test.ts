@@ -59,6 +59,17 @@ describe('projection: what leaves', () => {
     expect(report.withheld).toEqual([{ path: 'data[2].items[0].*', reason: 'undeclared' }]);
   });
 
+  it('drops a resource’s internal fields without reporting them, and still reports any other undeclared key', () => {
+    const record = z.object({ name: z.string() });
+    const projector = compileProjector(record, { internalKeys: ['keyHash'] });
+    const quiet = newProjectionReport();
+    expect(projector.project({ name: 'n', keyHash: 'h' }, quiet)).toEqual({ name: 'n' });
+    expect(quiet.withheld).toEqual([]);
+    const loud = newProjectionReport();
+    expect(projector.project({ name: 'n', keyHash: 'h', constructor: 'x' }, loud)).toEqual({ name: 'n' });
+    expect(loud.withheld).toEqual([{ path: '*', reason: 'undeclared' }]);
+  });
+
   it('never throws, and never follows an own __proto__ key', () => {
     const hostile = JSON.parse('{"__proto__": {"polluted": true}, "title": "t", "items": []}') as unknown;
     expect(run(Doc, hostile).out).toEqual({ title: 't', items: [] });

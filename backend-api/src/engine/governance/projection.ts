@@ -44,6 +44,15 @@ export interface Projector {
   project(value: unknown, report: ProjectionReport, path?: string): unknown;
 }
 
+/** Options of {@link compileProjector}. */
+export interface ProjectorOptions {
+  /**
+   * Top-level keys the value may carry that are declared elsewhere as never returned (a resource's
+   * `internalFields`): dropped like any undeclared key, but not reported as withheld on every answer.
+   */
+  internalKeys?: readonly string[];
+}
+
 /**
  * Compiles a schema into a projection, once per contract: the one projector every result of every surface passes.
  * It never throws and never rewrites a value. Undeclared keys are dropped (reported by their parent with `.*`, so
@@ -56,8 +65,13 @@ export interface Projector {
  * const data = compileProjector(Schema).project(raw, report);
  * if (breachesContract(report)) throw contractViolation(report);
  */
-export function compileProjector(schema: z.ZodType): Projector {
-  const root = compileNode(schema, new Map());
+export function compileProjector(schema: z.ZodType, options: ProjectorOptions = {}): Projector {
+  const memo = new Map<z.ZodType, ProjectNode>();
+  const rootObject = defOf(unwrapTransparent(schema));
+  const root =
+    options.internalKeys?.length && rootObject.type === 'object'
+      ? objectNode(rootObject.shape ?? {}, memo, new Set(options.internalKeys))
+      : compileNode(schema, memo);
   return {
     project(value, report, path = '') {
       const out = root(value, path, report);
@@ -174,7 +188,11 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 const childPath = (path: string, key: string) => (path ? `${path}.${key}` : key);
 const undeclaredAt = (path: string) => (path ? `${path}.*` : '*');
 
-function objectNode(shape: Record<string, z.ZodType>, memo: Map<z.ZodType, ProjectNode>): ProjectNode {
+function objectNode(
+  shape: Record<string, z.ZodType>,
+  memo: Map<z.ZodType, ProjectNode>,
+  internal?: ReadonlySet<string>,
+): ProjectNode {
   const fields = Object.entries(shape).map(([key, child]) => ({
     key,
     node: compileNode(child, memo),
@@ -196,7 +214,10 @@ function objectNode(shape: Record<string, z.ZodType>, memo: Map<z.ZodType, Proje
       if (projected !== DROP && projected !== undefined) out[key] = projected;
     }
     // Counting keeps the common case (nothing undeclared) to one key listing per object.
-    if (Object.keys(v).length > present) withhold(undeclaredAt(path), 'undeclared', report);
+    const keys = Object.keys(v);
+    const undeclared =
+      keys.length > present && (!internal || keys.some((k) => !internal.has(k) && !Object.hasOwn(shape, k)));
+    if (undeclared) withhold(undeclaredAt(path), 'undeclared', report);
     return out;
   };
 }

@@ -129,7 +129,7 @@ export function compileResource(declaration: AnyResourceDeclaration): {
         searchFields,
       },
       recordSchema,
-      recordProjector: compileProjector(recordSchema),
+      recordProjector: compileProjector(recordSchema, { internalKeys: internalFields }),
       schema: declaration.schema,
       storageSchema: toStrictInput(declaration.schema),
       createInputSchema: contracts.createInputSchema,
@@ -226,7 +226,8 @@ function compileOperationVariants(
       filters,
       pageSize: variant.pageSize ?? DEFAULT_PAGE_SIZE,
       responseSchema: contract.responseSchema,
-      projector: compileProjector(contract.responseSchema),
+      // The resource's internal fields are stored, never returned: dropped, but no news to report on every answer.
+      projector: compileProjector(contract.responseSchema, { internalKeys: declaration.internalFields ?? [] }),
       variant,
     });
   });
