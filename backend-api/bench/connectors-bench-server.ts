@@ -17,7 +17,7 @@ const STAY_ID = 'ws-1001';
 
 /**
  * The server side of `bench:connectors`: the synthetic agency's REST API and the reference application, whose
- * `stays.details` is bound to it, in one process; the agency keeps no request log (it would grow without bound) and
+ * `hotels.details` is bound to it, in one process; the agency keeps no request log (it would grow without bound) and
  * answers after the response time the runner passes (its second argument, `{ latencyMs }`).
  */
 const { latencyMs } = JSON.parse(process.argv[3] ?? '{}') as { latencyMs?: number };
@@ -29,7 +29,7 @@ void runBenchServerChild<ConnectorsBenchReady>({
     const { token, organizationId } = await seedOrganization(frameworkUrl);
     return {
       type: 'ready',
-      frameworkUrl: `${frameworkUrl}/api/v1/organizations/${organizationId}/stays/details`,
+      frameworkUrl: `${frameworkUrl}/api/v1/organizations/${organizationId}/hotels/details`,
       bareUrl: `${agencyUrl}/v1/stays/${STAY_ID}`,
       stayId: STAY_ID,
       token,

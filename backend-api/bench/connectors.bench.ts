@@ -18,7 +18,7 @@ const DEFAULT_LATENCY_MS = 20;
 
 const USAGE = `Usage: pnpm bench:connectors [--backend-latency <ms>] [--json] [--duration <s>] [--connections <n>] [--rounds <n>] [--warmup <s>] [--cpu-prof <dir>]
 
-Measures POST .../stays/details (the reference application's travel desk, bound to the synthetic agency's REST API)
+Measures POST .../hotels/details (the reference application's travel desk, bound to the synthetic agency's REST API)
 against GET /v1/stays/ws-1001 on the agency itself; both run in one server process.
 
   --backend-latency <ms>  the agency answers after this long, as a remote API does (default ${DEFAULT_LATENCY_MS});
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   }
   const header = `bench:connectors — Node ${machine.node}, ${machine.cpus} CPUs (${machine.cpuModel}); the agency runs in the server process on both sides`;
   const labels = {
-    subject: 'stays.details bound to the agency',
+    subject: 'hotels.details bound to the agency',
     framework: 'framework (full pipeline)',
     bare: 'direct call to the agency',
   };

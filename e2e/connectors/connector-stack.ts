@@ -30,6 +30,12 @@ import {
 import { callTool, type McpExchange } from '../support/mcp-client.js';
 import { startSyntheticAgency, type SyntheticAgency } from '../synthetic-agency/agency-api.js';
 
+const DEFAULT_MCP = '/api/v1/mcp';
+/** The reference application serves the travel desk's tools on their own MCP endpoint. */
+const TRAVEL_DESK_MCP = '/api/v1/mcp/travel-desk';
+const MCP_PATHS = [DEFAULT_MCP, TRAVEL_DESK_MCP];
+const TRAVEL_DESK_TOOLS = new Set(['hotels', 'agency-reports']);
+
 /** A fixed primary secret for the connector tests only. */
 const CONNECTOR_TEST_SECRET = 'e2e-connectors-secret-0123456789-abcdefghijk';
 
@@ -57,8 +63,8 @@ export interface CallOutcome {
 /** A caller of one organization: the person, and the MCP credentials that act as them. */
 export interface StackMember {
   user: ScenarioUser;
-  /** A delegated token for `/api/v1/mcp`, issued to an OAuth client of the organization. */
-  delegated: McpCredential;
+  /** Delegated tokens issued to an OAuth client of the organization, one per MCP endpoint (by its path). */
+  delegated: ReadonlyMap<string, McpCredential>;
 }
 
 /** The reference application (or another) against the synthetic agency, with the people and keys the tests need. */
@@ -74,6 +80,10 @@ export interface ConnectorStack {
   member(role: OrgRole): Promise<StackMember>;
   /** An organization API key (a machine caller). */
   apiKey: McpCredential;
+  /** The MCP endpoint that serves a resource's tools (the travel desk's own server, or the default one). */
+  mcpPathOf(resourceType: string): string;
+  /** `who`'s delegated token for the endpoint that serves `resourceType`. */
+  credential(who: StackMember, resourceType: string): McpCredential;
   /** Calls an operation of `resourceType` through one surface as `who` (default: the owner). */
   call(
     surface: Surface,
@@ -243,11 +253,17 @@ export async function startConnectorStack(options: ConnectorStackOptions = {}): 
   const ownerUser = await signUp(client, 'connectors-owner');
   const organizationId = await createOrganization(client, ownerUser, 'Connector desk');
   const oauthClientId = await createPublicOAuthClient(client, ownerUser, organizationId);
-  const audience = await protectedResourceOf(client, '/api/v1/mcp');
-  const memberOf = async (user: ScenarioUser): Promise<StackMember> => ({
-    user,
-    delegated: await delegatedToken(client, user, oauthClientId, audience, `delegated token of ${user.email}`),
-  });
+  const audiences = new Map<string, string>();
+  for (const path of MCP_PATHS) audiences.set(path, await protectedResourceOf(client, path));
+  const memberOf = async (user: ScenarioUser): Promise<StackMember> => {
+    const delegated = new Map<string, McpCredential>();
+    for (const [path, audience] of audiences)
+      delegated.set(path, await delegatedToken(client, user, oauthClientId, audience, `${user.email} at ${path}`));
+    return { user, delegated };
+  };
+  const mcpPathOf = (resourceType: string) => (TRAVEL_DESK_TOOLS.has(resourceType) ? TRAVEL_DESK_MCP : DEFAULT_MCP);
+  const credential = (who: StackMember, resourceType: string) =>
+    who.delegated.get(mcpPathOf(resourceType)) as McpCredential;
   const owner = await memberOf(ownerUser);
   const apiKey = await createOrganizationApiKey(client, ownerUser, organizationId);
   const members = new Map<OrgRole, Promise<StackMember>>();
@@ -266,7 +282,9 @@ export async function startConnectorStack(options: ConnectorStackOptions = {}): 
     } else if (surface === 'mcp') {
       const args = { organizationId, ...input };
       outcome = mcpOutcome(
-        await callTool(client, '/api/v1/mcp', `${resourceType}__${operation}`, args, { credential: who.delegated }),
+        await callTool(client, mcpPathOf(resourceType), `${resourceType}__${operation}`, args, {
+          credential: credential(who, resourceType),
+        }),
       );
     } else {
       callNumber += 1;
@@ -288,6 +306,8 @@ export async function startConnectorStack(options: ConnectorStackOptions = {}): 
     organizationId,
     owner,
     apiKey,
+    mcpPathOf,
+    credential,
     member(role) {
       let member = members.get(role);
       if (!member) {

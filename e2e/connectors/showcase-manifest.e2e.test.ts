@@ -50,7 +50,15 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
         ],
       }),
     });
-    const listed = await mcpCall(stack.client, '/api/v1/mcp', 'tools/list', {}, { credential: stack.owner.delegated });
+    const listed = await mcpCall(
+      stack.client,
+      stack.mcpPathOf('wanderlust'),
+      'tools/list',
+      {},
+      {
+        credential: stack.credential(stack.owner, 'wanderlust'),
+      },
+    );
     for (const tool of (listed.result?.tools ?? []) as {
       name: string;
       annotations?: Record<string, unknown>;
@@ -76,7 +84,7 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
 
   it('lists the manifest’s tools beside the reference application’s, with hints from their effects (S-05, S-08)', () => {
     expect(Object.keys(tools)).toEqual(
-      expect.arrayContaining(['stays__find', 'wanderlust__search-capability', 'tourism__search-capability']),
+      expect.arrayContaining(['todos__create', 'wanderlust__search-capability', 'tourism__search-capability']),
     );
     expect(tools['wanderlust__search-capability']?.annotations).toMatchObject({ readOnlyHint: true });
     expect(tools['wanderlust__quote']?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
@@ -148,7 +156,9 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
       guestName: 'Ana Pop',
     });
     expect(booked.data).toMatchObject({ booking: { status: 'confirmed' } });
-    expect(stack.agency.last('POST /v1/bookings')?.headers.authorization).toBe(stack.owner.delegated.header());
+    expect(stack.agency.last('POST /v1/bookings')?.headers.authorization).toBe(
+      stack.credential(stack.owner, 'wanderlust').header(),
+    );
   });
 
   it('refuses a denied machine and a person on no allow list before the agency is asked (S-07)', async () => {
@@ -158,7 +168,7 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
     const before = stack.agency.count();
     const machine: McpExchange = await callTool(
       stack.client,
-      '/api/v1/mcp',
+      stack.mcpPathOf('wanderlust'),
       'wanderlust__book',
       { organizationId: stack.organizationId, ...booking },
       { credential: stack.apiKey },
@@ -219,10 +229,10 @@ describe('a capability manifest in the gateway’s format, served beside TypeScr
     );
     const unknown = await callTool(
       stack.client,
-      '/api/v1/mcp',
+      stack.mcpPathOf('wanderlust'),
       'wanderlust__delete-guest-bookings',
       { name: 'Ana Pop' },
-      { credential: stack.owner.delegated },
+      { credential: stack.credential(stack.owner, 'wanderlust') },
     );
     expect(unknown.error).toBeDefined();
     expect(stack.agency.count('DELETE /v1/guests/:name/bookings')).toBe(0);

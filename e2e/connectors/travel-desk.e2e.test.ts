@@ -26,8 +26,8 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
     await stack?.close();
   });
 
-  const stays = (surface: Surface, operation: string, input: Record<string, unknown>) =>
-    stack.call(surface, 'stays', operation, input);
+  const hotels = (surface: Surface, operation: string, input: Record<string, unknown>) =>
+    stack.call(surface, 'hotels', operation, input);
 
   /** REST and MCP report where values were withheld; an agent's tool result carries the shown data only. */
   function expectWithheld(outcome: CallOutcome, surface: Surface, place: { path: string; reason: string }): void {
@@ -45,7 +45,7 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
 
   describe.each(SURFACES)('through %s', (surface) => {
     it('finds stays in the agency’s order, each with its declared fields only', async () => {
-      const found = await stays(surface, 'find', LISBON);
+      const found = await hotels(surface, 'find', LISBON);
       expect(found.ok, JSON.stringify(found.raw)).toBe(true);
       expect(found.data).toMatchObject({ totalMatches: 4 });
       const rows = (found.data as { stays: Record<string, unknown>[] }).stays;
@@ -55,7 +55,7 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
     });
 
     it('projects a nested answer at every depth and reports where it withheld (S-02)', async () => {
-      const details = await stays(surface, 'details', { stayId: 'ws-1001' });
+      const details = await hotels(surface, 'details', { stayId: 'ws-1001' });
       expect(details.ok, JSON.stringify(details.raw)).toBe(true);
       const stay = (details.data as { stay: { rooms: { amenities: object[] }[] } }).stay;
       expect(Object.keys(stay.rooms[0]!).sort()).toEqual(['amenities', 'name', 'pricePerNight', 'sleeps']);
@@ -64,7 +64,7 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
     });
 
     it('withholds a photo on an undeclared host by its position and keeps the others (S-03)', async () => {
-      const photos = await stays(surface, 'photos', { stayId: 'ws-1001' });
+      const photos = await hotels(surface, 'photos', { stayId: 'ws-1001' });
       expect(photos.data).toEqual({
         photos: [1, 2, 3, 5].map((n) => `https://img.agency.example/ws-1001/${n}.jpg`),
       });
@@ -72,7 +72,7 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
     });
 
     it('withholds a partner page link and keeps its row (S-04)', async () => {
-      const pages = await stays(surface, 'pages', { stayId: 'ws-1001' });
+      const pages = await hotels(surface, 'pages', { stayId: 'ws-1001' });
       expect(pages.data).toEqual({
         pages: [
           { name: 'Casa Alfama', url: 'https://www.agency.example/hotels/casa-alfama' },
@@ -83,18 +83,18 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
     });
 
     it('passes clean HTML byte for byte and withholds HTML with a script whole, with its reason (S-22)', async () => {
-      const clean = await stays(surface, 'description', { stayId: 'ws-1001' });
+      const clean = await hotels(surface, 'description', { stayId: 'ws-1001' });
       expect((clean.data as { html: string }).html).toBe(
         '<article><h2>Casa Alfama</h2><p>Quiet rooms above the old town.</p><img src="https://img.agency.example/ws-1001/hero.jpg" alt="The street at dusk"><a href="https://www.agency.example/hotels/casa-alfama">Book on our site</a></article>',
       );
-      const scripted = await stays(surface, 'description', { stayId: 'ws-1002' });
+      const scripted = await hotels(surface, 'description', { stayId: 'ws-1002' });
       expect(scripted.ok).toBe(true);
       expect(scripted.data).toEqual({});
       expectWithheld(scripted, surface, { path: 'html', reason: 'html_script' });
     });
 
     it('keeps an error row inside a 2xx answer as a row (S-13)', async () => {
-      const status = await stays(surface, 'room-status', { propertyId: 'ws-1002', date: '2027-05-12' });
+      const status = await hotels(surface, 'room-status', { propertyId: 'ws-1002', date: '2027-05-12' });
       expect(status.data, JSON.stringify(status.raw)).toEqual({
         rooms: [
           { $row: 'ok', room: 'Double Room', status: 'free', pricePerNight: 74 },
@@ -104,9 +104,9 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
     });
 
     it('refuses a wrong-typed declared field as a contract violation naming it invalid, with no content (S-13)', async () => {
-      const fine = await stays(surface, 'details', { stayId: 'ws-1003' });
+      const fine = await hotels(surface, 'details', { stayId: 'ws-1003' });
       expect(fine.data).toMatchObject({ stay: { pricePerNight: 139 } });
-      const wrong = await stays(surface, 'details', { stayId: 'ws-1004' });
+      const wrong = await hotels(surface, 'details', { stayId: 'ws-1004' });
       expect(wrong, JSON.stringify(wrong.raw)).toMatchObject({
         ok: false,
         violation: { missing: [], invalid: [{ field: 'stay.pricePerNight' }] },
@@ -115,14 +115,14 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
     });
 
     it('answers a backend refusal that names a declared failure with that failure only (S-09)', async () => {
-      const quoted = await stays(surface, 'quote', {
+      const quoted = await hotels(surface, 'quote', {
         stayId: 'ws-1001',
         dates: DATES,
         travelers: { adults: 2 },
         pets: 1,
       });
       expect(quoted.ok, JSON.stringify(quoted.raw)).toBe(true);
-      const refused = await stays(surface, 'quote', {
+      const refused = await hotels(surface, 'quote', {
         stayId: 'ws-1003',
         dates: DATES,
         travelers: { adults: 2 },
@@ -135,14 +135,14 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
     });
 
     it('answers any other backend failure with its status only (S-13, 503)', async () => {
-      const down = await stays(surface, 'room-status', { propertyId: 'ws-1005', date: '2027-05-12' });
+      const down = await hotels(surface, 'room-status', { propertyId: 'ws-1005', date: '2027-05-12' });
       expect(down).toMatchObject({ ok: false });
       expect(down.texts.join(' ')).toContain('503');
     });
 
     it('refuses input outside the contract before the agency is asked, naming paths only (S-23)', async () => {
       const hostile = await refusedBeforeTheAgency('POST /v1/stays/search', () =>
-        stays(surface, 'find', { destination: { $ne: 1 }, dates: 'tomorrow', travelers: -1 }),
+        hotels(surface, 'find', { destination: { $ne: 1 }, dates: 'tomorrow', travelers: -1 }),
       );
       expect(hostile.reason).toBe('input_invalid');
       expect(JSON.stringify(hostile.raw)).not.toContain('$ne');
@@ -157,10 +157,10 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
       };
       const member = await stack.member('ORG_MEMBER');
       const refused = await refusedBeforeTheAgency('POST /v1/payments', () =>
-        stack.call(surface, 'stays', 'pay', payment, member),
+        stack.call(surface, 'hotels', 'pay', payment, member),
       );
       expect(refused.reason).toBe('principal_not_allowed');
-      const paid = await stack.call(surface, 'stays', 'pay', payment, await stack.member('ORG_MANAGER'));
+      const paid = await stack.call(surface, 'hotels', 'pay', payment, await stack.member('ORG_MANAGER'));
       expect(paid.data, JSON.stringify(paid.raw)).toMatchObject({ payment: { status: 'paid' } });
       // On its own account: the desk's key from the environment, never the caller's credential.
       expect(stack.agency.last('POST /v1/payments')?.headers.authorization).toBe('Bearer desk-key-0001');
@@ -171,23 +171,25 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
     const caller = await stack.member('ORG_MEMBER');
     const day = { propertyId: 'ws-1004', date: '2027-06-05' };
     for (const surface of SURFACES)
-      expect((await stack.call(surface, 'stays', 'availability', day, caller)).ok).toBe(true);
+      expect((await stack.call(surface, 'hotels', 'availability', day, caller)).ok).toBe(true);
     const fourth = await refusedBeforeTheAgency('GET /v1/availability', () =>
-      stack.call('rest', 'stays', 'availability', day, caller),
+      stack.call('rest', 'hotels', 'availability', day, caller),
     );
     expect(fourth.reason).toBe('rate_limit_exceeded');
-    expect((await stack.call('mcp', 'stays', 'availability', day, await stack.member('ORG_ADMIN'))).ok).toBe(true);
+    expect((await stack.call('mcp', 'hotels', 'availability', day, await stack.member('ORG_ADMIN'))).ok).toBe(true);
   });
 
   it("forwards the caller's own delegated token over MCP, and nothing else anywhere", async () => {
-    const quote = await stays('mcp', 'quote', { stayId: 'ws-1001', dates: DATES, travelers: { adults: 2 } });
+    const quote = await hotels('mcp', 'quote', { stayId: 'ws-1001', dates: DATES, travelers: { adults: 2 } });
     const quoteId = (quote.data as { quote: { quoteId: string } }).quote.quoteId;
     const booking = { quoteId, stayId: 'ws-1001', dates: DATES, guestName: 'Ana Pop' };
-    const booked = await stays('mcp', 'book', booking);
+    const booked = await hotels('mcp', 'book', booking);
     expect(booked.data).toMatchObject({ booking: { status: 'confirmed', total: { amount: 354, currency: 'EUR' } } });
-    expect(stack.agency.last('POST /v1/bookings')?.headers.authorization).toBe(stack.owner.delegated.header());
+    expect(stack.agency.last('POST /v1/bookings')?.headers.authorization).toBe(
+      stack.credential(stack.owner, 'hotels').header(),
+    );
     for (const surface of ['rest', 'agent'] as const) {
-      const refused = await refusedBeforeTheAgency('POST /v1/bookings', () => stays(surface, 'book', booking));
+      const refused = await refusedBeforeTheAgency('POST /v1/bookings', () => hotels(surface, 'book', booking));
       expect(refused.reason).toBe('principal_not_allowed');
     }
   });
@@ -198,8 +200,8 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
     const { callTool } = await import('../support/mcp-client.js');
     const exchange = await callTool(
       stack.client,
-      '/api/v1/mcp',
-      'stays__book',
+      stack.mcpPathOf('hotels'),
+      'hotels__book',
       { organizationId: stack.organizationId, ...booking },
       { credential: stack.apiKey },
     );
@@ -212,10 +214,18 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
   it('offers no tool for what no declaration binds: the agency’s delete route is never reachable', async () => {
     const { mcpCall, toolNamesOf } = await import('../support/mcp-client.js');
     const listed = toolNamesOf(
-      await mcpCall(stack.client, '/api/v1/mcp', 'tools/list', {}, { credential: stack.owner.delegated }),
+      await mcpCall(
+        stack.client,
+        stack.mcpPathOf('hotels'),
+        'tools/list',
+        {},
+        {
+          credential: stack.credential(stack.owner, 'hotels'),
+        },
+      ),
     );
-    expect(listed).toContain('stays__find');
-    expect(listed.filter((name) => /delete/i.test(name) && name.startsWith('stays'))).toEqual([]);
+    expect(listed).toContain('hotels__find');
+    expect(listed.filter((name) => /delete/i.test(name) && name.startsWith('hotels'))).toEqual([]);
     expect(stack.agency.count('DELETE /v1/guests/:name/bookings')).toBe(0);
   });
 
@@ -268,7 +278,7 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
             return (sent = body);
           };
           try {
-            const outcome = await stays(surface, operation, input);
+            const outcome = await hotels(surface, operation, input);
             expect(outcome.ok, JSON.stringify(outcome.raw)).toBe(true);
             const rules = { fields: injections.map((i) => i.key), values: [/LEAK-[0-9a-f]{8}/] };
             // The control: the agency did send the extra fields; none of them reached the result.
@@ -286,7 +296,7 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
   it('answers the README’s calls as the README says', async () => {
     const started = readmeBlock('--filter @wildo/e2e agency ');
     expect(started).toContain('TRAVEL_AGENCY_API_URL=http://127.0.0.1:8788');
-    const { stdout } = await runReadmeBlock(readmeBlock('/stays/find'), {
+    const { stdout } = await runReadmeBlock(readmeBlock('/hotels/find'), {
       API: `${stack.url}/api/v1`,
       TOKEN: stack.owner.user.token.reveal(),
       ORG: stack.organizationId,

@@ -18,6 +18,12 @@ export const referenceApplication = defineBackendApplication({
       description: 'Tools for looking up records.',
     },
     {
+      ref: 'travel-desk',
+      kind: ResourceServerKind.MCP,
+      displayName: 'Travel desk',
+      description: "Find, price and book stays with the travel agency, and read the month's bookings.",
+    },
+    {
       ref: 'concierge',
       kind: ResourceServerKind.A2A,
       displayName: 'Concierge',

@@ -1,5 +1,7 @@
 import { CORE_APP_ROLES, defineResource, ResourceOperationVariantType, ResourcePrimaryScope } from '@wildo/shared-lib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ExecutionContext_ExecutionType } from '@wildo/shared-lib';
 import { FrameworkError } from '../errors/index.js';
@@ -12,29 +14,28 @@ import { restConnector, sqlConnector } from './connectors.js';
 
 // What the runtime refuses before any backend is asked: an unset variable, a missing delegated token, an empty
 // identity claim. None of these cases opens a connection (the addresses below answer nothing).
+/** A read answering `{ n }`, taking `input`. */
+const countFrom = <T extends z.ZodObject>(input: T) => ({
+  target: 'collection' as const,
+  requestSchema: input,
+  responseSchema: z.object({ n: z.number() }),
+  effect: 'read' as const,
+});
+const anyUser = {
+  variants: [{ variantType: ResourceOperationVariantType.API_CALL, roles: [CORE_APP_ROLES.APP_USER] }],
+};
 const reports = defineResource({
   type: 'reports',
   displayName: 'Reports',
   primaryScope: ResourcePrimaryScope.APPLICATION,
   schema: z.object({ n: z.number() }),
   customOperations: {
-    count: {
-      target: 'collection',
-      requestSchema: z.strictObject({}),
-      responseSchema: z.object({ n: z.number() }),
-      effect: 'read',
-    },
-    forward: {
-      target: 'collection',
-      requestSchema: z.strictObject({}),
-      responseSchema: z.object({ n: z.number() }),
-      effect: 'read',
-    },
+    count: countFrom(z.strictObject({})),
+    forward: countFrom(z.strictObject({})),
+    fetch: countFrom(z.strictObject({ what: z.string() })),
+    wait: countFrom(z.strictObject({})),
   },
-  operationsConfiguration: {
-    count: { variants: [{ variantType: ResourceOperationVariantType.API_CALL, roles: [CORE_APP_ROLES.APP_USER] }] },
-    forward: { variants: [{ variantType: ResourceOperationVariantType.API_CALL, roles: [CORE_APP_ROLES.APP_USER] }] },
-  },
+  operationsConfiguration: { count: anyUser, forward: anyUser, fetch: anyUser, wait: anyUser },
 });
 
 const binding = bindResource(reports, {
@@ -49,6 +50,20 @@ const binding = bindResource(reports, {
     method: 'GET',
     path: '/count',
     headers: { authorization: 'Bearer ${caller.accessToken}' },
+    response: { map: { n: '$.n' } },
+  },
+  fetch: {
+    connector: restConnector({ name: 'api', baseUrl: '${API_URL}' }),
+    method: 'GET',
+    path: '/{what}',
+    response: { map: { n: '$.n' } },
+  },
+  // Its own short bound: the backend never answers it, whatever the machine's load.
+  wait: {
+    connector: restConnector({ name: 'api', baseUrl: '${API_URL}' }),
+    method: 'GET',
+    path: '/hang',
+    timeoutMs: 300,
     response: { map: { n: '$.n' } },
   },
 });
@@ -128,5 +143,42 @@ describe('the connector runtime refuses before any backend is asked', () => {
       code: 'FORBIDDEN',
       reason: 'principal_not_allowed',
     });
+  });
+});
+
+describe('the connector runtime answers a failing backend with a kind of failure, never its words', () => {
+  // A backend that never answers /hang, redirects /moved, answers /text with no JSON and /ok with a count.
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/hang') return;
+      if (req.url === '/moved') return res.writeHead(302, { location: 'http://10.0.0.1/internal' }).end();
+      if (req.url === '/text') return res.writeHead(200, { 'content-type': 'text/plain' }).end('db-7 is down');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ n: 3, internal: 'x' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('answers the mapped result (the positive control)', async () => {
+    const connectors = await start({ API_URL: url });
+    expect(await connectors.invoke('reports', 'fetch', { what: 'ok' }, person)).toEqual({ n: 3 });
+  });
+
+  it.each([
+    ['wait', {}, /did not answer in time/],
+    ['fetch', { what: 'moved' }, /could not be reached/],
+    ['fetch', { what: 'text' }, /not JSON/],
+  ])('refuses %s %j with a 503 that names no host and no backend text', async (operation, input, message) => {
+    const connectors = await start({ API_URL: url });
+    const error = await refusal(connectors.invoke('reports', operation, input, person));
+    expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toMatch(/127\.0\.0\.1|10\.0\.0\.1|db-7/);
   });
 });

@@ -186,6 +186,11 @@ export class ConnectorRuntime implements ConnectorInvoker {
     }
   }
 
+  /** Whether an operation is answered by a connector (its valid calls reach an external backend). */
+  binds(resourceType: string, operation: string): boolean {
+    return this.bindings.has(`${resourceType}.${operation}`);
+  }
+
   /** Runs one bound operation for an admitted call; the result goes on to projection. */
   async invoke(resourceType: string, operation: string, input: unknown, context: ExecutionContext): Promise<unknown> {
     const binding = this.bindings.get(`${resourceType}.${operation}`);

@@ -27,7 +27,7 @@ export const agencyReports = defineResource({
         {
           variantType: ResourceOperationVariantType.API_CALL,
           roles: [CORE_ORG_ROLES.ORG_MEMBER],
-          mcp: { exposed: true },
+          mcp: { exposed: true, servers: ['travel-desk'] },
         },
       ],
     },

@@ -4,7 +4,7 @@
 import { CORE_ORG_ROLES, LLM_Model, ResourcePrimaryScope } from '@wildo/shared-lib';
 import { defineActorSystem, defineChatAgent, type BackendDomainModule } from '../../engine/index.js';
 import { agencyReports, agencyReportsBinding } from './agency-reports.resource.js';
-import { stays, staysBinding } from './stays.resource.js';
+import { hotels, hotelsBinding } from './hotels.resource.js';
 
 /** The assistant: finds, prices and books stays, pays as a manager, and reads the month's report. */
 export const travelDeskAgent = defineChatAgent({
@@ -16,16 +16,16 @@ export const travelDeskAgent = defineChatAgent({
     instructions: ['Find stays before you quote; quote before you book.', 'Never invent a stay, a price or an id.'],
   },
   tools: [
-    stays.tools.write('find'),
-    stays.tools.write('details'),
-    stays.tools.write('photos'),
-    stays.tools.write('pages'),
-    stays.tools.write('description'),
-    stays.tools.write('availability'),
-    stays.tools.write('room-status'),
-    stays.tools.write('quote'),
-    stays.tools.write('book'),
-    stays.tools.write('pay'),
+    hotels.tools.write('find'),
+    hotels.tools.write('details'),
+    hotels.tools.write('photos'),
+    hotels.tools.write('pages'),
+    hotels.tools.write('description'),
+    hotels.tools.write('availability'),
+    hotels.tools.write('room-status'),
+    hotels.tools.write('quote'),
+    hotels.tools.write('book'),
+    hotels.tools.write('pay'),
     agencyReports.tools.write('bookings-by-city'),
   ],
   access: [{ primaryScope: ResourcePrimaryScope.ORGANIZATIONS, roles: [CORE_ORG_ROLES.ORG_MEMBER] }],
@@ -40,7 +40,7 @@ export const travelDesk = defineActorSystem({
 
 export const travelDeskModule: BackendDomainModule = {
   name: 'travel-desk',
-  resources: [stays, agencyReports],
-  customServiceImplementations: [staysBinding, agencyReportsBinding],
+  resources: [hotels, agencyReports],
+  customServiceImplementations: [hotelsBinding, agencyReportsBinding],
   flowsActors: travelDesk,
 };

@@ -1,4 +1,4 @@
-// The agency's stays, fronted instead of stored: each operation is a call to the agency's REST API. The operations
+// The agency's hotels, fronted instead of stored: each operation is a call to the agency's REST API. The operations
 // are ordinary ones (REST routes, MCP tools, agent tools, one dispatch path), so roles, policies and the input
 // contract are judged before the agency is asked, and projection judges what it answered.
 import { CORE_ORG_ROLES, defineResource, ResourceOperationVariantType, ResourcePrimaryScope } from '@wildo/shared-lib';
@@ -25,16 +25,17 @@ import {
   StaySchema,
 } from './travel-desk.schemas.js';
 
+/** Members call them; MCP clients find them at `/api/v1/mcp/travel-desk`, the travel desk's own tool server. */
 const member = {
   variantType: ResourceOperationVariantType.API_CALL,
   roles: [CORE_ORG_ROLES.ORG_MEMBER],
-  mcp: { exposed: true },
+  mcp: { exposed: true, servers: ['travel-desk'] },
 } as const;
 
-/** The agency's stays: search, look up, price and book them; every answer comes from the agency's API. */
-export const stays = defineResource({
-  type: 'stays',
-  displayName: 'Stays (travel agency)',
+/** The agency's hotels: find, look up, price and book stays; every answer comes from the agency's API. */
+export const hotels = defineResource({
+  type: 'hotels',
+  displayName: 'Hotels (travel agency)',
   primaryScope: ResourcePrimaryScope.ORGANIZATIONS,
   schema: StaySchema,
   customOperations: {
@@ -118,8 +119,8 @@ const asCaller = { authorization: 'Bearer ${caller.accessToken}' };
 /** The desk's own agency key, from the environment, for what the desk does on its own account (payments). */
 const asDesk = { authorization: 'Bearer ${TRAVEL_AGENCY_API_KEY}' };
 
-/** Each operation of `stays`, bound to its call. */
-export const staysBinding = bindResource(stays, {
+/** Each operation of `hotels`, bound to its call. */
+export const hotelsBinding = bindResource(hotels, {
   find: {
     connector: agency,
     method: 'POST',
