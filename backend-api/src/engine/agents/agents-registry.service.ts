@@ -1,5 +1,7 @@
 import {
   Actor_ExecutionMode,
+  type CodingAgent_OperationKey,
+  type CodingAgentConfig,
   EngineCapability,
   FlowActorSystem_Kind,
   ImageProvider_OperationKey,
@@ -16,6 +18,7 @@ import type { RuntimeConfiguration } from '../config/runtime-configuration.schem
 import type { DeclarationProblem } from '../resources/resources.errors.js';
 import { DeclarationValidationError } from '../resources/resources.errors.js';
 import { defOf } from '../resources/schema/zod-internals.js';
+import { isCodingAgent, registerCodingAgent } from './coding/index.js';
 import type { ModelRefusalReason } from './providers/model-catalogue.js';
 import { NO_DECLARED_RESOURCES, toolTargetProblem, type DeclaredResources } from './tool-target-validation.js';
 import type { FunctionTool } from './tools/function-tool.types.js';
@@ -59,12 +62,12 @@ export interface AgentsRegistryOptions {
 export interface ResolvedAgent {
   declaration: FlowsActors_Agent;
   providerRef: string;
-  operationKey: LLMProvider_OperationKey | ImageProvider_OperationKey;
+  operationKey: LLMProvider_OperationKey | ImageProvider_OperationKey | CodingAgent_OperationKey;
   /** The concrete model the calls use, as the framework names it (an applicability class is resolved once, here). */
   model: string;
   /** The id the vendor SDK receives: pass it as `model` to the provider adapter. */
   vendorModelId: string;
-  config: LLMAgentConfig | ImageAgentConfig;
+  config: LLMAgentConfig | ImageAgentConfig | CodingAgentConfig;
 }
 
 const isImage = (agent: FlowsActors_Agent) => agent.config.operationKey === ImageProvider_OperationKey.GENERATE_IMAGE;
@@ -331,6 +334,10 @@ export class AgentsRegistry {
         `"${operationDefinition.operationKey}" differs from config.operationKey "${config.operationKey}"; declare the same operation in both`,
       );
       resolvable = false;
+    }
+    if (isCodingAgent(agent)) {
+      const coding = resolvable ? registerCodingAgent(agent, runtime, resolveModel, report) : undefined;
+      return coding && { declaration: agent, providerRef: config.providerRef, operationKey: config.operationKey, config, ...coding };
     }
     const llm = config as LLMAgentConfig;
     if (image) {

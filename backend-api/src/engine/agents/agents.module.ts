@@ -14,6 +14,7 @@ import { AGENTS_MIGRATIONS } from './agents.migrations.js';
 import type { AgentsRegistry } from './agents-registry.service.js';
 import { ApprovalService } from './approvals/approval.service.js';
 import { CachedBudgetAdmission } from './budgets/cached-budget-admission.js';
+import { CODING_TYPES, type CodingAgentService } from './coding/index.js';
 import type { TokenBudgetService } from './budgets/token-budget.types.js';
 import { ConversationService } from './conversations/conversation.service.js';
 import { ConversationStore } from './conversations/conversation.store.js';
@@ -25,6 +26,12 @@ import { toolDispatchPath } from './tools/tool-caller.js';
 import './tools/resource-tools.js';
 
 const get = <V>(ctx: ResolutionContext, token: symbol) => ctx.get<V>(token);
+
+/** The coding arm of `invokeAgent`, when the coding-agent module is loaded. */
+function codingArm(ctx: ResolutionContext): { coding?: CodingAgentService } {
+  const coding = ctx.get<CodingAgentService>(CODING_TYPES.CodingAgentService, { optional: true });
+  return coding ? { coding } : {};
+}
 
 /**
  * Binds the agents runtime: approvals, conversations, the streaming turn service and `AgentsBackendService`.
@@ -60,6 +67,7 @@ export const agentsContainerModule = new ContainerModule(({ bind }) => {
           recorder: get<AgentCallRecorder>(ctx, T.AgentCallRecorder),
           budgets: get<TokenBudgetService>(ctx, T.BudgetAdmission),
           now: () => get<Clock>(ctx, T.Clock).now(),
+          ...codingArm(ctx),
         }),
     )
     .inSingletonScope();

@@ -41,6 +41,7 @@ import { runMigrations } from '../persistence/sql-migrations.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
 import { agentProviderWarnings } from '../agents/agent-readiness.js';
+import { CODING_TYPES, type CodingAgentSettings } from '../agents/coding/index.js';
 import { ExternalMcpConnector } from '../agents/external-mcp/external-mcp.service.js';
 import type { ExternalMcpServerDefinition } from '../agents/external-mcp/external-mcp.types.js';
 import { ProviderCallError } from '../agents/providers/llm-provider.types.js';
@@ -98,6 +99,8 @@ export interface WildoBackendOptions {
   traceSink?: AgentTraceSink;
   /** A2A push callback guard and retries, task leases. */
   a2a?: A2aSettings;
+  /** Coding-agent launchers (by provider) and subprocess timing; subprocesses draw their environment from `env`. */
+  codingAgents?: CodingAgentSettings;
 }
 
 /** A running engine: its Express app, container and lifecycle. */
@@ -215,6 +218,9 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
       for (const warning of agentProviderWarnings(agents.listAgents(), providers))
         logger.warn(warning.message, warning.fields);
     container.bind(T.ExternalMcpConnector).toConstantValue(new ExternalMcpConnector(externalMcpServers, logger));
+    container
+      .bind(CODING_TYPES.CodingAgentRuntimeOptions)
+      .toConstantValue({ env, ...(options.codingAgents ? { settings: options.codingAgents } : {}) });
     const traceSink = options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger));
     if (!options.traceSink) owned.push(() => traceSink.shutdown?.() ?? traceSink.flush());
     container.bind(T.AgentTraceSink).toConstantValue(traceSink);
