@@ -1,7 +1,11 @@
 import { EngineCapability } from '../models/engine-capability.js';
 import type { APPLICATION_ENVIRONMENT } from './application-environment.js';
 import type { CrossFieldProblem } from './config-problem.js';
-import { ExternalProvider_ExchangeProtocol_Kind } from './external-provider.models.js';
+import {
+  AgentClientProtocol_AuthMode,
+  AgentClientProtocol_HostConfigurationInheritance,
+  ExternalProvider_ExchangeProtocol_Kind,
+} from './external-provider.models.js';
 import {
   PROVIDER_SCOPES,
   type AgentClientProtocolExecutionProfile,
@@ -86,8 +90,25 @@ function transportProblems(scope: ProviderScopeName, name: string, declared: Pro
   return problems;
 }
 
-/** A default profile allowed elsewhere only, or profiles none of which may run in this environment. */
-function environmentProblems(config: CodingAgentRulesConfig): CrossFieldProblem[] {
+/** A host login without the host configuration it lives in. */
+function authProblems(path: Path, ref: string, profile: AgentClientProtocolExecutionProfile): CrossFieldProblem[] {
+  if (
+    profile.authMode !== AgentClientProtocol_AuthMode.HOST_MANAGED ||
+    profile.hostConfigurationInheritance !== AgentClientProtocol_HostConfigurationInheritance.NONE
+  ) {
+    return [];
+  }
+  return [
+    {
+      path: [...path, 'executionProfiles', ref, 'hostConfigurationInheritance'],
+      message:
+        'HOST_MANAGED uses the agent login of the host, which NONE withholds from the subprocess; set hostConfigurationInheritance to APPLICATION_SCOPED, or authMode to API_KEY',
+    },
+  ];
+}
+
+/** Profiles that cannot run: a host login without its configuration, none (or not the default) allowed in this environment. */
+function profileProblems(config: CodingAgentRulesConfig): CrossFieldProblem[] {
   const problems: CrossFieldProblem[] = [];
   const environment = config.application.environment;
   for (const [name, byProtocol] of Object.entries(config.providerConfigurations)) {
@@ -95,6 +116,7 @@ function environmentProblems(config: CodingAgentRulesConfig): CrossFieldProblem[
     if (!settings) continue;
     const path = ['providerConfigurations', name, ACP];
     const entries = Object.entries(settings.executionProfiles);
+    for (const [ref, profile] of entries) problems.push(...authProblems(path, ref, profile));
     if (entries.length > 0 && !entries.some(([, profile]) => allowedHere(config, profile))) {
       problems.push({
         path: [...path, 'executionProfiles'],
@@ -116,7 +138,8 @@ function environmentProblems(config: CodingAgentRulesConfig): CrossFieldProblem[
 
 /**
  * Rules for coding agents in the configuration alone: the coding transport is declared in the companion scope by
- * an AI_CODING_AGENT entry (an AI_LLM entry cannot carry it), and the profiles can run in `application.environment`.
+ * an AI_CODING_AGENT entry (an AI_LLM entry cannot carry it), a HOST_MANAGED profile inherits the host configuration
+ * its login lives in, and the profiles (the default one among them) can run in `application.environment`.
  */
 export function collectCodingAgentConfigProblems(config: CodingAgentRulesConfig): CrossFieldProblem[] {
   const problems: CrossFieldProblem[] = [];
@@ -126,7 +149,7 @@ export function collectCodingAgentConfigProblems(config: CodingAgentRulesConfig)
       problems.push(...transportProblems(scope, name, declared, ['providers', 'scopes', scope, 'providers', name]));
     }
   }
-  return [...problems, ...environmentProblems(config)];
+  return [...problems, ...profileProblems(config)];
 }
 
 /** Why the companion scope cannot run this provider's coding agents (undefined when it can). */

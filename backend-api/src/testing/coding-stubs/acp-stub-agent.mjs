@@ -11,7 +11,7 @@
 //   { read: path }          fs/read_text_file, says "read <path>: <text>" or "refused <path>: <message>"
 //   { write: path, content } fs/write_text_file, says "wrote <path>" or "refused <path>: <message>"
 //   { permission: { kind, title, locations } }  session/request_permission, says "permission <optionId|cancelled>"
-//   { terminal: { command, args } }  terminal/create + wait_for_exit + output, says "terminal <exit>: <output>"
+//   { terminal: { command, args, cwd } }  terminal/create + wait_for_exit + output, says "terminal <exit>: <output>"
 //   { ask: question }       elicitation/create, says "answer <action>"
 //   { toolCall: { id, title, kind, status } }  a tool_call update
 //   { spawnChild: true }    starts a long-lived child process, says "child <pid>"
@@ -154,8 +154,8 @@ async function play(ctx, sessionId, session, steps, prompt, cancelled) {
   return { stopReason, ...(usage ? { usage } : {}) };
 }
 
-async function runTerminal(ctx, sessionId, { command, args = [] }) {
-  const terminal = await ctx.client.createTerminal({ sessionId, command, args });
+async function runTerminal(ctx, sessionId, { command, args = [], cwd }) {
+  const terminal = await ctx.client.createTerminal({ sessionId, command, args, ...(cwd ? { cwd } : {}) });
   try {
     const exit = await terminal.waitForExit();
     const { output } = await terminal.currentOutput();

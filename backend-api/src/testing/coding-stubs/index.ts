@@ -17,7 +17,7 @@ export type AcpStubStep =
   | { read: string }
   | { write: string; content?: string }
   | { permission: { kind?: string; title?: string; locations?: string[]; options?: { optionId: string; name: string; kind: string }[] } }
-  | { terminal: { command: string; args?: string[] } }
+  | { terminal: { command: string; args?: string[]; cwd?: string } }
   | { ask: string }
   | { toolCall: { id: string; title: string; kind?: string; status?: string } }
   | { spawnChild: true }

@@ -1,21 +1,27 @@
 import { readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  type AgentCallTraceEmission,
   CodingAgent_OperationContext_BaseSchema,
   CodingAgent_RunTaskInputSchema,
   CodingAgent_RunTaskOutputSchema,
   CodingAgent_StopReason,
+  A2A_TOKEN_BUDGET_FEATURE_ID,
   type CodingAgent_ProgressEvent,
   type CodingAgent_RunTaskOutput,
   type FlowsActors_Agent_Invocation,
 } from '@wildo/shared-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acpStubLauncher, acpStubScript, isProcessRunning, type AcpStubStep } from '../../../testing/coding-stubs/index.js';
+import { ManualClock } from '../../../testing/manual-clock.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
 import { defineBackendApplication } from '../../container/backend-domain-module.js';
 import { SAAS_SERVICE_TYPES } from '../../container/saas-service-types.tokens.js';
+import { FrameworkError } from '../../errors/index.js';
+import type { AgentsRegistry } from '../agents-registry.service.js';
+import type { SqlTokenBudgetService } from '../budgets/sql-token-budget.service.js';
 import type { AgentsBackendService, InvokeAgentOptions } from '../agents-backend.service.js';
-import type { CodingAgentService } from './coding-agent.service.js';
+import { CodingAgentService } from './coding-agent.service.js';
 import { codingAgentFixture, codingRuntime, TEST_CODING_PROFILES, workspaceFixture, type WorkspaceFixture } from './coding.fixtures.js';
 import { CODING_TYPES } from './coding.tokens.js';
 
@@ -39,10 +45,15 @@ const application = defineBackendApplication({
   ],
 });
 
-function task(profile: string, prompt: string, continuationOfSessionId?: string): Invocation {
+function task(
+  profile: string,
+  prompt: string,
+  continuationOfSessionId?: string,
+  initiator: Invocation['initiator'] = { organizationId: 'org-1' },
+): Invocation {
   return {
     agentRef: `coding.${profile}`,
-    initiator: { organizationId: 'org-1' },
+    initiator,
     invocationContext: [],
     input: continuationOfSessionId ? { prompt, continuationOfSessionId } : { prompt },
     output: { finalMessage: '', stopReason: CodingAgent_StopReason.END_TURN },
@@ -60,6 +71,8 @@ describe('coding agents over ACP, against the stub agent', () => {
   let backend: TestBackend;
   let agents: AgentsBackendService;
   let coding: CodingAgentService;
+  const clock = new ManualClock();
+  const traces: AgentCallTraceEmission[] = [];
 
   /** Options of a run: the workspace, `src/` permitted and `secrets/` not, progress collected in `events`. */
   function optionsFor(events: CodingAgent_ProgressEvent[] = [], extra: InvokeAgentOptions = {}): InvokeAgentOptions {
@@ -77,12 +90,22 @@ describe('coding agents over ACP, against the stub agent', () => {
     return result.output;
   }
 
+  /** How many runs are stored (a refusal must store none). */
+  async function storedRuns(): Promise<number> {
+    const { rows } = await db().query<{ n: string }>('SELECT count(*) AS n FROM wildo_coding_runs');
+    return Number(rows[0]!.n);
+  }
+
   beforeAll(async () => {
     workspace = await workspaceFixture();
     stateDir = path.join(path.dirname(workspace.root), 'stub-state');
     backend = await createTestBackend(db(), {
       application,
       runtime: codingRuntime(),
+      clock,
+      traceSink: { name: 'capture', emit: (trace) => void traces.push(trace), flush: () => Promise.resolve() },
+      // What the subprocess may see is chosen from here: the provider key only for API_KEY profiles, never the rest.
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_API_KEY: 'sk-ant-test', DATABASE_URL: 'postgres://secret' },
       codingAgents: { launchers: { anthropic: acpStubLauncher({ stateDir }) }, cancelGraceMs: 300, stopGraceMs: 500 },
     });
     agents = backend.backend.container.get<AgentsBackendService>(SAAS_SERVICE_TYPES.AgentsBackendService);
@@ -94,15 +117,52 @@ describe('coding agents over ACP, against the stub agent', () => {
     await workspace?.cleanup();
   });
 
-  it('finishes a task: the final message and END_TURN, a stored run, progress on the coding channel', async () => {
+  it('finishes a task: the final message and END_TURN, a stored run, progress on the coding channel, a trace', async () => {
     const events: CodingAgent_ProgressEvent[] = [];
-    const output = await run('unrestricted', script([{ say: 'Renamed the ' }, { say: 'function.' }]), optionsFor(events));
+    const output = await run(
+      'unrestricted',
+      script([{ say: 'Renamed the ' }, { say: 'function.' }, { usage: { inputTokens: 700, outputTokens: 50 } }]),
+      optionsFor(events),
+    );
     expect(output).toMatchObject({ finalMessage: 'Renamed the function.', stopReason: 'END_TURN' });
     expect(output.sessionId).toMatch(/^stub-/);
     expect(events.map((e) => e.type)).toEqual(['session', 'message', 'message', 'turn_end']);
     const stored = await coding.getRun(output.runId!);
     expect(stored).toMatchObject({ status: 'ended', stopReason: 'END_TURN', finalMessage: 'Renamed the function.', turns: 1 });
     expect(stored!.record.map((e) => e.type)).toEqual(['session', 'turn_end']);
+    expect(traces.at(-1)).toMatchObject({
+      agentRef: 'coding.unrestricted',
+      operationKey: 'RUN_TASK',
+      model: 'claude-opus-5',
+      outcome: 'success',
+      context: { finishReason: 'END_TURN', usage: { totalTokens: 750 } },
+      traceContext: { traceId: 't' },
+    });
+    const budgets = backend.backend.container.get<SqlTokenBudgetService>(SAAS_SERVICE_TYPES.TokenBudgetService);
+    expect((await budgets.status({ kind: 'organization', organizationId: 'org-1' })).consumedTokens).toBe(750);
+  });
+
+  it('selects the pinned model and hands the subprocess only the environment its profile allows', async () => {
+    const steps: AcpStubStep[] = [{ sayModel: true }, { sayEnv: 'ANTHROPIC_API_KEY' }, { sayEnv: 'DATABASE_URL' }, { sayEnv: 'HOME' }];
+    const hostManaged = await run('unrestricted', script(steps));
+    expect(hostManaged.finalMessage).toBe(
+      `model: claude-opus-5env ANTHROPIC_API_KEY=unsetenv DATABASE_URL=unsetenv HOME=${process.env.HOME ?? 'unset'}`,
+    );
+    const apiKey = await run('api-key', script([{ sayEnv: 'ANTHROPIC_API_KEY' }, { sayEnv: 'DATABASE_URL' }]));
+    expect(apiKey.finalMessage).toBe('env ANTHROPIC_API_KEY=sk-ant-testenv DATABASE_URL=unset');
+  });
+
+  it('runs commands in a terminal only under an unrestricted ceiling, in a permitted directory', async () => {
+    const command = { command: process.execPath, args: ['-e', 'console.log(process.cwd())'] };
+    const output = await run(
+      'unrestricted',
+      script([{ terminal: { ...command, cwd: workspace.at('src') } }, { terminal: command }]),
+    );
+    expect(output.finalMessage).toBe(`terminal 0: ${workspace.at('src')}refused terminal: Invalid params: refused by the client (not_permitted)`);
+    const refused = await run('workspace-write', script([{ terminal: { ...command, cwd: workspace.at('src') } }]));
+    expect(refused.finalMessage).toBe('refused terminal: Invalid params: refused by the client (above_ceiling)');
+    const record = (await coding.getRun(refused.runId!))!.record;
+    expect(record.find((e) => e.type === 'terminal')).toMatchObject({ decision: 'refused', reason: 'above_ceiling' });
   });
 
   it('reads and writes inside the permitted locations; writes outside them, through .. and through a link are refused', async () => {
@@ -185,6 +245,72 @@ describe('coding agents over ACP, against the stub agent', () => {
     const resumed = await run('unrestricted', 'Use port 8080.', optionsFor(), parked.sessionId);
     expect(resumed).toMatchObject({ stopReason: 'END_TURN', sessionId: parked.sessionId });
     expect(resumed.finalMessage).toBe('prompt: Use port 8080.prompts in session: 2');
+  });
+
+  it('refuses to resume a session for another initiator, in another workspace, or after its awaiting-input time', async () => {
+    const parked = await run('unrestricted', script([{ ask: 'Proceed?' }], [{ sayPrompt: true }]));
+    expect(parked.stopReason).toBe('PARKED');
+    const before = await storedRuns();
+    const other = task('unrestricted', 'Yes.', parked.sessionId, { organizationId: 'org-2' });
+    await expect(agents.invokeAgent(other, undefined, optionsFor())).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const elsewhere = optionsFor([], { workspaceRootPath: workspace.outside });
+    await expect(run('unrestricted', 'Yes.', elsewhere, parked.sessionId)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    clock.advance(30 * 60_000 + 1);
+    await expect(run('unrestricted', 'Yes.', optionsFor(), parked.sessionId)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'The parked run waited longer than its awaiting-input time; start a new run.',
+    });
+    expect(await storedRuns()).toBe(before);
+  });
+
+  it('refuses a dispatch without a workspace or a location predicate, before anything is stored or started', async () => {
+    const before = await storedRuns();
+    const prompt = script([{ say: 'never' }]);
+    await expect(run('unrestricted', prompt, { isPermittedCodingLocation: () => true })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(run('unrestricted', prompt, { workspaceRootPath: 'relative/path', isPermittedCodingLocation: () => true })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(run('unrestricted', prompt, { workspaceRootPath: workspace.root })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(await storedRuns()).toBe(before);
+  });
+
+  it('refuses a restrictive ceiling at dispatch when the provider escalates without callbacks', async () => {
+    const registry = backend.backend.container.get<AgentsRegistry>(SAAS_SERVICE_TYPES.AgentsRegistry);
+    const escalating = new CodingAgentService({
+      runtime: codingRuntime(),
+      store: backend.backend.container.get(CODING_TYPES.CodingRunStore),
+      recorder: backend.backend.container.get(SAAS_SERVICE_TYPES.AgentCallRecorder),
+      budgets: backend.backend.container.get(SAAS_SERVICE_TYPES.BudgetAdmission),
+      clock,
+      logger: backend.backend.container.get(SAAS_SERVICE_TYPES.Logger),
+      env: {},
+      settings: { launchers: { anthropic: acpStubLauncher({ escalatesPermissionsWithoutCallbacks: true }) } },
+    });
+    const dispatch = (profile: string) =>
+      escalating.dispatch({
+        agent: registry.agent(`coding.${profile}`) as Parameters<CodingAgentService['dispatch']>[0]['agent'],
+        invocation: task(profile, 'go'),
+        input: { prompt: script([{ say: 'ran' }]) },
+        options: optionsFor(),
+        tenant: { kind: 'organization', organizationId: 'org-1' },
+      });
+    const before = await storedRuns();
+    const error = await dispatch('workspace-write').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FrameworkError);
+    expect(error).toMatchObject({ code: 'FORBIDDEN' });
+    expect((error as Error).message).toContain('The WORKSPACE_WRITE permission ceiling cannot be enforced');
+    expect(await storedRuns()).toBe(before);
+    // Positive control: under an unrestricted ceiling the same provider runs.
+    expect((await dispatch('unrestricted')).output).toMatchObject({ stopReason: 'END_TURN', finalMessage: 'ran' });
+  });
+
+  it('refuses a run when the initiator’s token allowance is used up and the caller enforces budgets', async () => {
+    const budgets = backend.backend.container.get<SqlTokenBudgetService>(SAAS_SERVICE_TYPES.TokenBudgetService);
+    const broke = { kind: 'organization' as const, organizationId: 'org-broke' };
+    await budgets.setOverride(broke, A2A_TOKEN_BUDGET_FEATURE_ID, { value: 0 });
+    const call = task('unrestricted', script([{ say: 'never' }]), undefined, { organizationId: 'org-broke' });
+    await expect(agents.invokeAgent(call, undefined, optionsFor([], { enforceBudget: true }))).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      reason: 'budget_exhausted',
+    });
   });
 
   it('ends a turn that exceeds the turn timeout', async () => {
