@@ -99,7 +99,13 @@ describe('coding agents over ACP, against the stub agent', () => {
   beforeAll(async () => {
     workspace = await workspaceFixture();
     stateDir = path.join(path.dirname(workspace.root), 'stub-state');
-    backend = await createTestBackend(db(), {
+    backend = await createTestBackend(db(), backendOptions());
+    agents = backend.backend.container.get<AgentsBackendService>(SAAS_SERVICE_TYPES.AgentsBackendService);
+    coding = backend.backend.container.get<CodingAgentService>(CODING_TYPES.CodingAgentService);
+  });
+
+  function backendOptions(): Parameters<typeof createTestBackend>[1] {
+    return {
       application,
       runtime: codingRuntime(),
       clock,
@@ -107,10 +113,8 @@ describe('coding agents over ACP, against the stub agent', () => {
       // What the subprocess may see is chosen from here: the provider key only for API_KEY profiles, never the rest.
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_API_KEY: 'sk-ant-test', DATABASE_URL: 'postgres://secret' },
       codingAgents: { launchers: { anthropic: acpStubLauncher({ stateDir }) }, cancelGraceMs: 300, stopGraceMs: 500 },
-    });
-    agents = backend.backend.container.get<AgentsBackendService>(SAAS_SERVICE_TYPES.AgentsBackendService);
-    coding = backend.backend.container.get<CodingAgentService>(CODING_TYPES.CodingAgentService);
-  });
+    };
+  }
 
   afterAll(async () => {
     await backend?.close();
@@ -245,6 +249,26 @@ describe('coding agents over ACP, against the stub agent', () => {
     const resumed = await run('unrestricted', 'Use port 8080.', optionsFor(), parked.sessionId);
     expect(resumed).toMatchObject({ stopReason: 'END_TURN', sessionId: parked.sessionId });
     expect(resumed.finalMessage).toBe('prompt: Use port 8080.prompts in session: 2');
+  });
+
+  it('resumes a parked run after a backend restart, in the same session', async () => {
+    const parked = await run('unrestricted', script([{ ask: 'Which branch?' }], [{ sayPrompt: true }, { sayHistory: true }]));
+    expect(parked.stopReason).toBe('PARKED');
+    // Another backend on the same database: nothing of the first one's memory or subprocesses carries over.
+    const restarted = await createTestBackend(db(), backendOptions());
+    try {
+      const service = restarted.backend.container.get<AgentsBackendService>(SAAS_SERVICE_TYPES.AgentsBackendService);
+      const resumed = await service.invokeAgent(task('unrestricted', 'main', parked.sessionId), undefined, optionsFor());
+      expect(resumed.output).toEqual({
+        finalMessage: 'prompt: mainprompts in session: 2',
+        stopReason: 'END_TURN',
+        sessionId: parked.sessionId,
+        runId: expect.any(String),
+      });
+    } finally {
+      await restarted.close();
+    }
+    expect(await coding.getSession('coding.unrestricted', parked.sessionId!)).toMatchObject({ status: 'idle', question: null });
   });
 
   it('refuses to resume a session for another initiator, in another workspace, or after its awaiting-input time', async () => {
