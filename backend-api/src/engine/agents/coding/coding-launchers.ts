@@ -1,7 +1,7 @@
 import { AgentClientProtocol_HostConfigurationInheritance, type AgentClientProtocolExecutionProfile } from '@wildo/shared-lib';
 import type { CodingAgentLauncher } from './coding-agent.types.js';
 
-/** The Claude Code adapter the built-in Anthropic launcher starts (it needs Node 22 or later on the host). */
+/** The Claude Code adapter the built-in Anthropic launcher starts. */
 export const CLAUDE_AGENT_ACP_PACKAGE = '@agentclientprotocol/claude-agent-acp@0.101.0';
 
 /**
@@ -11,8 +11,9 @@ export const CLAUDE_AGENT_ACP_PACKAGE = '@agentclientprotocol/claude-agent-acp@0
  */
 export const BUILT_IN_CODING_AGENT_LAUNCHERS: Readonly<Record<string, CodingAgentLauncher>> = {
   anthropic: {
+    // The adapter needs Node 22: npx puts the node@22 package's binary first on the PATH its bin starts with.
     command: 'npx',
-    args: ['-y', CLAUDE_AGENT_ACP_PACKAGE],
+    args: ['-y', '-p', 'node@22', '-p', CLAUDE_AGENT_ACP_PACKAGE, 'claude-agent-acp'],
     passEnv: ['npm_config_cache', 'NODE_EXTRA_CA_CERTS'],
     modelEnvVar: 'ANTHROPIC_MODEL',
     configDirEnvVar: 'CLAUDE_CONFIG_DIR',
