@@ -57,8 +57,12 @@ export class CodingFiles {
       throw this.refuse('write', params.path, 'too_large');
     }
     try {
-      await mkdir(path.dirname(decision.path), { recursive: true });
-      await writeNoFollow(decision.path, params.content);
+      await writeNoFollow(decision.path, params.content).catch(async (error: unknown) => {
+        // A file in a directory not created yet: the guard admitted the whole path, so its directories may be made.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        await mkdir(path.dirname(decision.path), { recursive: true });
+        await writeNoFollow(decision.path, params.content);
+      });
     } catch (error) {
       throw this.refuse('write', params.path, fileFailure(error));
     }
