@@ -97,14 +97,20 @@ async function runnerTurns(root: string, file: string): Promise<SideTurns> {
 
 /** Per-turn times through the bare SDK client (no checks, no events, no record). */
 async function bareTurns(root: string, file: string): Promise<SideTurns> {
-  const child = spawn(process.execPath, [ACP_STUB_AGENT_PATH], { cwd: root, env: stubEnv(), stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [ACP_STUB_AGENT_PATH], {
+    cwd: root,
+    env: stubEnv(),
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const stream = acp.ndJsonStream(
     Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
     Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
   );
   const app = acp
     .client({ name: 'bare' })
-    .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => ({ content: await readFile(params.path, 'utf8') }))
+    .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => ({
+      content: await readFile(params.path, 'utf8'),
+    }))
     .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
       await writeFile(params.path, params.content);
       return {};
@@ -165,10 +171,14 @@ async function main(): Promise<void> {
   const runner = summary('framework runner', sides.runner);
   const turns = sides.bare.reduce((sum, round) => sum + round.times.length, 0);
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  out(`\nCoding-agent turn against the stub ACP agent (1 read, 1 write, 1 permission, 5 messages), ${turns} turns per side`);
+  out(
+    `\nCoding-agent turn against the stub ACP agent (1 read, 1 write, 1 permission, 5 messages), ${turns} turns per side`,
+  );
   out(`${'client'.padEnd(18)} ${'median'.padStart(9)} ${'p95'.padStart(9)} ${'client CPU/turn'.padStart(16)}`);
   for (const side of [bare, runner]) {
-    out(`${side.label.padEnd(18)} ${formatMs(side.p50).padStart(9)} ${formatMs(side.p95).padStart(9)} ${`${(side.cpu / 1000).toFixed(2)} ms`.padStart(16)}`);
+    out(
+      `${side.label.padEnd(18)} ${formatMs(side.p50).padStart(9)} ${formatMs(side.p95).padStart(9)} ${`${(side.cpu / 1000).toFixed(2)} ms`.padStart(16)}`,
+    );
   }
   out(
     `\nrunner overhead per turn: ${formatMs(runner.p50 - bare.p50)} wall (ratio ${(runner.p50 / bare.p50).toFixed(2)}), ` +

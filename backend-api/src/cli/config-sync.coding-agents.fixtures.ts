@@ -30,7 +30,11 @@ function codingAgent(ref: string, executionProfileRef?: string): FlowsActors_Age
       outputSchema: CodingAgent_RunTaskOutputSchema,
       operationContextSchema: CodingAgent_OperationContext_BaseSchema,
     },
-    promptSpec: { role: 'Runs repository tasks.', skillType: FlowsActors_Agent_Skill_Type.GENERATION, instructions: [] },
+    promptSpec: {
+      role: 'Runs repository tasks.',
+      skillType: FlowsActors_Agent_Skill_Type.GENERATION,
+      instructions: [],
+    },
   };
 }
 

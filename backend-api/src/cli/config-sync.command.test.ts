@@ -332,7 +332,9 @@ describe('wildo config sync with coding agents', () => {
     const result = await sync(p, '--app', fixtures, '--export', 'unboundCodingApplication');
     expect(result.exitCode).toBe(1);
     const lines = result.stderr.trim().split('\n');
-    expect(lines[0]).toMatch(/^The coding agents of .* do not match wildo\.saas\.config\.ts \(2 problems\); nothing was written\.$/);
+    expect(lines[0]).toMatch(
+      /^The coding agents of .* do not match wildo\.saas\.config\.ts \(2 problems\); nothing was written\.$/,
+    );
     expect(lines.slice(1)).toEqual([
       'agent "coding.unbound" (module "coding") › config.executionProfileRef: a coding agent requires executionProfileRef (the authority and environment its subprocess runs under); set it to one of providerConfigurations.anthropic.agent_client_protocol.executionProfiles (unrestricted, workspace-write, read-only, short-turn, continuing, api-key, production-only)',
       'agent "coding.production" (module "coding") › config.executionProfileRef: execution profile "production-only" is not allowed in DEVELOPMENT (application.environment; its allowedApplicationEnvironments: PRODUCTION); add DEVELOPMENT there or use a profile allowed in DEVELOPMENT',

@@ -1,8 +1,16 @@
 // `@wildo/backend-api/testing`: develop and test agents without a provider account. Local Anthropic and OpenAI
 // stand-ins (scripted, or the echo model `wildo dev --stub-models` runs), reply builders, the names a model sees
-// for tools, and a client that reads a streamed turn and decides its approvals.
+// for tools, a client that reads a streamed turn and decides its approvals, and a scripted ACP coding agent.
 export { modelToolName, modelToolNames } from '../engine/agents/agent-tool-listing.js';
 export { TEST_PASSWORD_HASHING } from './password-hashing.js';
+export {
+  ACP_STUB_AGENT_PATH,
+  acpStubLauncher,
+  acpStubScript,
+  isProcessRunning,
+  type AcpStubLauncherOptions,
+  type AcpStubStep,
+} from './coding-stubs/index.js';
 export type { PendingApproval } from '../engine/agents/approvals/approval.service.js';
 export type { TurnCompletion, TurnEvent } from '../engine/agents/conversations/turn-events.js';
 export {

@@ -120,7 +120,10 @@ describe('a coding agent against the configuration', () => {
       ...profiles(config)['claude-code-acp'],
       allowedApplicationEnvironments: ['PRODUCTION'],
     };
-    const problems = codingAgentBindingProblems(validated(config), { ...binding, executionProfileRef: 'claude-code-prod' });
+    const problems = codingAgentBindingProblems(validated(config), {
+      ...binding,
+      executionProfileRef: 'claude-code-prod',
+    });
     expect(problems.map((p) => p.message)).toEqual([
       'execution profile "claude-code-prod" is not allowed in DEVELOPMENT (application.environment; its allowedApplicationEnvironments: PRODUCTION); add DEVELOPMENT there or use a profile allowed in DEVELOPMENT',
     ]);

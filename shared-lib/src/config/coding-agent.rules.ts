@@ -158,7 +158,8 @@ function providerProblem(config: CodingAgentRulesConfig, provider: string): stri
   const declared = Object.hasOwn(companion, provider) ? companion[provider] : undefined;
   if (!declared?.engineCapabilities.includes(CODING)) {
     const backend = config.providers.scopes.backend?.providers ?? {};
-    const llmEntry = Object.hasOwn(backend, provider) && backend[provider]?.engineCapabilities.includes(EngineCapability.AI_LLM);
+    const llmEntry =
+      Object.hasOwn(backend, provider) && backend[provider]?.engineCapabilities.includes(EngineCapability.AI_LLM);
     const instead = llmEntry
       ? `its ${EngineCapability.AI_LLM} entry in providers.scopes.backend cannot substitute for the companion transport; `
       : '';

@@ -117,7 +117,8 @@ export class AgentsBackendService {
         reason: 'lifecycle_blocked',
       });
     }
-    if (isCodingAgent(agent.declaration)) return this.invokeCodingAgent<TOutput>(agent, invocation, traceContext, options);
+    if (isCodingAgent(agent.declaration))
+      return this.invokeCodingAgent<TOutput>(agent, invocation, traceContext, options);
     refuseCodingAgentOptions(invocation.agentRef, options);
     const input = parseContract(agent.declaration.operationDefinition.inputSchema, invocation.input) as Record<
       string,

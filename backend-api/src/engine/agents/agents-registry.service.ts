@@ -337,7 +337,15 @@ export class AgentsRegistry {
     }
     if (isCodingAgent(agent)) {
       const coding = resolvable ? registerCodingAgent(agent, runtime, resolveModel, report) : undefined;
-      return coding && { declaration: agent, providerRef: config.providerRef, operationKey: config.operationKey, config, ...coding };
+      return (
+        coding && {
+          declaration: agent,
+          providerRef: config.providerRef,
+          operationKey: config.operationKey,
+          config,
+          ...coding,
+        }
+      );
     }
     const llm = config as LLMAgentConfig;
     if (image) {

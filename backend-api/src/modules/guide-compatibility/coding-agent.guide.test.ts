@@ -9,7 +9,7 @@ import { buildRuntimeConfiguration } from '../../engine/config/runtime-configura
 import { defineBackendApplication } from '../../engine/container/backend-domain-module.js';
 import { SAAS_SERVICE_TYPES } from '../../engine/container/saas-service-types.tokens.js';
 import type { AgentsBackendService } from '../../engine/agents/agents-backend.service.js';
-import { acpStubLauncher, acpStubScript } from '../../testing/coding-stubs/index.js';
+import { acpStubLauncher, acpStubScript } from '@wildo/backend-api/testing';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { applicationCodingAgent, codingAgentGuideConfig } from './coding-agent-binding.guide.js';
 import { ApplicationCodingTaskRunner } from './coding-agent-invocation.guide.js';
@@ -54,7 +54,10 @@ describe("the guide's coding agent, against the stub agent", () => {
       [{ sayPrompt: true }],
     );
     const parked = await runner.run(task, renderedPrompt, undefined, { traceId: 'guide-task' });
-    expect(parked).toMatchObject({ stopReason: CodingAgent_StopReason.PARKED, text: 'Should the feature be on by default?' });
+    expect(parked).toMatchObject({
+      stopReason: CodingAgent_StopReason.PARKED,
+      text: 'Should the feature be on by default?',
+    });
     expect(await readFile(workspace.at('src', 'feature.ts'), 'utf8')).toBe('export const feature = true;\n');
     await expect(readFile(workspace.at('src', 'generated', 'client.ts'), 'utf8')).rejects.toThrow();
 

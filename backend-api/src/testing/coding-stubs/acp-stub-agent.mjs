@@ -100,14 +100,18 @@ async function play(ctx, sessionId, session, steps, prompt, cancelled) {
     else if (step.sayModel) await say(`model: ${session.model}`);
     else if (step.sayEnv) await say(`env ${step.sayEnv}=${process.env[step.sayEnv] ?? 'unset'}`);
     else if (step.read !== undefined) {
-      const answer = await ctx.client
-        .request(acp.methods.client.fs.readTextFile, { sessionId, path: step.read })
-        .then((r) => `read ${step.read}: ${r.content}`, (e) => `refused ${step.read}: ${failure(e)}`);
+      const answer = await ctx.client.request(acp.methods.client.fs.readTextFile, { sessionId, path: step.read }).then(
+        (r) => `read ${step.read}: ${r.content}`,
+        (e) => `refused ${step.read}: ${failure(e)}`,
+      );
       await say(answer);
     } else if (step.write !== undefined) {
       const answer = await ctx.client
         .request(acp.methods.client.fs.writeTextFile, { sessionId, path: step.write, content: step.content ?? '' })
-        .then(() => `wrote ${step.write}`, (e) => `refused ${step.write}: ${failure(e)}`);
+        .then(
+          () => `wrote ${step.write}`,
+          (e) => `refused ${step.write}: ${failure(e)}`,
+        );
       await say(answer);
     } else if (step.permission) {
       const toolCallId = randomUUID();
@@ -137,7 +141,13 @@ async function play(ctx, sessionId, session, steps, prompt, cancelled) {
     } else if (step.toolCall) {
       await ctx.client.notify(acp.methods.client.session.update, {
         sessionId,
-        update: { sessionUpdate: 'tool_call', toolCallId: step.toolCall.id, title: step.toolCall.title, kind: step.toolCall.kind, status: step.toolCall.status ?? 'completed' },
+        update: {
+          sessionUpdate: 'tool_call',
+          toolCallId: step.toolCall.id,
+          title: step.toolCall.title,
+          kind: step.toolCall.kind,
+          status: step.toolCall.status ?? 'completed',
+        },
       });
     } else if (step.spawnChild) {
       const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
@@ -193,7 +203,9 @@ const app = acp
     }
     return { configOptions: modelOption(session) };
   })
-  .onRequest(acp.methods.agent.session.resume, ({ params }) => ({ configOptions: modelOption(restore(params.sessionId)) }))
+  .onRequest(acp.methods.agent.session.resume, ({ params }) => ({
+    configOptions: modelOption(restore(params.sessionId)),
+  }))
   .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
     const session = restore(params.sessionId);
     session.model = String(params.value);

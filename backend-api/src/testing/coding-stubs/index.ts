@@ -16,7 +16,14 @@ export type AcpStubStep =
   | { sayEnv: string }
   | { read: string }
   | { write: string; content?: string }
-  | { permission: { kind?: string; title?: string; locations?: string[]; options?: { optionId: string; name: string; kind: string }[] } }
+  | {
+      permission: {
+        kind?: string;
+        title?: string;
+        locations?: string[];
+        options?: { optionId: string; name: string; kind: string }[];
+      };
+    }
   | { terminal: { command: string; args?: string[]; cwd?: string } }
   | { ask: string }
   | { toolCall: { id: string; title: string; kind?: string; status?: string } }

@@ -74,7 +74,9 @@ export class AcpAgentConnection {
       .onRequest(methods.client.fs.writeTextFile, ({ params }) => callbacks.files.write(params))
       .onRequest(methods.client.terminal.create, ({ params }) => callbacks.terminals.create(params))
       .onRequest(methods.client.terminal.output, ({ params }) => callbacks.terminals.output(params.terminalId))
-      .onRequest(methods.client.terminal.waitForExit, ({ params }) => callbacks.terminals.waitForExit(params.terminalId))
+      .onRequest(methods.client.terminal.waitForExit, ({ params }) =>
+        callbacks.terminals.waitForExit(params.terminalId),
+      )
       .onRequest(methods.client.terminal.kill, ({ params }) => callbacks.terminals.kill(params.terminalId))
       .onRequest(methods.client.terminal.release, ({ params }) => callbacks.terminals.release(params.terminalId))
       .onRequest(methods.client.elicitation.create, ({ params }) => callbacks.elicitation(params))
@@ -109,10 +111,7 @@ export class AcpAgentConnection {
   }
 
   /** Opens a session: a new one, or the stored one through `session/resume` or `session/load` (whichever the agent declares). */
-  async openSession(
-    cwd: string,
-    existing?: { sessionId: string; via: 'resume' | 'load' },
-  ): Promise<OpenedSession> {
+  async openSession(cwd: string, existing?: { sessionId: string; via: 'resume' | 'load' }): Promise<OpenedSession> {
     const agent = this.connection.agent;
     if (!existing) {
       const created = await agent.request(methods.agent.session.new, { cwd, mcpServers: [] });

@@ -27,9 +27,13 @@ export async function admitWorkspace(options: CodingAgentInvocationOptions): Pro
   }
   const stats = await stat(root).catch(() => undefined);
   if (!stats?.isDirectory()) {
-    throw new FrameworkError('BAD_REQUEST', 'workspaceRootPath is not an existing directory; pass the workspace root.', {
-      details: { workspaceRootPath: root },
-    });
+    throw new FrameworkError(
+      'BAD_REQUEST',
+      'workspaceRootPath is not an existing directory; pass the workspace root.',
+      {
+        details: { workspaceRootPath: root },
+      },
+    );
   }
   if (typeof options.isPermittedCodingLocation !== 'function') {
     throw new FrameworkError(
@@ -71,9 +75,13 @@ export function admitLauncher(
 ): CodingAgentLauncher {
   const launcher = Object.hasOwn(launchers, config.providerRef) ? launchers[config.providerRef] : undefined;
   if (!launcher) {
-    throw new FrameworkError('SERVICE_UNAVAILABLE', `No coding agent launcher is known for provider "${config.providerRef}".`, {
-      details: { fix: 'pass one in createWildoBackend({ codingAgents: { launchers } })' },
-    });
+    throw new FrameworkError(
+      'SERVICE_UNAVAILABLE',
+      `No coding agent launcher is known for provider "${config.providerRef}".`,
+      {
+        details: { fix: 'pass one in createWildoBackend({ codingAgents: { launchers } })' },
+      },
+    );
   }
   if (isRestrictiveCeiling(profile.permissionCeiling) && escalatesWithoutCallbacks(launcher, profile)) {
     throw new FrameworkError(

@@ -8,7 +8,14 @@ import { createTestBackend, useTestDatabase, type TestBackend } from '../../../t
 import { defineBackendApplication } from '../../container/backend-domain-module.js';
 import { SAAS_SERVICE_TYPES } from '../../container/saas-service-types.tokens.js';
 import type { AgentsBackendService } from '../agents-backend.service.js';
-import { codingAgentFixture, codingConfigFixture, codingRuntime, profileFixture, workspaceFixture, type WorkspaceFixture } from './coding.fixtures.js';
+import {
+  codingAgentFixture,
+  codingConfigFixture,
+  codingRuntime,
+  profileFixture,
+  workspaceFixture,
+  type WorkspaceFixture,
+} from './coding.fixtures.js';
 
 const key = process.env.ANTHROPIC_API_KEY;
 
@@ -50,7 +57,9 @@ describe.skipIf(!key)('a real ACP agent: Claude Code through claude-agent-acp', 
         agentRef: 'coding.real',
         initiator: {},
         invocationContext: [],
-        input: { prompt: `Create the file ${path.join(src, 'hello.txt')} containing exactly the word hello. Do nothing else.` },
+        input: {
+          prompt: `Create the file ${path.join(src, 'hello.txt')} containing exactly the word hello. Do nothing else.`,
+        },
         output: { finalMessage: '', stopReason: CodingAgent_StopReason.END_TURN },
         executionContext: { callTimestamp: new Date().toISOString() },
         artifactBindings: [],

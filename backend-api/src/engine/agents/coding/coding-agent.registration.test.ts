@@ -7,7 +7,10 @@ import { codingAgentFixture, codingConfigFixture, codingRuntime } from './coding
 import { defineCodingAgent } from './define-coding-agent.js';
 
 function register(...agents: ReturnType<typeof codingAgentFixture>[]) {
-  const application = defineBackendApplication({ name: 'coding', modules: [{ name: 'coding', flowsActors: { agents } }] });
+  const application = defineBackendApplication({
+    name: 'coding',
+    modules: [{ name: 'coding', flowsActors: { agents } }],
+  });
   return new AgentsRegistry(application, codingRuntime(), catalogueModelResolver());
 }
 
@@ -15,7 +18,8 @@ function problemsOf(action: () => unknown): string[] {
   try {
     action();
   } catch (error) {
-    if (error instanceof DeclarationValidationError) return error.problems.map((p) => `${p.declaration} › ${p.path}: ${p.message}`);
+    if (error instanceof DeclarationValidationError)
+      return error.problems.map((p) => `${p.declaration} › ${p.path}: ${p.message}`);
     throw error;
   }
   return [];
@@ -24,7 +28,10 @@ function problemsOf(action: () => unknown): string[] {
 describe('registering coding agents at start', () => {
   it('registers a coding agent bound to a profile allowed here, on the pinned model', () => {
     const registry = register(codingAgentFixture('unrestricted'));
-    expect(registry.agent('coding.unrestricted')).toMatchObject({ operationKey: 'RUN_TASK', vendorModelId: 'claude-opus-5' });
+    expect(registry.agent('coding.unrestricted')).toMatchObject({
+      operationKey: 'RUN_TASK',
+      vendorModelId: 'claude-opus-5',
+    });
   });
 
   it('refuses a coding agent without a profile, with a profile not allowed here, or on another vendor’s model', () => {
@@ -37,11 +44,19 @@ describe('registering coding agents at start', () => {
       executionProfileRef: 'unrestricted',
       model: 'gpt-5' as never,
     });
-    const problems = problemsOf(() => register({ ...unbound, ref: 'coding.unbound' }, codingAgentFixture('production-only'), wrongModel));
+    const problems = problemsOf(() =>
+      register({ ...unbound, ref: 'coding.unbound' }, codingAgentFixture('production-only'), wrongModel),
+    );
     expect(problems).toHaveLength(3);
-    expect(problems[0]).toMatch(/^agent "coding\.unbound" \(module "coding"\) › config\.executionProfileRef: a coding agent requires executionProfileRef/);
-    expect(problems[1]).toMatch(/^agent "coding\.production-only" .* › config\.executionProfileRef: execution profile "production-only" is not allowed in DEVELOPMENT/);
-    expect(problems[2]).toMatch(/^agent "coding\.gpt" .* › config\.model: Provider "anthropic" does not serve model "gpt-5"/);
+    expect(problems[0]).toMatch(
+      /^agent "coding\.unbound" \(module "coding"\) › config\.executionProfileRef: a coding agent requires executionProfileRef/,
+    );
+    expect(problems[1]).toMatch(
+      /^agent "coding\.production-only" .* › config\.executionProfileRef: execution profile "production-only" is not allowed in DEVELOPMENT/,
+    );
+    expect(problems[2]).toMatch(
+      /^agent "coding\.gpt" .* › config\.model: Provider "anthropic" does not serve model "gpt-5"/,
+    );
   });
 
   it('refuses a coding agent whose provider the companion scope does not run coding agents of', () => {

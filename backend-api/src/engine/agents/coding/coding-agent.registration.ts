@@ -44,7 +44,10 @@ export function registerCodingAgent(
   const problems = codingAgentBindingProblems(runtime, config);
   for (const { path, message } of problems) {
     // A provider problem is fixed in the configuration; a profile problem in the declaration or the configuration.
-    report(path, path === 'config.providerRef' ? `${message} in wildo.saas.config.ts and run ${SYNC_COMMAND}` : message);
+    report(
+      path,
+      path === 'config.providerRef' ? `${message} in wildo.saas.config.ts and run ${SYNC_COMMAND}` : message,
+    );
   }
   let model = { model: CODING_AGENT_DEFAULT_MODEL, vendorModelId: CODING_AGENT_DEFAULT_MODEL };
   if (config.model !== undefined) {

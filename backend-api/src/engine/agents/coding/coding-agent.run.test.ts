@@ -12,7 +12,12 @@ import {
   type FlowsActors_Agent_Invocation,
 } from '@wildo/shared-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acpStubLauncher, acpStubScript, isProcessRunning, type AcpStubStep } from '../../../testing/coding-stubs/index.js';
+import {
+  acpStubLauncher,
+  acpStubScript,
+  isProcessRunning,
+  type AcpStubStep,
+} from '../../../testing/coding-stubs/index.js';
 import { ManualClock } from '../../../testing/manual-clock.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
 import { defineBackendApplication } from '../../container/backend-domain-module.js';
@@ -22,7 +27,13 @@ import type { AgentsRegistry } from '../agents-registry.service.js';
 import type { SqlTokenBudgetService } from '../budgets/sql-token-budget.service.js';
 import type { AgentsBackendService, InvokeAgentOptions } from '../agents-backend.service.js';
 import { CodingAgentService } from './coding-agent.service.js';
-import { codingAgentFixture, codingRuntime, TEST_CODING_PROFILES, workspaceFixture, type WorkspaceFixture } from './coding.fixtures.js';
+import {
+  codingAgentFixture,
+  codingRuntime,
+  TEST_CODING_PROFILES,
+  workspaceFixture,
+  type WorkspaceFixture,
+} from './coding.fixtures.js';
 import { CODING_TYPES } from './coding.tokens.js';
 
 type Invocation = FlowsActors_Agent_Invocation<
@@ -86,7 +97,11 @@ describe('coding agents over ACP, against the stub agent', () => {
   }
 
   async function run(profile: string, prompt: string, options: InvokeAgentOptions = optionsFor(), sessionId?: string) {
-    const result = await agents.invokeAgent<CodingAgent_RunTaskOutput>(task(profile, prompt, sessionId), { traceId: 't' }, options);
+    const result = await agents.invokeAgent<CodingAgent_RunTaskOutput>(
+      task(profile, prompt, sessionId),
+      { traceId: 't' },
+      options,
+    );
     return result.output;
   }
 
@@ -111,7 +126,12 @@ describe('coding agents over ACP, against the stub agent', () => {
       clock,
       traceSink: { name: 'capture', emit: (trace) => void traces.push(trace), flush: () => Promise.resolve() },
       // What the subprocess may see is chosen from here: the provider key only for API_KEY profiles, never the rest.
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_API_KEY: 'sk-ant-test', DATABASE_URL: 'postgres://secret' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ANTHROPIC_API_KEY: 'sk-ant-test',
+        DATABASE_URL: 'postgres://secret',
+      },
       codingAgents: { launchers: { anthropic: acpStubLauncher({ stateDir }) }, cancelGraceMs: 300, stopGraceMs: 500 },
     };
   }
@@ -132,7 +152,12 @@ describe('coding agents over ACP, against the stub agent', () => {
     expect(output.sessionId).toMatch(/^stub-/);
     expect(events.map((e) => e.type)).toEqual(['session', 'message', 'message', 'turn_end']);
     const stored = await coding.getRun(output.runId!);
-    expect(stored).toMatchObject({ status: 'ended', stopReason: 'END_TURN', finalMessage: 'Renamed the function.', turns: 1 });
+    expect(stored).toMatchObject({
+      status: 'ended',
+      stopReason: 'END_TURN',
+      finalMessage: 'Renamed the function.',
+      turns: 1,
+    });
     expect(stored!.record.map((e) => e.type)).toEqual(['session', 'turn_end']);
     expect(traces.at(-1)).toMatchObject({
       agentRef: 'coding.unrestricted',
@@ -147,7 +172,12 @@ describe('coding agents over ACP, against the stub agent', () => {
   });
 
   it('selects the pinned model and hands the subprocess only the environment its profile allows', async () => {
-    const steps: AcpStubStep[] = [{ sayModel: true }, { sayEnv: 'ANTHROPIC_API_KEY' }, { sayEnv: 'DATABASE_URL' }, { sayEnv: 'HOME' }];
+    const steps: AcpStubStep[] = [
+      { sayModel: true },
+      { sayEnv: 'ANTHROPIC_API_KEY' },
+      { sayEnv: 'DATABASE_URL' },
+      { sayEnv: 'HOME' },
+    ];
     const hostManaged = await run('unrestricted', script(steps));
     expect(hostManaged.finalMessage).toBe(
       `model: claude-opus-5env ANTHROPIC_API_KEY=unsetenv DATABASE_URL=unsetenv HOME=${process.env.HOME ?? 'unset'}`,
@@ -162,7 +192,9 @@ describe('coding agents over ACP, against the stub agent', () => {
       'unrestricted',
       script([{ terminal: { ...command, cwd: workspace.at('src') } }, { terminal: command }]),
     );
-    expect(output.finalMessage).toBe(`terminal 0: ${workspace.at('src')}refused terminal: Invalid params: refused by the client (not_permitted)`);
+    expect(output.finalMessage).toBe(
+      `terminal 0: ${workspace.at('src')}refused terminal: Invalid params: refused by the client (not_permitted)`,
+    );
     const refused = await run('workspace-write', script([{ terminal: { ...command, cwd: workspace.at('src') } }]));
     expect(refused.finalMessage).toBe('refused terminal: Invalid params: refused by the client (above_ceiling)');
     const record = (await coding.getRun(refused.runId!))!.record;
@@ -189,7 +221,10 @@ describe('coding agents over ACP, against the stub agent', () => {
     expect(output.stopReason).toBe('END_TURN');
     const said = events.filter((e) => e.type === 'message').map((e) => e.text);
     expect(said[0]).toBe(`read ${workspace.at('src', 'app.ts')}: export const answer = 41;\n`);
-    expect(said.slice(1, 3)).toEqual([`wrote ${workspace.at('src', 'app.ts')}`, `wrote ${workspace.at('src', 'new', 'made.ts')}`]);
+    expect(said.slice(1, 3)).toEqual([
+      `wrote ${workspace.at('src', 'app.ts')}`,
+      `wrote ${workspace.at('src', 'new', 'made.ts')}`,
+    ]);
     expect(said.slice(3).every((text) => text.startsWith('refused '))).toBe(true);
     expect(await readFile(workspace.at('src', 'app.ts'), 'utf8')).toBe('export const answer = 42;\n');
     expect(await readFile(workspace.at('secrets', 'key.txt'), 'utf8')).toBe('do not touch\n');
@@ -238,7 +273,10 @@ describe('coding agents over ACP, against the stub agent', () => {
     const events: CodingAgent_ProgressEvent[] = [];
     const parked = await run(
       'unrestricted',
-      script([{ say: 'Looking.' }, { ask: 'Which port should the server use?' }, { say: 'never said' }], [{ sayPrompt: true }, { sayHistory: true }]),
+      script(
+        [{ say: 'Looking.' }, { ask: 'Which port should the server use?' }, { say: 'never said' }],
+        [{ sayPrompt: true }, { sayHistory: true }],
+      ),
       optionsFor(events),
     );
     expect(parked).toMatchObject({ stopReason: 'PARKED', finalMessage: 'Which port should the server use?' });
@@ -252,13 +290,20 @@ describe('coding agents over ACP, against the stub agent', () => {
   });
 
   it('resumes a parked run after a backend restart, in the same session', async () => {
-    const parked = await run('unrestricted', script([{ ask: 'Which branch?' }], [{ sayPrompt: true }, { sayHistory: true }]));
+    const parked = await run(
+      'unrestricted',
+      script([{ ask: 'Which branch?' }], [{ sayPrompt: true }, { sayHistory: true }]),
+    );
     expect(parked.stopReason).toBe('PARKED');
     // Another backend on the same database: nothing of the first one's memory or subprocesses carries over.
     const restarted = await createTestBackend(db(), backendOptions());
     try {
       const service = restarted.backend.container.get<AgentsBackendService>(SAAS_SERVICE_TYPES.AgentsBackendService);
-      const resumed = await service.invokeAgent(task('unrestricted', 'main', parked.sessionId), undefined, optionsFor());
+      const resumed = await service.invokeAgent(
+        task('unrestricted', 'main', parked.sessionId),
+        undefined,
+        optionsFor(),
+      );
       expect(resumed.output).toEqual({
         finalMessage: 'prompt: mainprompts in session: 2',
         stopReason: 'END_TURN',
@@ -268,7 +313,10 @@ describe('coding agents over ACP, against the stub agent', () => {
     } finally {
       await restarted.close();
     }
-    expect(await coding.getSession('coding.unrestricted', parked.sessionId!)).toMatchObject({ status: 'idle', question: null });
+    expect(await coding.getSession('coding.unrestricted', parked.sessionId!)).toMatchObject({
+      status: 'idle',
+      question: null,
+    });
   });
 
   it('refuses to resume a session for another initiator, in another workspace, or after its awaiting-input time', async () => {
@@ -278,7 +326,9 @@ describe('coding agents over ACP, against the stub agent', () => {
     const other = task('unrestricted', 'Yes.', parked.sessionId, { organizationId: 'org-2' });
     await expect(agents.invokeAgent(other, undefined, optionsFor())).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const elsewhere = optionsFor([], { workspaceRootPath: workspace.outside });
-    await expect(run('unrestricted', 'Yes.', elsewhere, parked.sessionId)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(run('unrestricted', 'Yes.', elsewhere, parked.sessionId)).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
     clock.advance(30 * 60_000 + 1);
     await expect(run('unrestricted', 'Yes.', optionsFor(), parked.sessionId)).rejects.toMatchObject({
       code: 'CONFLICT',
@@ -290,9 +340,15 @@ describe('coding agents over ACP, against the stub agent', () => {
   it('refuses a dispatch without a workspace or a location predicate, before anything is stored or started', async () => {
     const before = await storedRuns();
     const prompt = script([{ say: 'never' }]);
-    await expect(run('unrestricted', prompt, { isPermittedCodingLocation: () => true })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(run('unrestricted', prompt, { workspaceRootPath: 'relative/path', isPermittedCodingLocation: () => true })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(run('unrestricted', prompt, { workspaceRootPath: workspace.root })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(run('unrestricted', prompt, { isPermittedCodingLocation: () => true })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    await expect(
+      run('unrestricted', prompt, { workspaceRootPath: 'relative/path', isPermittedCodingLocation: () => true }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(run('unrestricted', prompt, { workspaceRootPath: workspace.root })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
     expect(await storedRuns()).toBe(before);
   });
 
@@ -368,9 +424,15 @@ describe('coding agents over ACP, against the stub agent', () => {
 
   it('continues automatically up to maxAutoContinuations, then reports the last stop reason', async () => {
     const events: CodingAgent_ProgressEvent[] = [];
-    const output = await run('continuing', script([{ say: 'part' }, { stop: 'max_turn_requests' }]), optionsFor(events));
+    const output = await run(
+      'continuing',
+      script([{ say: 'part' }, { stop: 'max_turn_requests' }]),
+      optionsFor(events),
+    );
     expect(output).toMatchObject({ stopReason: 'MAX_TURN_REQUESTS', finalMessage: 'part' });
-    expect(events.filter((e) => e.type === 'auto_continuation').map((e) => e.type === 'auto_continuation' && e.count)).toEqual([1, 2]);
+    expect(
+      events.filter((e) => e.type === 'auto_continuation').map((e) => e.type === 'auto_continuation' && e.count),
+    ).toEqual([1, 2]);
     expect(await coding.getRun(output.runId!)).toMatchObject({ turns: 3, autoContinuations: 2 });
   });
 });

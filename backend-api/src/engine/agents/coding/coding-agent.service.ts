@@ -21,14 +21,13 @@ import type { ResolvedAgent } from '../agents-registry.service.js';
 import { admitBudget } from '../budgets/budget-admission.js';
 import type { BudgetTenant, TokenBudgetService } from '../budgets/token-budget.types.js';
 import { subprocessEnvironment } from './coding-agent.process.js';
+import { admitCredential, admitLauncher, admitProfile, admitWorkspace, ownerKeyOf } from './coding-agent.dispatch.js';
 import {
-  admitCredential,
-  admitLauncher,
-  admitProfile,
-  admitWorkspace,
-  ownerKeyOf,
-} from './coding-agent.dispatch.js';
-import { DEFAULT_CODING_TIMING, type CodingAgentInvocationOptions, type CodingAgentLauncher, type CodingAgentSettings } from './coding-agent.types.js';
+  DEFAULT_CODING_TIMING,
+  type CodingAgentInvocationOptions,
+  type CodingAgentLauncher,
+  type CodingAgentSettings,
+} from './coding-agent.types.js';
 import { BUILT_IN_CODING_AGENT_LAUNCHERS } from './coding-launchers.js';
 import { AbortedBeforeTurn, CodingRun, CodingRunError, type CodingRunOutcome } from './coding-run.js';
 import { CodingRunEvents } from './coding-run.events.js';
@@ -92,7 +91,11 @@ export class CodingAgentService {
     const launcher = admitLauncher(this.launchers, config, profile);
     const credential = admitCredential(this.deps.env, config, profile);
     if (options.enforceBudget) await admitBudget(this.deps.budgets, request.tenant, this.deps.clock.now());
-    const run = { id: randomUUID(), agentRef: agent.declaration.ref, ownerKey: ownerKeyOf(request.invocation.initiator) };
+    const run = {
+      id: randomUUID(),
+      agentRef: agent.declaration.ref,
+      ownerKey: ownerKeyOf(request.invocation.initiator),
+    };
     const continued = input.continuationOfSessionId
       ? await this.claim(run, input.continuationOfSessionId, workspace.root, profile)
       : undefined;
@@ -161,7 +164,10 @@ export class CodingAgentService {
       not_found: ['NOT_FOUND', 'No coding session with this id is open for this agent and initiator.'],
       busy: ['CONFLICT', 'Another run of this coding session is in progress; wait for it to end.'],
       expired: ['CONFLICT', 'The parked run waited longer than its awaiting-input time; start a new run.'],
-      not_resumable: ['CONFLICT', 'This agent cannot reopen its sessions; start a new run with the answer in the task.'],
+      not_resumable: [
+        'CONFLICT',
+        'This agent cannot reopen its sessions; start a new run with the answer in the task.',
+      ],
     } as const;
     const [code, message] = refusals[claim.reason];
     throw new FrameworkError(code, message);
@@ -173,7 +179,8 @@ export class CodingAgentService {
     profile: AgentClientProtocolExecutionProfile,
   ): Promise<string | undefined> {
     if (!launcher.configDirEnvVar) return undefined;
-    if (profile.hostConfigurationInheritance !== AgentClientProtocol_HostConfigurationInheritance.NONE) return undefined;
+    if (profile.hostConfigurationInheritance !== AgentClientProtocol_HostConfigurationInheritance.NONE)
+      return undefined;
     return mkdtemp(path.join(os.tmpdir(), 'wildo-coding-config-'));
   }
 
@@ -205,7 +212,10 @@ export class CodingAgentService {
         status: parked ? 'parked' : 'idle',
         resumable: outcome.resumable,
         ...(parked
-          ? { question: outcome.question ?? '', awaitingInputUntil: new Date(now.getTime() + profile.awaitingInputTtlMs) }
+          ? {
+              question: outcome.question ?? '',
+              awaitingInputUntil: new Date(now.getTime() + profile.awaitingInputTtlMs),
+            }
           : {}),
       },
     });
@@ -234,12 +244,25 @@ export class CodingAgentService {
     if (error instanceof AbortedBeforeTurn) {
       // Cancelled before the first turn: nothing ran, the session (if any) is as it was.
       if (continued) await this.deps.store.release(run.agentRef, continued.sessionId);
-      await this.deps.store.finish(run, { status: 'ended', stopReason: CodingAgent_StopReason.CANCELLED, finalMessage: '', turns: 0, autoContinuations: 0, record: events.record() });
-      const output = { finalMessage: '', stopReason: CodingAgent_StopReason.CANCELLED, runId: run.id, ...(continued ? { sessionId: continued.sessionId } : {}) };
+      await this.deps.store.finish(run, {
+        status: 'ended',
+        stopReason: CodingAgent_StopReason.CANCELLED,
+        finalMessage: '',
+        turns: 0,
+        autoContinuations: 0,
+        record: events.record(),
+      });
+      const output = {
+        finalMessage: '',
+        stopReason: CodingAgent_StopReason.CANCELLED,
+        runId: run.id,
+        ...(continued ? { sessionId: continued.sessionId } : {}),
+      };
       await this.trace(request, failure.startedAt, { outcome: 'success', output });
       return { output };
     }
-    const runError = error instanceof CodingRunError ? error : new CodingRunError('agent_error', String(error), { cause: error });
+    const runError =
+      error instanceof CodingRunError ? error : new CodingRunError('agent_error', String(error), { cause: error });
     this.deps.logger.error('coding agent run failed', {
       runId: run.id,
       agentRef: run.agentRef,
@@ -255,7 +278,14 @@ export class CodingAgentService {
       record: events.record(),
       failure: `${runError.kind}: ${runError.message}`,
       ...(sessionId
-        ? { session: { sessionId, workspaceRoot: failure.workspaceRoot, status: 'idle', resumable: continued?.resumable ?? false } }
+        ? {
+            session: {
+              sessionId,
+              workspaceRoot: failure.workspaceRoot,
+              status: 'idle',
+              resumable: continued?.resumable ?? false,
+            },
+          }
         : {}),
     });
     await this.trace(request, failure.startedAt, { outcome: 'error', error: runError });
@@ -269,7 +299,12 @@ export class CodingAgentService {
   private async trace(
     request: CodingDispatch,
     startedAt: number,
-    result: { outcome: 'success' | 'error'; output?: CodingAgent_RunTaskOutput; usage?: CodingRunOutcome['usage']; error?: unknown },
+    result: {
+      outcome: 'success' | 'error';
+      output?: CodingAgent_RunTaskOutput;
+      usage?: CodingRunOutcome['usage'];
+      error?: unknown;
+    },
   ): Promise<void> {
     await this.deps.recorder.record({
       agent: request.agent,

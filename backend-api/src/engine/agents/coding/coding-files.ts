@@ -20,7 +20,6 @@ export function refusal(reason: CodingAgent_RefusalReason): RequestError {
   return RequestError.invalidParams({ reason }, `refused by the client (${reason})`);
 }
 
-
 /**
  * The client's file-system callbacks: the only way the agent reads or writes the workspace through the client.
  * Every call passes the location guard (workspace, `..`, symbolic links, the task's predicate) and, for writes,

@@ -1,4 +1,7 @@
-import { AgentClientProtocol_HostConfigurationInheritance, type AgentClientProtocolExecutionProfile } from '@wildo/shared-lib';
+import {
+  AgentClientProtocol_HostConfigurationInheritance,
+  type AgentClientProtocolExecutionProfile,
+} from '@wildo/shared-lib';
 import type { CodingAgentLauncher } from './coding-agent.types.js';
 
 /** The Claude Code adapter the built-in Anthropic launcher starts. */

@@ -35,11 +35,17 @@ describe('the coding location guard', () => {
 
   it('refuses .. segments even when they resolve inside the permitted area', async () => {
     expect(await guard.check(`${workspace.at('src')}/../src/app.ts`)).toEqual({ ok: false, reason: 'dot_segments' });
-    expect(await guard.check(`${workspace.at('src')}/..\\secrets/key.txt`)).toEqual({ ok: false, reason: 'dot_segments' });
+    expect(await guard.check(`${workspace.at('src')}/..\\secrets/key.txt`)).toEqual({
+      ok: false,
+      reason: 'dot_segments',
+    });
   });
 
   it('refuses locations outside the workspace, a sibling sharing its name as prefix included', async () => {
-    expect(await guard.check(path.join(workspace.outside, 'note.txt'))).toEqual({ ok: false, reason: 'outside_workspace' });
+    expect(await guard.check(path.join(workspace.outside, 'note.txt'))).toEqual({
+      ok: false,
+      reason: 'outside_workspace',
+    });
     expect(await guard.check(`${workspace.root}-evil/src/x.ts`)).toEqual({ ok: false, reason: 'outside_workspace' });
   });
 

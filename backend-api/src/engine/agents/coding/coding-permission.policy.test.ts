@@ -10,7 +10,11 @@ const OFFERED = [
 
 describe('the permission ceiling', () => {
   it.each([
-    [Ceiling.READ_ONLY, ['read', 'search', 'think'], ['edit', 'delete', 'move', 'execute', 'fetch', 'switch_mode', 'other']],
+    [
+      Ceiling.READ_ONLY,
+      ['read', 'search', 'think'],
+      ['edit', 'delete', 'move', 'execute', 'fetch', 'switch_mode', 'other'],
+    ],
     [Ceiling.WORKSPACE_WRITE, ['read', 'edit', 'delete', 'move'], ['execute', 'fetch', 'switch_mode', 'other']],
     [Ceiling.UNRESTRICTED, ['read', 'edit', 'execute', 'fetch', 'switch_mode', 'other'], []],
   ])('%s admits its categories and no other', (ceiling, admitted, refused) => {

@@ -56,7 +56,12 @@ export function answerPermission(
 ): PermissionAnswer {
   if (verdict.allow) {
     const once = options.find((option) => option.kind === 'allow_once');
-    if (once) return { outcome: { outcome: 'selected', optionId: once.optionId }, decision: 'allowed', optionId: once.optionId };
+    if (once)
+      return {
+        outcome: { outcome: 'selected', optionId: once.optionId },
+        decision: 'allowed',
+        optionId: once.optionId,
+      };
     return refuse(options, 'no_single_use_option');
   }
   return refuse(options, verdict.reason);
@@ -65,7 +70,12 @@ export function answerPermission(
 function refuse(options: readonly PermissionOption[], reason: CodingAgent_RefusalReason): PermissionAnswer {
   const reject = options.find((o) => o.kind === 'reject_once') ?? options.find((o) => o.kind === 'reject_always');
   if (!reject) return { outcome: { outcome: 'cancelled' }, decision: 'refused', reason };
-  return { outcome: { outcome: 'selected', optionId: reject.optionId }, decision: 'refused', reason, optionId: reject.optionId };
+  return {
+    outcome: { outcome: 'selected', optionId: reject.optionId },
+    decision: 'refused',
+    reason,
+    optionId: reject.optionId,
+  };
 }
 
 /** The answer to every permission request still open when its turn is cancelled (the protocol requires it). */

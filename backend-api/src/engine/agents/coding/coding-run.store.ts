@@ -110,11 +110,25 @@ export class CodingRunStore {
   ) {}
 
   /** Stores a run that is starting. */
-  async start(run: { id: string; agentRef: string; ownerKey: string; profileRef: string; sessionId?: string }): Promise<void> {
+  async start(run: {
+    id: string;
+    agentRef: string;
+    ownerKey: string;
+    profileRef: string;
+    sessionId?: string;
+  }): Promise<void> {
     await this.db.query(
       `INSERT INTO wildo_coding_runs (id, agent_ref, owner_key, profile_ref, session_id, continuation, status, started_at)
        VALUES ($1, $2, $3, $4, $5, $6, 'running', $7)`,
-      [run.id, run.agentRef, run.ownerKey, run.profileRef, run.sessionId ?? null, run.sessionId !== undefined, this.clock.now()],
+      [
+        run.id,
+        run.agentRef,
+        run.ownerKey,
+        run.profileRef,
+        run.sessionId ?? null,
+        run.sessionId !== undefined,
+        this.clock.now(),
+      ],
     );
   }
 
@@ -189,7 +203,9 @@ export class CodingRunStore {
 
   /** A stored run with its record. */
   async run(runId: string): Promise<StoredCodingRun | undefined> {
-    const { rows } = await this.db.query<Record<string, unknown>>('SELECT * FROM wildo_coding_runs WHERE id = $1', [runId]);
+    const { rows } = await this.db.query<Record<string, unknown>>('SELECT * FROM wildo_coding_runs WHERE id = $1', [
+      runId,
+    ]);
     const row = rows[0];
     if (!row) return undefined;
     return {

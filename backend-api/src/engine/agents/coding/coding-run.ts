@@ -111,14 +111,19 @@ export class CodingRun {
     let killed = false;
     try {
       const connection = this.connect(agent);
-      const init = await this.beforeExit(agent, connection.initialize(clientMethodsOf(this.plan.profile.permissionCeiling)));
+      const init = await this.beforeExit(
+        agent,
+        connection.initialize(clientMethodsOf(this.plan.profile.permissionCeiling)),
+      );
       const resumable = reopenVia(init.agentCapabilities) !== undefined;
       const session = await this.beforeExit(agent, this.openSession(connection, init.agentCapabilities));
       this.sessionId = session.sessionId;
       this.plan.events.emit({ type: 'session', sessionId: session.sessionId, mode: session.mode });
       if (this.plan.model) await this.beforeExit(agent, connection.selectModel(session, this.plan.model));
       const outcome = await this.turns(agent, connection, session.sessionId);
-      killed = outcome.stopReason === CodingAgent_StopReason.CANCELLED || outcome.stopReason === CodingAgent_StopReason.TURN_TIMEOUT;
+      killed =
+        outcome.stopReason === CodingAgent_StopReason.CANCELLED ||
+        outcome.stopReason === CodingAgent_StopReason.TURN_TIMEOUT;
       return { ...outcome, sessionId: session.sessionId, resumable };
     } catch (error) {
       throw this.failure(error, agent);
@@ -149,14 +154,21 @@ export class CodingRun {
   private activeTurn(): CodingTurn {
     if (this.turn) return this.turn;
     // Outside a turn (while a session loads) nothing may be admitted: the request is answered cancelled, and recorded.
-    const idle = new CodingTurn(this.sessionId ?? '', this.plan.profile.permissionCeiling, this.guard, this.plan.events, () =>
-      Promise.resolve(),
+    const idle = new CodingTurn(
+      this.sessionId ?? '',
+      this.plan.profile.permissionCeiling,
+      this.guard,
+      this.plan.events,
+      () => Promise.resolve(),
     );
     idle.cancel('aborted');
     return idle;
   }
 
-  private async openSession(connection: AcpAgentConnection, capabilities: AgentCapabilities | undefined): Promise<OpenedSession> {
+  private async openSession(
+    connection: AcpAgentConnection,
+    capabilities: AgentCapabilities | undefined,
+  ): Promise<OpenedSession> {
     const { continuation } = this.plan;
     const cwd = this.guard.workspaceRoot;
     if (!continuation) return connection.openSession(cwd);
@@ -210,7 +222,9 @@ export class CodingRun {
     prompt: string,
   ): Promise<TurnEnd> {
     const { profile, events, timing } = this.plan;
-    const turn = new CodingTurn(sessionId, profile.permissionCeiling, this.guard, events, () => connection.cancel(sessionId));
+    const turn = new CodingTurn(sessionId, profile.permissionCeiling, this.guard, events, () =>
+      connection.cancel(sessionId),
+    );
     this.turn = turn;
     const timer = setTimeout(() => turn.cancel('timeout'), profile.turnTimeoutMs);
     if (this.plan.signal?.aborted) turn.cancel('aborted');
@@ -244,11 +258,18 @@ export class CodingRun {
 
   private failure(error: unknown, agent: CodingAgentProcess): Error {
     if (error instanceof AbortedBeforeTurn) return error;
-    const details = { stderr: agent.stderrTail, ...(this.sessionId ? { sessionId: this.sessionId } : {}), cause: error };
-    if (error instanceof CodingRunError) return new CodingRunError(error.kind, error.message, { ...details, cause: error.cause });
+    const details = {
+      stderr: agent.stderrTail,
+      ...(this.sessionId ? { sessionId: this.sessionId } : {}),
+      cause: error,
+    };
+    if (error instanceof CodingRunError)
+      return new CodingRunError(error.kind, error.message, { ...details, cause: error.cause });
     if (error instanceof AcpProtocolError) return new CodingRunError('protocol', error.message, details);
-    if (agent.pid === undefined) return new CodingRunError('spawn_failed', 'the coding agent could not be started', details);
-    if (agent.hasExited) return new CodingRunError('agent_exited', 'the coding agent exited before the run ended', details);
+    if (agent.pid === undefined)
+      return new CodingRunError('spawn_failed', 'the coding agent could not be started', details);
+    if (agent.hasExited)
+      return new CodingRunError('agent_exited', 'the coding agent exited before the run ended', details);
     return new CodingRunError('agent_error', `the coding agent answered with an error: ${describe(error)}`, details);
   }
 }

@@ -6,7 +6,11 @@ import type {
   RequestPermissionResponse,
   SessionNotification,
 } from '@agentclientprotocol/sdk';
-import { CodingAgent_StopReason, type AgentCallUsage, type AgentClientProtocol_PermissionCeiling } from '@wildo/shared-lib';
+import {
+  CodingAgent_StopReason,
+  type AgentCallUsage,
+  type AgentClientProtocol_PermissionCeiling,
+} from '@wildo/shared-lib';
 import type { CodingLocationGuard } from './coding-location.guard.js';
 import {
   ACP_STOP_REASONS,
@@ -129,7 +133,10 @@ export class CodingTurn {
       case 'plan':
         this.events.emit({
           type: 'plan',
-          entries: update.entries.map((entry) => ({ content: tail(String(entry.content), 500), status: String(entry.status) })),
+          entries: update.entries.map((entry) => ({
+            content: tail(String(entry.content), 500),
+            status: String(entry.status),
+          })),
         });
         return;
       default:
@@ -174,7 +181,8 @@ export class CodingTurn {
   }
 
   private async judge(params: RequestPermissionRequest, kind: string, locations: string[]): Promise<PermissionAnswer> {
-    if (!ceilingAdmits(this.ceiling, kind)) return answerPermission(params.options, { allow: false, reason: 'above_ceiling' });
+    if (!ceilingAdmits(this.ceiling, kind))
+      return answerPermission(params.options, { allow: false, reason: 'above_ceiling' });
     for (const location of locations) {
       const decision = await this.guard.check(location);
       if (!decision.ok) return answerPermission(params.options, { allow: false, reason: decision.reason });
@@ -186,12 +194,18 @@ export class CodingTurn {
     const usage = usageOf(response);
     const common = { text: this.text, ...(usage ? { usage } : {}) };
     if (this.cancellation === 'parked') {
-      return { ...common, stopReason: CodingAgent_StopReason.PARKED, question: this.question ?? '', cancelled: 'parked' };
+      return {
+        ...common,
+        stopReason: CodingAgent_StopReason.PARKED,
+        question: this.question ?? '',
+        cancelled: 'parked',
+      };
     }
     if (this.cancellation === 'timeout') {
       return { ...common, stopReason: CodingAgent_StopReason.TURN_TIMEOUT, cancelled: 'timeout' };
     }
-    if (this.cancellation === 'aborted') return { ...common, stopReason: CodingAgent_StopReason.CANCELLED, cancelled: 'aborted' };
+    if (this.cancellation === 'aborted')
+      return { ...common, stopReason: CodingAgent_StopReason.CANCELLED, cancelled: 'aborted' };
     const stopReason = response ? ACP_STOP_REASONS[response.stopReason] : undefined;
     if (!stopReason) throw new AgentExitedError();
     return { ...common, stopReason };
@@ -214,6 +228,7 @@ function locationsOf(locations: readonly { path?: unknown }[] | null | undefined
 function usageOf(response: PromptResponse | undefined): AgentCallUsage | undefined {
   const usage = (response as { usage?: Partial<AgentCallUsage> } | undefined)?.usage;
   if (!usage || typeof usage.inputTokens !== 'number' || typeof usage.outputTokens !== 'number') return undefined;
-  const totalTokens = typeof usage.totalTokens === 'number' ? usage.totalTokens : usage.inputTokens + usage.outputTokens;
+  const totalTokens =
+    typeof usage.totalTokens === 'number' ? usage.totalTokens : usage.inputTokens + usage.outputTokens;
   return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, totalTokens };
 }

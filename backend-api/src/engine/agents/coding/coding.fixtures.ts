@@ -69,7 +69,7 @@ export function codingRuntime(config: unknown = codingConfigFixture()): RuntimeC
 }
 
 /** A coding agent (anthropic, Claude Opus 5) bound to one of the test profiles; its ref is `coding.<profile>`. */
-export function codingAgentFixture(profile: keyof typeof TEST_CODING_PROFILES | string): FlowsActors_Agent {
+export function codingAgentFixture(profile: string): FlowsActors_Agent {
   return defineCodingAgent({
     ref: `coding.${profile}`,
     displayName: `Coding agent (${profile})`,

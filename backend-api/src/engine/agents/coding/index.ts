@@ -1,10 +1,11 @@
 // Coding agents over the Agent Client Protocol: declaration, dispatch, the guarded client callbacks, runs and sessions.
+export { CODING_AGENT_DEFAULT_MODEL, isCodingAgent, registerCodingAgent } from './coding-agent.registration.js';
 export {
-  CODING_AGENT_DEFAULT_MODEL,
-  isCodingAgent,
-  registerCodingAgent,
-} from './coding-agent.registration.js';
-export { CodingAgentService, type CodingAgentServiceDeps, type CodingDispatch, type CodingDispatchResult } from './coding-agent.service.js';
+  CodingAgentService,
+  type CodingAgentServiceDeps,
+  type CodingDispatch,
+  type CodingDispatchResult,
+} from './coding-agent.service.js';
 export {
   DEFAULT_CODING_TIMING,
   type CodingAgentInvocationOptions,
@@ -16,7 +17,11 @@ export {
 } from './coding-agent.types.js';
 export { BASE_PASSED_ENV } from './coding-agent.process.js';
 export { BUILT_IN_CODING_AGENT_LAUNCHERS, CLAUDE_AGENT_ACP_PACKAGE } from './coding-launchers.js';
-export { CodingLocationGuard, type CodingLocationDecision, type CodingLocationPredicate } from './coding-location.guard.js';
+export {
+  CodingLocationGuard,
+  type CodingLocationDecision,
+  type CodingLocationPredicate,
+} from './coding-location.guard.js';
 export { CEILING_TOOL_KINDS, ceilingAdmits } from './coding-permission.policy.js';
 export { AUTO_CONTINUATION_PROMPT } from './coding-run.js';
 export { MAX_RECORD_ENTRIES, type CodingProgressListener } from './coding-run.events.js';
