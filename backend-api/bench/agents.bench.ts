@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import express from 'express';
-import type { WildoBackend } from '../src/engine/container/wildo-backend.js';
+import type { WildoBackend } from '../src/engine/bootstrap/wildo-backend.js';
 import type { SqlDatabase } from '../src/engine/persistence/index.js';
 import { parseSse } from '../src/testing/agents.fixtures.js';
 import { createTurnBenchBackend, formatMs, progress, providerWait, quantile, runTurnBench } from './turn-bench.js';

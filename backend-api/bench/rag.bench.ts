@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { CORE_ORG_ROLES, ExecutionContext_ExecutionType } from '@wildo/shared-lib';
-import { createWildoBackend, type WildoBackend } from '../src/engine/container/wildo-backend.js';
+import { createWildoBackend, type WildoBackend } from '../src/engine/bootstrap/wildo-backend.js';
 import { SAAS_SERVICE_TYPES as T } from '../src/engine/container/saas-service-types.tokens.js';
 import { createSilentLogger } from '../src/engine/logging/index.js';
 import { createPgliteDatabase } from '../src/engine/persistence/pglite-database.js';

@@ -10,7 +10,7 @@ import type {
   ChatStreamRequest,
   LLMProviderAdapter,
 } from '../src/engine/agents/providers/llm-provider.types.js';
-import { createWildoBackend, type WildoBackend } from '../src/engine/container/wildo-backend.js';
+import { createWildoBackend, type WildoBackend } from '../src/engine/bootstrap/wildo-backend.js';
 import { createSilentLogger } from '../src/engine/logging/index.js';
 import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '../src/engine/persistence/index.js';
 import { referenceApplication } from '../src/modules/index.js';

@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWildoBackend } from './engine/container/wildo-backend.js';
+import { createWildoBackend } from './engine/bootstrap/wildo-backend.js';
 import { createSilentLogger } from './engine/logging/index.js';
 import { DATA_DIRECTORY_LOCK_FILE } from './engine/persistence/data-directory-lock.js';
 import { DataDirectoryLockedError } from './engine/persistence/data-directory-lock.errors.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describeLoadFailure } from '../engine/config/load-failure.js';
 import { importModuleFile, type ModuleImporter } from '../engine/config/module-import.js';
-import type { BackendApplicationDefinition } from '../engine/container/backend-domain-module.js';
+import type { BackendApplicationDefinition } from '../engine/bootstrap/backend-domain-module.js';
 import { APPLICATION_EXPORT, APPLICATION_MODULE_FILE } from './command-help.js';
 import { resolveProjectRoot, type ProjectRootOptions } from './project-root.js';
 

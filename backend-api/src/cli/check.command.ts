@@ -1,4 +1,4 @@
-import { validateDeclarations, type ValidatedApplication } from '../engine/container/application-declarations.js';
+import { validateDeclarations, type ValidatedApplication } from '../engine/bootstrap/application-declarations.js';
 import { loadStartupConfiguration, startupRefusalText } from '../startup.js';
 import { ApplicationLoadError, loadApplication, type ApplicationLocation } from './application-loader.js';
 import type { CliOutput } from './cli.output.js';

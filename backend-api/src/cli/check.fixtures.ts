@@ -13,7 +13,7 @@ import { resourceWriteTool } from '../engine/agents/tools/resource-tools.js';
 import {
   defineBackendApplication,
   type BackendApplicationDefinition,
-} from '../engine/container/backend-domain-module.js';
+} from '../engine/bootstrap/backend-domain-module.js';
 
 const variants = [
   { variantType: ResourceOperationVariantType.API_CALL, isDefault: true, roles: [CORE_ORG_ROLES.ORG_MEMBER] },

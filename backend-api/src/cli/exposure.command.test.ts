@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toCanonicalJson } from '../engine/config/canonical-json.js';
-import { buildExposureReport } from '../engine/mcp/exposure-report.js';
+import { buildExposureReport } from '../engine/bootstrap/exposure-report.js';
 import { referenceApplication } from '../modules/index.js';
 import { APPLICATION_MODULE_FILE } from './exposure.command.js';
 import { renderExposureReport } from './exposure.render.js';

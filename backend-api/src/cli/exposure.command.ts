@@ -23,7 +23,7 @@ export async function runExposure(options: ExposureOptions, output: CliOutput): 
   try {
     const loaded = await loadApplication(options);
     // Loaded on use: the engine's modules are not needed by the CLI's other commands.
-    const { buildExposureReport } = await import('../engine/mcp/exposure-report.js');
+    const { buildExposureReport } = await import('../engine/bootstrap/exposure-report.js');
     const report = buildExposureReport(loaded.application);
     output.out(
       options.json

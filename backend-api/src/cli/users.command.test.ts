@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApplicationDatabase } from '../engine/container/application-database.js';
+import { openApplicationDatabase } from '../engine/bootstrap/application-database.js';
 import { createSilentLogger } from '../engine/logging/index.js';
 import { createPostgresDatabase } from '../engine/persistence/postgres-database.js';
 import { createPostgresTestSchema, postgresTestUrl } from '../engine/persistence/postgres-test-schema.js';

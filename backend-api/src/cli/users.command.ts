@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { CoreAppRole } from '@wildo/shared-lib';
-import { embeddedDatabaseDir, openApplicationDatabase } from '../engine/container/application-database.js';
+import { embeddedDatabaseDir, openApplicationDatabase } from '../engine/bootstrap/application-database.js';
 import { systemClock } from '../engine/container/clock.js';
 import { createCoordination } from '../engine/coordination/index.js';
 import type { CoordinationBackend } from '../engine/coordination/coordination.js';

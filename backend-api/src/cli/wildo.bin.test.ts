@@ -9,7 +9,7 @@ import {
   type TempProject,
 } from '../engine/config/config.fixtures.js';
 import { toCanonicalJson } from '../engine/config/canonical-json.js';
-import { buildExposureReport } from '../engine/mcp/exposure-report.js';
+import { buildExposureReport } from '../engine/bootstrap/exposure-report.js';
 import { referenceApplication } from '../modules/index.js';
 
 const run = promisify(execFile);

@@ -1,18 +1,17 @@
 // The public surface of the engine: explicit named exports, grouped by capability folder.
 export {
+  createWildoBackend,
+  defineBackendApplication,
+  validateDeclarations,
   type BackendApplicationDefinition,
   type BackendDomainModule,
-  type FlowsActorsContribution,
-  defineBackendApplication,
-} from './container/backend-domain-module.js';
-export {
-  validateDeclarations,
   type DeclarationValidationOptions,
   type ValidatedApplication,
-} from './container/application-declarations.js';
-export { systemClock, type Clock } from './container/clock.js';
-export { SAAS_SERVICE_TYPES } from './container/saas-service-types.tokens.js';
-export { createWildoBackend, type WildoBackend, type WildoBackendOptions } from './container/wildo-backend.js';
+  type WildoBackend,
+  type WildoBackendOptions,
+} from './bootstrap/index.js';
+export type { FlowsActorsContribution } from './agents/systems/index.js';
+export { SAAS_SERVICE_TYPES, systemClock, type Clock } from './container/index.js';
 export {
   FRAMEWORK_ERROR_JSON_RPC,
   FRAMEWORK_ERROR_STATUS,
@@ -26,17 +25,39 @@ export {
   type JsonRpcErrorObject,
   type RefusalReason,
 } from './errors/index.js';
-export { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http/http-app.js';
-export type { AuthenticatedPrincipal, MachinePrincipal, UserPrincipal } from './identity/principal.types.js';
+export { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http/index.js';
+export {
+  AccessTokenService,
+  RoleHierarchyResolver,
+  type AuthenticatedPrincipal,
+  type Jwt_MachineToken_CreationParameter,
+  type MachineAccessTokenRequest,
+  type MachineAccessTokenResponse,
+  type MachinePrincipal,
+  type UserPrincipal,
+} from './identity/index.js';
 export { createLogger, createSilentLogger, type Logger } from './logging/index.js';
-export type { TenantScope } from './persistence/resource-store.js';
-export type { CompiledOperation, CompiledResource } from './resources/compiled-resource.types.js';
+export { DataDirectoryLockedError, type TenantScope } from './persistence/index.js';
 export {
   createResourceCustomServiceImplementation,
+  DeclarationValidationError,
+  ExecutionContextCreator,
+  OperationAdmission,
+  OperationDispatcher,
+  ResourcesRegistry,
+  ServicesRegistryHandler,
   type AnyCustomOperationHandler,
+  type CompiledOperation,
+  type CompiledResource,
   type CustomOperationArgs,
   type CustomOperationHandler,
+  type DeclarationProblem,
+  type DispatchRequest,
+  type DispatchResult,
+  type DispatchSurface,
+  type EngineHandleTypes,
   type ErrorBuilder,
+  type ExecutionContext,
   type PostfixCoreHandler,
   type PrefixCoreHandler,
   type ResourceCustomServiceHooks,
@@ -44,38 +65,21 @@ export {
   type ResourceRecord,
   type ScopedRecords,
   type ServiceHandlerUtils,
-} from './resources/custom-service.js';
-export type { DispatchSurface, ExecutionContext } from './resources/execution-context.js';
-export type { EngineHandleTypes } from './resources/handle-types.js';
-export { ExecutionContextCreator } from './resources/execution-context-creator.service.js';
-export { OperationAdmission } from './resources/operation-admission.service.js';
-export {
-  OperationDispatcher,
-  type DispatchRequest,
-  type DispatchResult,
-} from './resources/operation-dispatcher.service.js';
-export { DeclarationValidationError, type DeclarationProblem } from './resources/resources.errors.js';
-export { DataDirectoryLockedError } from './persistence/data-directory-lock.errors.js';
-export { ResourcesRegistry } from './resources/resources-registry.service.js';
-export { RoleHierarchyResolver } from './resources/role-hierarchy.service.js';
-export { ServicesRegistryHandler } from './resources/services-registry-handler.service.js';
-export { ResourceServerAuthenticator } from './resource-servers/resource-server.authenticator.js';
+} from './resources/index.js';
 export {
   DELEGATED_TOKEN_RESOURCE_SERVERS,
+  ResourceServerAuthenticator,
   ResourceServerInstancesRegistryBackendService,
   type ResourceServerEndpoint,
-} from './resource-servers/resource-server-instances.registry.js';
-export { assertRequestedRolesWithinCallerCeiling } from './credentials/roles-ceiling.js';
-export { generateApiKeyMaterial, type ApiKeyScope } from './credentials/api-key-material.js';
-export { buildApiKeyMintHandlers, type ApiKeyImplHandlers } from './credentials/api-keys.custom-impl.service.js';
+} from './resource-servers/index.js';
 export {
-  AccessTokenService,
-  type Jwt_MachineToken_CreationParameter,
-  type MachineAccessTokenRequest,
-  type MachineAccessTokenResponse,
-} from './identity/access-token.service.js';
-export { OIDC_SUPPORTED_IDENTITY_SCOPES } from '@wildo/shared-lib';
-export { CimdTrustPolicy } from '@wildo/shared-lib';
+  assertRequestedRolesWithinCallerCeiling,
+  buildApiKeyMintHandlers,
+  generateApiKeyMaterial,
+  type ApiKeyImplHandlers,
+  type ApiKeyScope,
+} from './credentials/index.js';
+export { CimdTrustPolicy, OIDC_SUPPORTED_IDENTITY_SCOPES } from '@wildo/shared-lib';
 export {
   A2A_PROTOCOL_VERSIONS,
   A2aRuntime,
@@ -87,16 +91,17 @@ export {
   type A2aTask,
   type A2aTaskState,
 } from './a2a/index.js';
-export { MCP_SUPPORTED_PROTOCOL_VERSIONS } from './mcp/mcp-protocol.js';
 export {
+  MCP_SUPPORTED_PROTOCOL_VERSIONS,
   McpClientCapabilityRequired,
+  uploadGrantToolName,
   type McpContentBlock,
   type McpCustomTool,
   type McpCustomToolContext,
   type McpToolAnnotations,
   type McpToolDescriptor,
   type McpToolResult,
-} from './mcp/mcp-tools.types.js';
+} from './mcp/index.js';
 // Agents runtime, model providers, token budgets and model-call observability.
 export {
   ActorSystemAccess,
@@ -188,9 +193,6 @@ export {
   type CodingLocationPredicate,
   type CodingProgressListener,
   type CodingProviderRef,
-  type CodingTurnClassifier,
-  type CodingTurnSummary,
-  type CodingTurnVerdict,
   type StoredCodingRun,
   type StoredCodingSession,
 } from './agents/coding/index.js';
@@ -302,7 +304,6 @@ export {
   FileUploadGrantService,
   LocalDirectoryFileStorage,
   UPLOAD_GRANT_HEADER,
-  uploadGrantToolName,
   type FileRecord,
   type FileStorage,
   type FileUploadGrantMetadata,

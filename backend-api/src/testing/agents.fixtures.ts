@@ -1,7 +1,7 @@
 import type supertest from 'supertest';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type { TurnEvent } from '../engine/agents/conversations/turn-events.js';
-import type { WildoBackendOptions } from '../engine/container/wildo-backend.js';
+import type { TurnEvent } from '../engine/agents/runtime/turn-events.js';
+import type { WildoBackendOptions } from '../engine/bootstrap/wildo-backend.js';
 import type { SqlDatabase } from '../engine/persistence/sql-database.js';
 export { ManualClock } from './manual-clock.js';
 import { createOrganization, signUp, type TestUser } from './identity.fixtures.js';

@@ -3,7 +3,7 @@ import { CORE_APP_ROLES } from '@wildo/shared-lib';
 import type supertest from 'supertest';
 import { expect } from 'vitest';
 import { SAAS_SERVICE_TYPES } from '../engine/container/saas-service-types.tokens.js';
-import type { WildoBackend } from '../engine/container/wildo-backend.js';
+import type { WildoBackend } from '../engine/bootstrap/wildo-backend.js';
 import type { UsersService } from '../engine/identity/users.service.js';
 
 /** The default password of test accounts. */

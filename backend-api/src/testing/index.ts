@@ -1,7 +1,7 @@
 // `@wildo/backend-api/testing`: develop and test agents without a provider account. Local Anthropic and OpenAI
 // stand-ins (scripted, or the echo model `wildo dev --stub-models` runs), reply builders, the names a model sees
 // for tools, a client that reads a streamed turn and decides its approvals, and a scripted ACP coding agent.
-export { modelToolName, modelToolNames } from '../engine/agents/agent-tool-listing.js';
+export { modelToolName, modelToolNames } from '../engine/agents/systems/agent-tool-listing.js';
 export { TEST_PASSWORD_HASHING } from './password-hashing.js';
 export {
   ACP_STUB_AGENT_PATH,
@@ -12,7 +12,7 @@ export {
   type AcpStubStep,
 } from './coding-stubs/index.js';
 export type { PendingApproval } from '../engine/agents/approvals/approval.service.js';
-export type { TurnCompletion, TurnEvent } from '../engine/agents/conversations/turn-events.js';
+export type { TurnCompletion, TurnEvent } from '../engine/agents/runtime/turn-events.js';
 export {
   AnthropicStub,
   deferred,

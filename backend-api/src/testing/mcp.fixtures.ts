@@ -1,7 +1,7 @@
 import type supertest from 'supertest';
 import { expect, vi } from 'vitest';
 import { SAAS_SERVICE_TYPES } from '../engine/container/saas-service-types.tokens.js';
-import type { WildoBackendOptions } from '../engine/container/wildo-backend.js';
+import type { WildoBackendOptions } from '../engine/bootstrap/wildo-backend.js';
 import { GOVERNANCE_META, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from '../engine/mcp/mcp-protocol.js';
 import type { ServicesRegistryHandler } from '../engine/resources/services-registry-handler.service.js';
 import type { TestUser } from './identity.fixtures.js';

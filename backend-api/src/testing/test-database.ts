@@ -42,6 +42,10 @@ class SchemaScopedDatabase implements SqlDatabase {
     return this.inner.transaction(fn);
   }
 
+  checkHealth(): Promise<boolean> {
+    return this.inner.checkHealth();
+  }
+
   close(): Promise<void> {
     this.closing ??= this.inner.exec(`DROP SCHEMA IF EXISTS ${this.schema} CASCADE; SET search_path TO public`);
     return this.closing;

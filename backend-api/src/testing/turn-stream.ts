@@ -1,5 +1,5 @@
 import type { PendingApproval } from '../engine/agents/approvals/approval.service.js';
-import type { TurnEvent } from '../engine/agents/conversations/turn-events.js';
+import type { TurnEvent } from '../engine/agents/runtime/turn-events.js';
 
 /** A turn as a client reads it: the HTTP status, the events in order, and the error envelope when it failed. */
 export interface TurnResult {

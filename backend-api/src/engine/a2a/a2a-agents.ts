@@ -5,11 +5,11 @@ import {
   type FlowActorSystem,
   type ResourceServerInstance,
 } from '@wildo/shared-lib';
-import type { AgentsRegistry } from '../agents/agents-registry.service.js';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
-import type { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
-import type { DeclarationProblem } from '../resources/resources.errors.js';
+import type { AgentsRegistry, FlowsActorsApplication } from '../agents/systems/index.js';
+import type { ResourceServerInstancesRegistryBackendService } from '../resource-servers/index.js';
+import type { DeclarationProblem } from '../resources/index.js';
 import { invalidParams } from './a2a-protocol.js';
+import { A2A_PATH, instancePath } from '../urls/index.js';
 
 /** One skill of an agent card: an eligible actor system. */
 export interface A2aSkill {
@@ -135,18 +135,18 @@ export interface A2aAgentExposure {
  * with every eligible actor system, then each named instance with its selection (refs that do not resolve are
  * left out here; start-up refuses them).
  */
-export function describeA2aAgents(application: BackendApplicationDefinition): A2aAgentExposure[] {
+export function describeA2aAgents(application: FlowsActorsApplication): A2aAgentExposure[] {
   const systems = application.modules.flatMap((module) =>
     Object.values(module.flowsActors?.flowActorSystemsFactoryMap ?? {}).map((factory) => factory()),
   );
   const eligible = systems.filter(isEligible).map((system) => system.ref);
   return [
-    { name: 'default', endpoint: '/a2a', skills: [...eligible].sort() },
+    { name: 'default', endpoint: instancePath(A2A_PATH), skills: [...eligible].sort() },
     ...(application.resourceServerInstances ?? [])
       .filter((instance) => instance.kind === ResourceServerKind.A2A)
       .map((instance) => ({
         name: instance.ref,
-        endpoint: `/a2a/${instance.ref}`,
+        endpoint: instancePath(A2A_PATH, instance.ref),
         skills: (instance.actorSystemRefs ?? eligible).filter((ref) => eligible.includes(ref)),
       })),
   ];

@@ -1,4 +1,4 @@
-import { ENGINE_VERSION } from '../http/health.routes.js';
+import { ENGINE_VERSION } from '../config/index.js';
 import type { A2aAgent } from './a2a-agents.js';
 import { A2A_PROTOCOL_VERSIONS } from './a2a-protocol.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderExposureReport } from '../../cli/exposure.render.js';
 import { referenceApplication } from '../../modules/index.js';
 import { A2A_AUDIENCE, A2A_CONCIERGE_AUDIENCE, A2A_CONCIERGE_PATH, A2A_PATH } from '../../testing/a2a.fixtures.js';
-import { buildExposureReport } from '../mcp/exposure-report.js';
+import { buildExposureReport } from '../bootstrap/exposure-report.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 
 const database = useTestDatabase();

@@ -1,6 +1,6 @@
 import type { JobHandler, JobQueueService } from '../jobs/index.js';
 import type { Logger } from '../logging/index.js';
-import type { SqlExecutor } from '../persistence/sql-database.js';
+import type { SqlExecutor } from '../persistence/index.js';
 
 /** Queue of push deliveries: one job per status change and callback. */
 export const A2A_PUSH_QUEUE = 'a2a.push-delivery';

@@ -1,8 +1,6 @@
-import type { CoordinationBackend } from '../coordination/coordination.js';
-import { readUserSnapshot } from '../identity/authenticator.service.js';
-import type { PrincipalDirectory } from '../identity/principal-directory.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
-import { ownerKeyOf } from '../agents/approvals/approval.service.js';
+import type { CoordinationBackend } from '../coordination/index.js';
+import { readUserSnapshot, type AuthenticatedPrincipal, type PrincipalDirectory } from '../identity/index.js';
+import { ownerKeyOf } from '../agents/approvals/index.js';
 import type { A2aAgent } from './a2a-agents.js';
 import { taskNotFound, TERMINAL_STATES, type A2aDialect, type A2aOperation } from './a2a-protocol.js';
 import type { A2aPushConfigView, A2aPushService } from './a2a-push.service.js';

@@ -1,4 +1,5 @@
 import { FRAMEWORK_ERROR_JSON_RPC, JSON_RPC_ERROR_CODES, type FrameworkErrorCode } from '../errors/index.js';
+import { JsonRpcMethods } from '../jsonrpc/index.js';
 
 /** The two A2A dialects this server speaks on one endpoint: 0.2.5/0.3 (`message/send`) and 1.0 (`SendMessage`). */
 export type A2aDialect = 'legacy' | 'v1';
@@ -22,8 +23,8 @@ export type A2aOperation =
   | 'push.list'
   | 'push.delete';
 
-/** Method names of each dialect; the dialect of a request is read from its method name. */
-export const A2A_METHODS: Readonly<Record<string, { dialect: A2aDialect; operation: A2aOperation }>> = {
+/** Method names of each dialect (looked up by own name only); the dialect of a request is read from its method name. */
+export const A2A_METHODS = new JsonRpcMethods<{ dialect: A2aDialect; operation: A2aOperation }>({
   'message/send': { dialect: 'legacy', operation: 'send' },
   'message/stream': { dialect: 'legacy', operation: 'stream' },
   'tasks/get': { dialect: 'legacy', operation: 'get' },
@@ -43,7 +44,7 @@ export const A2A_METHODS: Readonly<Record<string, { dialect: A2aDialect; operati
   GetTaskPushNotificationConfig: { dialect: 'v1', operation: 'push.get' },
   ListTaskPushNotificationConfigs: { dialect: 'v1', operation: 'push.list' },
   DeleteTaskPushNotificationConfig: { dialect: 'v1', operation: 'push.delete' },
-};
+});
 
 /** Task states in their canonical (0.2.5, lower-case) spelling; push payloads always use these. */
 export const A2A_TASK_STATES = [

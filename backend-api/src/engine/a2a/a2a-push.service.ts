@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../container/clock.js';
+import type { Clock } from '../container/index.js';
 import type { Logger } from '../logging/index.js';
 import { findOutboundRefusal, type OutboundFetcher, type OutboundTargetPolicy } from '../net/index.js';
 import type { JobRun, JobRunSummary } from '../jobs/index.js';
-import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
+import type { SqlDatabase, SqlExecutor } from '../persistence/index.js';
 import type { A2aJobs, A2aPushJob, A2aPushRetryPolicy } from './a2a-jobs.js';
 import { invalidParams, taskNotFound, TERMINAL_STATES } from './a2a-protocol.js';
 import type { A2aTaskStore } from './a2a-task.store.js';

@@ -11,7 +11,7 @@ import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import type { CoordinationBackend } from '../coordination/coordination.js';
 import { jobsSchemaFor } from '../jobs/pg-boss-database.js';
 import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
-import type { WildoBackendOptions } from '../container/wildo-backend.js';
+import type { WildoBackendOptions } from '../bootstrap/wildo-backend.js';
 import { createSilentLogger } from '../logging/index.js';
 import { OutboundTargetGuard } from '../net/index.js';
 import { A2aRuntime } from './a2a.module.js';

@@ -1,4 +1,4 @@
-import type { CoordinationBackend, Lease } from '../coordination/coordination.js';
+import type { CoordinationBackend, Lease } from '../coordination/index.js';
 import type { Logger } from '../logging/index.js';
 import type { A2aTaskChange, A2aTaskStore } from './a2a-task.store.js';
 import type { A2aTask } from './a2a-task.types.js';

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { ConversationService } from '../agents/conversations/conversation.service.js';
-import type { TurnEndRow } from '../agents/conversations/conversation.store.js';
-import type { TurnEvent } from '../agents/conversations/turn-events.js';
-import type { CoordinationBackend, Lease, Unsubscribe } from '../coordination/coordination.js';
+import type { ConversationService, TurnEndRow, TurnEvent } from '../agents/runtime/index.js';
+import type { CoordinationBackend, Lease, Unsubscribe } from '../coordination/index.js';
 import { FrameworkError, toFrameworkError } from '../errors/index.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { AuthenticatedPrincipal } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
-import type { SqlExecutor } from '../persistence/sql-database.js';
+import type { SqlExecutor } from '../persistence/index.js';
 import { resolveSkill, type A2aAgent } from './a2a-agents.js';
 import { A2aTaskLeases } from './a2a-task-leases.js';
 import { A2A_ERRORS, A2aRpcError, invalidParams, taskNotFound, TERMINAL_STATES } from './a2a-protocol.js';

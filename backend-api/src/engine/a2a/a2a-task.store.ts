@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../container/clock.js';
-import type { TurnEndRow } from '../agents/conversations/conversation.store.js';
-import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
+import type { Clock } from '../container/index.js';
+import type { TurnEndRow } from '../agents/runtime/index.js';
+import type { SqlDatabase, SqlExecutor } from '../persistence/index.js';
 import { toStorableValue } from '../resources/schema/index.js';
 import { TERMINAL_STATES, type A2aTaskState } from './a2a-protocol.js';
 import type { A2aApprovalRequest, A2aTask, A2aTaskScope } from './a2a-task.types.js';

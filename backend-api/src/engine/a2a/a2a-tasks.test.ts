@@ -28,7 +28,7 @@ import { taskChannel } from './a2a-task.service.js';
 import { A2A_SWEEP_CRON, A2A_SWEEP_QUEUE } from './a2a-jobs.js';
 import { JOBS_TYPES, type JobQueueService } from '../jobs/index.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
-import type { ConversationStore } from '../agents/conversations/conversation.store.js';
+import type { ConversationStore } from '../agents/runtime/conversation.store.js';
 
 const READ = 'resource_todos_read';
 const RENAME = 'resource_todos_update';

@@ -1,4 +1,4 @@
-import type { SqlMigration } from '../persistence/sql-database.js';
+import type { SqlMigration } from '../persistence/index.js';
 
 /** A2A tasks, push notification configurations and their delivery attempts. */
 export const A2A_MIGRATIONS: readonly SqlMigration[] = [

@@ -1,14 +1,12 @@
 import type { Container } from 'inversify';
-import type { ConversationService } from '../agents/conversations/conversation.service.js';
-import type { AgentsRegistry } from '../agents/agents-registry.service.js';
-import type { BackendApplicationDefinition, BackendDomainModule } from '../container/backend-domain-module.js';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
-import type { CoordinationBackend } from '../coordination/coordination.js';
+import type { ConversationService } from '../agents/runtime/index.js';
+import type { AgentsRegistry, FlowsActorsApplication } from '../agents/systems/index.js';
+import { SAAS_SERVICE_TYPES as T, type Clock, type ModuleBase } from '../container/index.js';
+import type { CoordinationBackend } from '../coordination/index.js';
 import type { Logger } from '../logging/index.js';
 import { OutboundTargetGuard, type OutboundTargetGuardOptions } from '../net/index.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
-import type { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
+import type { SqlDatabase } from '../persistence/index.js';
+import type { ResourceServerInstancesRegistryBackendService } from '../resource-servers/index.js';
 import { A2aAgentDirectory } from './a2a-agents.js';
 import type { JobQueueService, JobRunSummary } from '../jobs/index.js';
 import { A2aJobs, DEFAULT_PUSH_RETRY, type A2aPushRetryPolicy } from './a2a-jobs.js';
@@ -65,7 +63,7 @@ export class A2aRuntime {
  */
 export function createA2aRuntime(
   container: Container,
-  application: BackendApplicationDefinition,
+  application: FlowsActorsApplication,
   options: { production: boolean; jobs: JobQueueService; settings?: A2aSettings },
 ): A2aRuntime {
   const get = <V>(token: symbol) => container.get<V>(token);
@@ -107,4 +105,4 @@ export function createA2aRuntime(
 }
 
 /** A2A as an engine module: its tables (the runtime is built by `createWildoBackend`). */
-export const a2aModule: BackendDomainModule = { name: 'wildo-a2a', migrations: A2A_MIGRATIONS };
+export const a2aModule: ModuleBase = { name: 'wildo-a2a', migrations: A2A_MIGRATIONS };

@@ -1,14 +1,12 @@
 import express, { Router, type Request, type Response } from 'express';
-import type { CounterPolicy } from '../coordination/coordination.js';
+import type { CounterPolicy } from '../coordination/index.js';
 import { FrameworkError, toFrameworkError, toJsonRpcError } from '../errors/index.js';
-import { burstKeyOf } from '../http/authentication.middleware.js';
-import { httpState } from '../http/http-state.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import { burstKeyOf, httpState } from '../routing/index.js';
+import type { AuthenticatedPrincipal } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
-import { McpWireError, rpcError, rpcResult, type JsonRpcMessage } from '../mcp/mcp-protocol.js';
-import { parseMessage } from '../mcp/mcp-wire.js';
-import type { ResourceServerAuthenticator } from '../resource-servers/resource-server.authenticator.js';
-import { rateLimited, type RateLimitService } from '../resources/rate-limit.service.js';
+import { JsonRpcWireError, parseJsonRpcMessage, rpcError, rpcResult, type JsonRpcMessage } from '../jsonrpc/index.js';
+import type { ResourceServerAuthenticator } from '../resource-servers/index.js';
+import { rateLimited, type RateLimitService } from '../resources/index.js';
 import type { A2aAgent, A2aAgentDirectory } from './a2a-agents.js';
 import { legacyAgentCard, v1AgentCard, type A2aCardAuthorization } from './a2a-card.js';
 import { runA2aMethod, type A2aMethodDeps } from './a2a-methods.js';
@@ -21,6 +19,7 @@ import {
   type A2aDialect,
 } from './a2a-protocol.js';
 import { paramsOf } from './a2a-wire.js';
+import { A2A_PATH } from '../urls/index.js';
 
 /** Options of {@link createA2aRouter}. */
 export interface A2aRouterOptions extends A2aMethodDeps {
@@ -37,7 +36,7 @@ const CARD_FILES = ['agent-card.json', 'agent.json'];
 
 /** Sends a JSON-RPC error: protocol errors with their status, framework errors by A2A's code table. */
 function sendError(res: Response, id: JsonRpcMessage['id'], error: unknown, logger: Logger): void {
-  if (error instanceof A2aRpcError || error instanceof McpWireError) {
+  if (error instanceof A2aRpcError || error instanceof JsonRpcWireError) {
     res.status(error.status).json(rpcError(id, error));
     return;
   }
@@ -78,14 +77,14 @@ export function createA2aRouter(options: A2aRouterOptions): Router {
   const json = express.json({ limit: 1024 * 1024, strict: false, type: () => true });
 
   for (const file of CARD_FILES) {
-    router.get([`/a2a/.well-known/${file}`, `/a2a/:instance/.well-known/${file}`], (req, res) => {
+    router.get([`${A2A_PATH}/.well-known/${file}`, `${A2A_PATH}/:instance/.well-known/${file}`], (req, res) => {
       const agent = options.agents.agent(instanceOf(req));
       if (!agent) return void res.status(404).json({ error: 'not_found', error_description: 'No such A2A agent.' });
       sendCard(req, res, agent, file, options.authorization);
     });
   }
 
-  router.all(['/a2a', '/a2a/:instance'], (req, res) => {
+  router.all([A2A_PATH, `${A2A_PATH}/:instance`], (req, res) => {
     const agent = options.agents.agent(instanceOf(req));
     if (!agent)
       return void res
@@ -111,13 +110,13 @@ export function createA2aRouter(options: A2aRouterOptions): Router {
   const respond = async (req: Request, res: Response, agent: A2aAgent) => {
     let message: JsonRpcMessage;
     try {
-      message = parseMessage(req.body);
+      message = parseJsonRpcMessage(req.body);
     } catch (error) {
       return sendError(res, null, error, options.logger);
     }
     const id = message.id;
     try {
-      const method = A2A_METHODS[message.method];
+      const method = A2A_METHODS.get(message.method);
       if (!method) throw new A2aRpcError(A2A_ERRORS.METHOD_NOT_FOUND, 'Method not found');
       if (id === undefined || id === null)
         throw new A2aRpcError(A2A_ERRORS.INVALID_REQUEST, 'Invalid Request: an id is required.', 400);

@@ -1,6 +1,7 @@
 // The A2A resource server: agent cards, both dialects on one JSON-RPC endpoint, tasks, streams, push, cancellation.
 export {
   A2aAgentDirectory,
+  a2aInstanceProblems,
   describeA2aAgents,
   type A2aAgent,
   type A2aAgentExposure,
@@ -10,4 +11,5 @@ export { A2A_PROTOCOL_VERSIONS, type A2aDialect, type A2aTaskState } from './a2a
 export { DEFAULT_PUSH_RETRY, type A2aPushRetryPolicy } from './a2a-jobs.js';
 export type { A2aPushDelivery } from './a2a-push.service.js';
 export type { A2aTask } from './a2a-task.types.js';
-export { A2aRuntime, type A2aSettings } from './a2a.module.js';
+export { a2aModule, A2aRuntime, createA2aRuntime, type A2aSettings } from './a2a.module.js';
+export { createA2aRouter, createA2aWellKnownRouter } from './a2a.routes.js';

@@ -1,4 +1,4 @@
-import type { SqlMigration } from '../persistence/sql-database.js';
+import type { SqlMigration } from '../persistence/index.js';
 
 /** Conversations (executions and their messages) and pending approvals of tool calls. */
 export const AGENTS_MIGRATIONS: readonly SqlMigration[] = [

@@ -1,35 +1,32 @@
 import { ContainerModule, type ResolutionContext } from 'inversify';
-import type { Clock } from '../container/clock.js';
-import type { BackendDomainModule } from '../container/backend-domain-module.js';
-import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES as T, type Clock } from '../container/index.js';
+import { ActorSystemAccess, type AgentsRegistry, type FlowsActorsModule } from './systems/index.js';
 import type { Logger } from '../logging/index.js';
-import type { AgentTraceSink } from '../observability/trace-sink.js';
-import type { ExecutionContextCreator } from '../resources/execution-context-creator.service.js';
-import type { OperationDispatcher } from '../resources/operation-dispatcher.service.js';
-import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
-import { AgentCallRecorder } from './agent-call-recorder.js';
-import { AgentsBackendService } from './agents-backend.service.js';
+import type { AgentTraceSink } from '../observability/index.js';
+import type { ExecutionContextCreator, OperationDispatcher, ResourcesRegistry } from '../resources/index.js';
+import type { RoleHierarchyResolver } from '../identity/index.js';
+import {
+  AgentCallRecorder,
+  AgentsBackendService,
+  CODING_AGENT_ARM,
+  ConversationService,
+  ConversationStore,
+  type CodingAgentArm,
+} from './runtime/index.js';
 import { AGENTS_MIGRATIONS } from './agents.migrations.js';
-import type { AgentsRegistry } from './agents-registry.service.js';
-import { ApprovalService } from './approvals/approval.service.js';
-import { CachedBudgetAdmission } from './budgets/cached-budget-admission.js';
-import { CODING_TYPES, type CodingAgentService } from './coding/index.js';
-import type { TokenBudgetService } from './budgets/token-budget.types.js';
-import { ConversationService } from './conversations/conversation.service.js';
-import { ConversationStore } from './conversations/conversation.store.js';
-import type { ExternalMcpConnector } from './external-mcp/external-mcp.service.js';
-import type { ProviderRegistry } from './providers/provider-registry.service.js';
-import { ActorSystemAccess } from './systems/actor-system-access.service.js';
-import { toolDispatchPath } from './tools/tool-caller.js';
+import { ApprovalService } from './approvals/index.js';
+import { CachedBudgetAdmission, type TokenBudgetService } from './budgets/index.js';
+import type { ExternalMcpConnector } from './external-mcp/index.js';
+import type { ProviderRegistry } from './providers/index.js';
+import { toolDispatchPath } from './tools/index.js';
 // Installs how resource tools (`resourceReadTool`, a handle's `tools`) run, wherever the engine is loaded from.
-import './tools/resource-tools.js';
+import './tools/index.js';
 
 const get = <V>(ctx: ResolutionContext, token: symbol) => ctx.get<V>(token);
 
 /** The coding arm of `invokeAgent`, when the coding-agent module is loaded. */
-function codingArm(ctx: ResolutionContext): { coding?: CodingAgentService } {
-  const coding = ctx.get<CodingAgentService>(CODING_TYPES.CodingAgentService, { optional: true });
+function codingArm(ctx: ResolutionContext): { coding?: CodingAgentArm } {
+  const coding = ctx.get<CodingAgentArm>(CODING_AGENT_ARM, { optional: true });
   return coding ? { coding } : {};
 }
 
@@ -99,7 +96,7 @@ export const agentsContainerModule = new ContainerModule(({ bind }) => {
 });
 
 /** The agents runtime as an engine module: its tables and bindings. */
-export const agentsModule: BackendDomainModule = {
+export const agentsModule: FlowsActorsModule = {
   name: 'wildo-agents',
   migrations: AGENTS_MIGRATIONS,
   containerModule: agentsContainerModule,

@@ -1,13 +1,11 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { toFrameworkError } from '../errors/index.js';
-import { errorEnvelope } from '../http/error.middleware.js';
-import { httpState, param, requirePrincipal, sendData } from '../http/http-state.js';
+import { errorEnvelope, httpState, param, requirePrincipal, sendData } from '../routing/index.js';
 import type { Logger } from '../logging/index.js';
-import { parseContract } from '../resources/operation-input.js';
-import type { ApprovalService } from './approvals/approval.service.js';
-import { MAX_USER_MESSAGE_CHARS, type ConversationService } from './conversations/conversation.service.js';
-import type { TurnEvent } from './conversations/turn-events.js';
+import { parseContract } from '../resources/index.js';
+import type { ApprovalService } from './approvals/index.js';
+import { MAX_USER_MESSAGE_CHARS, type ConversationService, type TurnEvent } from './runtime/index.js';
 
 /** Options of {@link createAgentsRouter}. */
 export interface AgentsRouterOptions {

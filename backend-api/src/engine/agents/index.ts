@@ -1,33 +1,53 @@
 // The agents runtime: declarations' registry, buffered invocation, streaming turns with tools, approvals.
 export {
+  AgentCallRecorder,
   AgentsBackendService,
   budgetTenantOfInitiator,
+  ConversationService,
+  ConversationStore,
+  DEFAULT_MAX_TOOL_STEPS,
+  HISTORY_WINDOW,
+  MAX_TOOL_RESULT_CHARS,
+  MAX_USER_MESSAGE_CHARS,
+  type AgentCallReport,
   type AgentInvocationResult,
   type CodingAgentInvocationOptions,
+  type CodingTurnClassifier,
+  type CodingTurnSummary,
+  type CodingTurnVerdict,
+  type ConversationTranscript,
+  type Execution,
+  type ExecutionOwner,
+  type ExecutionStatus,
   type InvokeAgentOptions,
-} from './agents-backend.service.js';
+  type ResumeTurnRequest,
+  type StartTurnRequest,
+  type TurnCompletion,
+  type TurnEvent,
+} from './runtime/index.js';
 export {
+  ActorSystemAccess,
   AgentsRegistry,
-  isLanguageOperation,
-  type AgentModelResolver,
-  type ResolvedAgent,
-} from './agents-registry.service.js';
-export { catalogueModelResolver } from './agent-model-resolver.js';
-export {
+  budgetTenantOf,
+  catalogueModelResolver,
   defineActorSystem,
   defineChatAgent,
+  isLanguageOperation,
   type AccessRule,
   type ActorSystemDefinition,
   type ActorSystemHandle,
+  type AgentModelResolver,
   type ChatAgent,
   type ChatAgentDefinition,
   type ChatModelOf,
   type ChatProviderRef,
+  type ResolvedAgent,
+  type SystemAccessRequest,
   type SystemActorDefinition,
-} from './define-agent.js';
+  type SystemAdmission,
+} from './systems/index.js';
 export { agentsContainerModule, agentsModule } from './agents.module.js';
 export { createAgentsRouter, type AgentsRouterOptions } from './agents.routes.js';
-export { AgentCallRecorder, type AgentCallReport } from './agent-call-recorder.js';
 export {
   APPROVAL_LIFETIME_MS,
   ApprovalService,
@@ -35,59 +55,34 @@ export {
   type AppliedDecision,
   type ApprovalDecision,
   type PendingApproval,
-} from './approvals/approval.service.js';
-export { admitBudget } from './budgets/budget-admission.js';
+} from './approvals/index.js';
+export { admitBudget } from './budgets/index.js';
 export {
-  ConversationService,
-  DEFAULT_MAX_TOOL_STEPS,
-  HISTORY_WINDOW,
-  MAX_TOOL_RESULT_CHARS,
-  MAX_USER_MESSAGE_CHARS,
-  type ConversationTranscript,
-  type ResumeTurnRequest,
-  type StartTurnRequest,
-} from './conversations/conversation.service.js';
-export {
-  ConversationStore,
-  type Execution,
-  type ExecutionOwner,
-  type ExecutionStatus,
-} from './conversations/conversation.store.js';
-export type { TurnCompletion, TurnEvent } from './conversations/turn-events.js';
-export type { ToolOutcome } from './conversations/turn-tools.js';
-export { ExternalMcpConnector, type ExternalMcpSession } from './external-mcp/external-mcp.service.js';
-export type {
-  ExternalMcpCallResult,
-  ExternalMcpServerDefinition,
-  ExternalMcpTool,
-} from './external-mcp/external-mcp.types.js';
-export {
-  ActorSystemAccess,
-  budgetTenantOf,
-  type SystemAccessRequest,
-  type SystemAdmission,
-} from './systems/actor-system-access.service.js';
-export type {
-  FunctionTool,
-  FunctionToolExecutionContext,
-  FunctionToolResourceOperation,
-} from './tools/function-tool.types.js';
-export {
+  createToolCaller,
+  createToolExecutionContext,
   READ_TOOL_MAX_RECORDS,
   resourceReadTool,
   resourceWriteTool,
+  toolDispatchPath,
+  type FunctionTool,
+  type FunctionToolExecutionContext,
+  type FunctionToolResourceOperation,
   type ResourceWriteToolOptions,
-} from './tools/resource-tools.js';
-export {
-  createToolCaller,
-  type ToolCallIdentity,
   type ToolCaller,
+  type ToolCallIdentity,
   type ToolCallResult,
+  type ToolCallSite,
   type ToolDispatchPath,
   type ToolListOptions,
   type ToolOperationCall,
+  type ToolOutcome,
   type ToolRecordPage,
   type ToolRecords,
-  toolDispatchPath,
-} from './tools/tool-caller.js';
-export { createToolExecutionContext, type ToolCallSite } from './tools/tool-execution-context.js';
+} from './tools/index.js';
+export {
+  ExternalMcpConnector,
+  type ExternalMcpCallResult,
+  type ExternalMcpServerDefinition,
+  type ExternalMcpSession,
+  type ExternalMcpTool,
+} from './external-mcp/index.js';

@@ -28,6 +28,7 @@ export {
   type GenerationComparison,
   type GenerationWriteResult,
 } from './generation.store.js';
+export { ENGINE_VERSION } from './engine-version.js';
 export { findProjectRoot, isProjectRoot } from './project-root.js';
 export { resolveProviderAvailability, type ProviderAvailability } from './provider-availability.js';
 export { buildRuntimeConfiguration } from './runtime-configuration.build.js';

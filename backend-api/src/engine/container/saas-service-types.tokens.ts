@@ -23,6 +23,8 @@ export const SAAS_SERVICE_TYPES = {
   OperationAdmission: Symbol.for('wildo.OperationAdmission'),
   RateLimitService: Symbol.for('wildo.RateLimitService'),
   RoleHierarchyResolver: Symbol.for('wildo.RoleHierarchyResolver'),
+  /** The dispatch path's check of `z_file` values, bound by the files capability (`FILES_TYPES.FileReferenceCheck`). */
+  FileReferenceCheck: Symbol.for('wildo.FileReferenceCheck'),
   // Identity
   Authenticator: Symbol.for('wildo.Authenticator'),
   AuthenticationStrategies: Symbol.for('wildo.AuthenticationStrategies'),

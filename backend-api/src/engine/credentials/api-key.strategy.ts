@@ -1,7 +1,6 @@
 import { inject, injectable } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { AuthenticationStrategy } from '../identity/authenticator.service.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
+import type { AuthenticatedPrincipal, AuthenticationStrategy } from '../identity/index.js';
 import { looksLikeApiKey } from './api-key-material.js';
 import type { CredentialDirectory } from './credential-directory.service.js';
 

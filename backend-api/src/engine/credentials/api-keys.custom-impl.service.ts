@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CoreResourceOperation, type RotateCredentialRequestSchema } from '@wildo/shared-lib';
 import type { z } from 'zod';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import {
   createResourceCustomServiceImplementation,
   type CustomOperationArgs,
@@ -10,10 +10,10 @@ import {
   type RecordGuard,
   type ResourceCustomServiceImplementation,
   type ResourceRecord,
+  type ResourcesRegistry,
   type ServiceHandlerUtils,
-} from '../resources/custom-service.js';
-import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+} from '../resources/index.js';
+import type { RoleHierarchyResolver } from '../identity/index.js';
 import { generateApiKeyMaterial, type ApiKeyScope } from './api-key-material.js';
 import type { CredentialDirectory } from './credential-directory.service.js';
 import type { CredentialSecrets } from './credential-secrets.service.js';

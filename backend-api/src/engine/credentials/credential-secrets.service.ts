@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { PrimarySecret } from '../identity/primary-secret.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
+import type { PrimarySecret } from '../identity/index.js';
 
 /** Bytes of randomness in every generated secret (256 bits: far beyond guessing, so a keyed hash suffices). */
 const SECRET_BYTES = 32;

@@ -9,7 +9,7 @@ import type { TenantScope } from '../persistence/resource-store.js';
 import type { ExecutionContext } from '../resources/execution-context.js';
 import { validateBody } from '../resources/operation-input.js';
 import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type { RoleHierarchyResolver } from '../identity/role-hierarchy.service.js';
 import type { ServicesRegistryHandler } from '../resources/services-registry-handler.service.js';
 import { CREDENTIAL_RESOURCE_TYPES as TYPES, Credentials_Operations } from './credentials.resource-types.js';
 

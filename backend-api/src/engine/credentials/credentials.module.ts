@@ -1,6 +1,6 @@
 import { ContainerModule } from 'inversify';
-import type { BackendDomainModule } from '../container/backend-domain-module.js';
-import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
+import type { ResourcesModule } from '../resources/index.js';
+import { SAAS_SERVICE_TYPES as T } from '../container/index.js';
 import { ApiKeyAuthenticationStrategy } from './api-key.strategy.js';
 import { buildApiKeyImplementation } from './api-keys.custom-impl.service.js';
 import { applicationApiKeysResource, organizationApiKeysResource } from './api-keys.resource.js';
@@ -14,7 +14,7 @@ import { applicationOAuthClientsResource, organizationOAuthClientsResource } fro
  * The engine's credentials: organization and application API keys and OAuth clients as resources (same
  * dispatch path as any other), the raw-key authentication strategy and the credential directory.
  */
-export const credentialsModule: BackendDomainModule = {
+export const credentialsModule: ResourcesModule = {
   name: 'wildo-credentials',
   resources: [
     organizationApiKeysResource,

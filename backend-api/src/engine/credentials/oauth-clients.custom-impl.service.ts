@@ -4,7 +4,7 @@ import {
   type RotateCredentialRequestSchema,
 } from '@wildo/shared-lib';
 import type { z } from 'zod';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import type { InputProblem } from '../errors/index.js';
 import {
   createResourceCustomServiceImplementation,
@@ -13,14 +13,13 @@ import {
   type ResourceCustomServiceImplementation,
   type ResourceRecord,
   type ServiceHandlerUtils,
-} from '../resources/custom-service.js';
+} from '../resources/index.js';
 import type { CredentialDirectory } from './credential-directory.service.js';
 import type { CredentialSecrets } from './credential-secrets.service.js';
 import { Credentials_Operations } from './credentials.resource-types.js';
 import { DYNAMIC_REGISTRATION_VARIANT } from './oauth-clients.resource.js';
 import { isSafeRedirectUri } from '../oauth/cimd/index.js';
-import { clientRevocationSubject } from '../oauth/token-revocation-index.js';
-import type { TokenRevocations } from '../oauth/token-revocations.service.js';
+import { clientRevocationSubject, type TokenRevocations } from '../identity/index.js';
 import { oneTimeSecret } from './one-time-secret.js';
 import { credentialGuard, cutoffOf } from './roles-ceiling.js';
 

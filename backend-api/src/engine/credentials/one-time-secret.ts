@@ -1,7 +1,6 @@
 import { CoreResourceOperation } from '@wildo/shared-lib';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { PostfixCoreHandler } from '../resources/custom-service.js';
-import type { ExecutionContext } from '../resources/execution-context.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
+import type { ExecutionContext, PostfixCoreHandler } from '../resources/index.js';
 import type { CredentialDirectory } from './credential-directory.service.js';
 
 /**

@@ -1,8 +1,7 @@
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
-import type { ErrorBuilder, RecordGuard } from '../resources/custom-service.js';
-import type { ExecutionContext } from '../resources/execution-context.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type { ErrorBuilder, ExecutionContext, RecordGuard } from '../resources/index.js';
+import type { RoleHierarchyResolver } from '../identity/index.js';
 
 /**
  * Refuses a credential (API key, OAuth client) holding or asking for a role the caller does not hold, directly

@@ -1,6 +1,6 @@
 import { fileFieldRegistry, type FileFieldOptions } from '@wildo/shared-lib';
 import type { z } from 'zod';
-import { shapeOf, unwrapTransparent } from '../resources/schema/zod-internals.js';
+import { shapeOf, unwrapTransparent } from '../resources/schema/index.js';
 
 /** A top-level `z_file` field of a resource: its name and declared options. */
 export interface FileField {

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock } from '../container/clock.js';
-import type { TenantScope } from '../persistence/resource-store.js';
-import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
+import type { Clock } from '../container/index.js';
+import type { SqlDatabase, SqlExecutor, TenantScope } from '../persistence/index.js';
 import type { FileStorage } from './file-storage.js';
 
 /** Where a file is in its life: its row exists while `uploading`; `stored` once every byte is in the storage. */

@@ -1,11 +1,7 @@
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import { FrameworkError, type InputProblem } from '../errors/index.js';
-import type { TenantScope } from '../persistence/resource-store.js';
-import type { SqlExecutor } from '../persistence/sql-database.js';
-import type { CompiledOperation } from '../resources/compiled-resource.types.js';
-import type { ExecutionContext } from '../resources/execution-context.js';
-import { scopeFor } from '../resources/record-access.js';
-import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
+import type { SqlExecutor, TenantScope } from '../persistence/index.js';
+import { scopeFor, type CompiledOperation, type ExecutionContext, type ResourcesRegistry } from '../resources/index.js';
 import { fileFieldsOf, fileIdsIn, type FileField } from './file-fields.js';
 import type { FileRecordsService } from './file-records.service.js';
 

@@ -1,14 +1,14 @@
-import type {
-  RecordConstraint,
-  RecordCreator,
-  ResourceStore,
-  ResourceStoreDefinition,
-  StoredRecord,
-  StoreWriteOutcome,
-  TenantScope,
-} from '../persistence/resource-store.js';
-import { ForwardingResourceStore } from '../persistence/forwarding-resource-store.js';
-import type { SqlExecutor } from '../persistence/sql-database.js';
+import {
+  ForwardingResourceStore,
+  type RecordConstraint,
+  type RecordCreator,
+  type ResourceStore,
+  type ResourceStoreDefinition,
+  type SqlExecutor,
+  type StoredRecord,
+  type StoreWriteOutcome,
+  type TenantScope,
+} from '../persistence/index.js';
 import type { FileReferenceCheck } from './file-reference.check.js';
 
 type Check = Pick<FileReferenceCheck, 'checkWrite' | 'namesFiles' | 'declaresFileFields'>;

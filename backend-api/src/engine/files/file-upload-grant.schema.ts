@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TenantScope } from '../persistence/resource-store.js';
+import type { TenantScope } from '../persistence/index.js';
 import type { FileUploader } from './file-records.service.js';
 
 /** Lifetime of an upload grant when the caller names none (minutes). */

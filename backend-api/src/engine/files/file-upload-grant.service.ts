@@ -4,19 +4,26 @@ import {
   CoreResourceOperation,
   DurationUnit,
 } from '@wildo/shared-lib';
-import type { Clock } from '../container/clock.js';
-import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
+import type { Clock } from '../container/index.js';
+import type { RuntimeConfiguration } from '../config/index.js';
 import { FrameworkError, type InputProblem } from '../errors/index.js';
-import type { ConsumableTokenService, InspectedToken } from '../identity/consumable-tokens.service.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
-import type { ResourceStore } from '../persistence/resource-store.js';
-import type { CompiledOperation, CompiledResource } from '../resources/compiled-resource.types.js';
-import type { DispatchSurface, ExecutionContext } from '../resources/execution-context.js';
-import type { ExecutionContextCreator } from '../resources/execution-context-creator.service.js';
-import type { OperationAdmission } from '../resources/operation-admission.service.js';
-import { scopeFor } from '../resources/record-access.js';
-import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type {
+  AuthenticatedPrincipal,
+  ConsumableTokenService,
+  InspectedToken,
+  RoleHierarchyResolver,
+} from '../identity/index.js';
+import type { ResourceStore } from '../persistence/index.js';
+import {
+  scopeFor,
+  type CompiledOperation,
+  type CompiledResource,
+  type DispatchSurface,
+  type ExecutionContext,
+  type ExecutionContextCreator,
+  type OperationAdmission,
+  type ResourcesRegistry,
+} from '../resources/index.js';
 import { fileFieldsOf, isUserUploadable, type FileField } from './file-fields.js';
 import type { FileRecord, FileRecordsService } from './file-records.service.js';
 import {

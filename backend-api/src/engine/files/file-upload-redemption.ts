@@ -1,7 +1,7 @@
 import { CoreConsumableTokenTypes } from '@wildo/shared-lib';
-import type { Clock } from '../container/clock.js';
+import type { Clock } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
-import type { ConsumableTokenService } from '../identity/consumable-tokens.service.js';
+import type { ConsumableTokenService } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
 import type { FileField } from './file-fields.js';
 import type { FileRecordsService } from './file-records.service.js';
@@ -10,8 +10,13 @@ import {
   type FileUploadGrantMetadata,
   type UploadedFileDescription,
 } from './file-upload-grant.schema.js';
-import { describeFile, essenceOf, fileFactsProblems, type UploadTarget } from './file-upload-grant.service.js';
-import type { FileUploadGrantService } from './file-upload-grant.service.js';
+import {
+  describeFile,
+  essenceOf,
+  fileFactsProblems,
+  type FileUploadGrantService,
+  type UploadTarget,
+} from './file-upload-grant.service.js';
 
 /** Room for the multipart envelope (boundaries, part headers) around the file's own bytes. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;

@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { FrameworkError } from '../errors/index.js';
-import { httpState, param } from '../http/http-state.js';
-import { checkRecordId } from '../resources/operation-input.js';
+import { httpState, param } from '../routing/index.js';
+import { checkRecordId } from '../resources/index.js';
 import { toInputProblems } from '../resources/schema/index.js';
 import type { FileUploadRedemption } from './file-upload-redemption.js';
 import {

@@ -11,7 +11,7 @@ import {
 import type supertest from 'supertest';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { defineBackendApplication } from '../container/backend-domain-module.js';
+import { defineBackendApplication } from '../bootstrap/backend-domain-module.js';
 import type { TestUser } from '../../testing/identity.fixtures.js';
 import { UPLOAD_GRANT_HEADER, type UploadGrantResponse } from './file-upload-grant.schema.js';
 

@@ -1,4 +1,4 @@
-import type { SqlMigration } from '../persistence/sql-database.js';
+import type { SqlMigration } from '../persistence/index.js';
 
 /**
  * File records: one row per uploaded file, owned by a tenant (organization, user or the application) and bound

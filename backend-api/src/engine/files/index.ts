@@ -15,8 +15,10 @@ export { FileReferenceCheck } from './file-reference.check.js';
 export { FileReferencingStore, withFileReferences } from './file-referencing-store.js';
 export { LocalDirectoryFileStorage, type FileStorage } from './file-storage.js';
 export {
+  DeclaredFileSchema,
   FILE_UPLOAD_GRANT_DEFAULT_MINUTES,
   FILE_UPLOAD_GRANT_MAX_MINUTES,
+  MintUploadGrantBodySchema,
   UPLOAD_GRANT_HEADER,
   type DeclaredFile,
   type FileUploadGrantMetadata,
@@ -30,4 +32,8 @@ export {
 export { FileUploadGrantService, type MintUploadGrantRequest } from './file-upload-grant.service.js';
 export { FILES_MIGRATIONS } from './files.migrations.js';
 export { FILES_TYPES } from './files.tokens.js';
-export { uploadGrantToolName } from './upload-grant.mcp-tools.js';
+export { filesModule } from './files.module.js';
+export { bindUploadGrants } from './files.bindings.js';
+export { openFileStorage } from './file-storage.open.js';
+export { createFileGrantRouter, createFileUploadRouter } from './file-upload.routes.js';
+export { FileUploadRedemption } from './file-upload-redemption.js';

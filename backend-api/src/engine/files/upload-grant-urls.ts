@@ -1,7 +1,7 @@
-import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
+import type { RuntimeConfiguration } from '../config/index.js';
 import { FrameworkError } from '../errors/index.js';
-import { API_PREFIX } from '../http/http-app.js';
-import type { CompiledOperation } from '../resources/compiled-resource.types.js';
+import { API_PREFIX } from '../urls/index.js';
+import type { CompiledOperation } from '../resources/index.js';
 import { UPLOAD_GRANT_HEADER } from './file-upload-grant.schema.js';
 
 /** Where a grant's upload goes: the operation's own URL plus `/files/<field>/upload`. */

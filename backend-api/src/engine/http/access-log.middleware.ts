@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../logging/index.js';
-import { httpState } from './http-state.js';
+import { httpState } from '../routing/index.js';
 
 /** The matched route pattern, under the API's mount point when it was matched there; never the raw URL. */
 export function routeOf(req: Request, engineRoute: string | undefined, apiPrefix: string): string {

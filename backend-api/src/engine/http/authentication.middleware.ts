@@ -1,9 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { CounterPolicy } from '../coordination/coordination.js';
-import type { Authenticator } from '../identity/authenticator.service.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
-import { rateLimited, type RateLimitService } from '../resources/rate-limit.service.js';
-import { httpState } from './http-state.js';
+import type { CounterPolicy } from '../coordination/index.js';
+import type { Authenticator } from '../identity/index.js';
+import { rateLimited, type RateLimitService } from '../resources/index.js';
+import { burstKeyOf, httpState } from '../routing/index.js';
 
 /** Verifies the `Authorization` header (absent = anonymous) and records the principal for the routes. */
 export function authenticationMiddleware(authenticator: Authenticator) {
@@ -11,14 +10,6 @@ export function authenticationMiddleware(authenticator: Authenticator) {
     httpState(res).principal = await authenticator.authenticate(req.get('authorization'));
     next();
   };
-}
-
-/** The bucket of the blanket throttle: users alone, organization machines share their organization's. */
-export function burstKeyOf(principal: AuthenticatedPrincipal | null, ip: () => string | undefined): string {
-  // The client address is resolved only for anonymous callers (trust-proxy parsing costs on every request).
-  if (!principal) return `ip:${ip() ?? 'unknown'}`;
-  if (principal.kind === 'user') return `user:${principal.userId}`;
-  return principal.organizationId ? `org:${principal.organizationId}` : `client:${principal.clientId}`;
 }
 
 /**

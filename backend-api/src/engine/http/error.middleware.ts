@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { FrameworkError, toFrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import { httpState } from './http-state.js';
+import { errorEnvelope, httpState } from '../routing/index.js';
 
 /** Body-parser and router failures, mapped to the framework's codes (their messages may echo input and are never sent). */
 function fromBodyParser(error: unknown): FrameworkError | undefined {
@@ -67,19 +67,6 @@ export function errorMiddleware(logger: Logger) {
       );
     }
     res.status(framework.status).json(errorEnvelope(framework, requestId));
-  };
-}
-
-/** The error body every surface sends (REST responses, SSE `error` events): code, message, reason, problems, request id. */
-export function errorEnvelope(framework: FrameworkError, requestId: string) {
-  return {
-    error: {
-      code: framework.code,
-      message: framework.message,
-      ...(framework.reason ? { reason: framework.reason } : {}),
-      ...(framework.problems ? { problems: framework.problems } : {}),
-      requestId,
-    },
   };
 }
 

@@ -1,20 +1,20 @@
 import { Router } from 'express';
-import type { SqlDatabase } from '../persistence/sql-database.js';
-import { sendData } from './http-state.js';
+import { ENGINE_VERSION } from '../config/index.js';
+import { sendData } from '../routing/index.js';
+import { HEALTH_PATH } from '../urls/index.js';
 
-/** The engine's version, reported by the health endpoint. */
-export const ENGINE_VERSION = '0.1.0';
+/** What the health check asks: the database adapter answers whether it can serve a statement now. */
+export interface DatabaseHealth {
+  /** True when the database answers; false on any failure (never throws). */
+  checkHealth(): Promise<boolean>;
+}
 
 /** `GET /health`: 200 when the database answers, 503 otherwise (no internal detail either way). */
-export function createHealthRouter(db: SqlDatabase): Router {
+export function createHealthRouter(database: DatabaseHealth): Router {
   const router = Router();
-  router.get('/health', async (_req, res) => {
-    try {
-      await db.query('SELECT 1');
-      sendData(res, 200, { status: 'ok', version: ENGINE_VERSION });
-    } catch {
-      sendData(res, 503, { status: 'unavailable', version: ENGINE_VERSION });
-    }
+  router.get(HEALTH_PATH, async (_req, res) => {
+    const healthy = await database.checkHealth();
+    sendData(res, healthy ? 200 : 503, { status: healthy ? 'ok' : 'unavailable', version: ENGINE_VERSION });
   });
   return router;
 }

@@ -14,7 +14,7 @@ import {
 import { authorizationRequest, pkcePair, REDIRECT_URI, registerPublicClient } from '../../testing/oauth.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
 import { referenceApplication } from '../../modules/index.js';
-import { defineBackendApplication } from '../container/backend-domain-module.js';
+import { defineBackendApplication } from '../bootstrap/backend-domain-module.js';
 import { GOVERNANCE_META, RPC_ERRORS } from '../mcp/mcp-protocol.js';
 import type { McpCustomTool } from '../mcp/mcp-tools.types.js';
 import { STORABLE_TEXT_EXPECTATION } from '../resources/schema/index.js';

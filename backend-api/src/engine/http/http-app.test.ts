@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { signUp } from '../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase } from '../../testing/test-backend.js';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
+import type { BackendApplicationDefinition } from '../bootstrap/backend-domain-module.js';
 import { InProcessCoordination } from '../coordination/index.js';
 import type { CounterPolicy } from '../coordination/coordination.js';
 import { createLogger, createSilentLogger } from '../logging/index.js';

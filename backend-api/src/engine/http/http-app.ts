@@ -1,61 +1,65 @@
 import express, { type Express } from 'express';
 import type { Container } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { CounterPolicy } from '../coordination/coordination.js';
-import type { AccessTokenService } from '../identity/access-token.service.js';
-import { createAuthRouter, createJwksRouter } from '../identity/auth.routes.js';
-import type { Authenticator } from '../identity/authenticator.service.js';
-import type { IdentitySettings } from '../identity/identity-settings.js';
-import { LoginThrottle } from '../identity/login-throttle.js';
-import { createInvitationsRouter } from '../identity/invitations.routes.js';
-import type { InvitationsService } from '../identity/invitations.service.js';
-import { createOrganizationsRouter } from '../identity/organizations.routes.js';
-import type { OrganizationsService } from '../identity/organizations.service.js';
-import type { PrincipalDirectory } from '../identity/principal-directory.js';
-import type { SigningKeyService } from '../identity/signing-keys.service.js';
-import type { StepUpService } from '../identity/step-up.service.js';
-import type { UsersService } from '../identity/users.service.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
+import type { CoordinationBackend, CounterPolicy } from '../coordination/index.js';
+import type {
+  AccessTokenService,
+  Authenticator,
+  IdentitySettings,
+  InvitationsService,
+  OrganizationsService,
+  PrincipalDirectory,
+  RoleHierarchyResolver,
+  SigningKeyService,
+  StepUpService,
+  UsersService,
+} from '../identity/index.js';
+import {
+  createAuthRouter,
+  createInvitationsRouter,
+  createJwksRouter,
+  createOrganizationsRouter,
+  LoginThrottle,
+} from '../identity/routes/index.js';
 import type { Logger } from '../logging/index.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
-import type { OperationDispatcher } from '../resources/operation-dispatcher.service.js';
-import type { RateLimitService } from '../resources/rate-limit.service.js';
-import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
-import { A2aRuntime } from '../a2a/a2a.module.js';
-import { createA2aRouter, createA2aWellKnownRouter } from '../a2a/a2a.routes.js';
-import type { CoordinationBackend } from '../coordination/coordination.js';
-import { createAgentsRouter } from '../agents/agents.routes.js';
-import type { ApprovalService } from '../agents/approvals/approval.service.js';
-import type { ConversationService } from '../agents/conversations/conversation.service.js';
-import { createFileGrantRouter, createFileUploadRouter } from '../files/file-upload.routes.js';
-import type { FileUploadGrantService } from '../files/file-upload-grant.service.js';
-import type { FileUploadRedemption } from '../files/file-upload-redemption.js';
-import { FILES_TYPES } from '../files/files.tokens.js';
-import { createMcpRouter } from '../mcp/mcp.routes.js';
-import { McpToolCallService } from '../mcp/tool-call.service.js';
-import type { McpToolCatalogue } from '../mcp/tool-catalogue.service.js';
-import type { AuthorizationService } from '../oauth/authorization.service.js';
-import { createProtectedResourceMetadataRouter } from '../resource-servers/protected-resource.routes.js';
-import type { ResourceServerAuthenticator } from '../resource-servers/resource-server.authenticator.js';
-import type { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
-import { createDiscoveryRouter } from '../oauth/discovery.routes.js';
-import { createAuthorizationRouter, createTokenAndRegistrationRouter } from '../oauth/oauth.routes.js';
-import type { OAuthSettings } from '../oauth/oauth-settings.js';
-import { RegistrationService } from '../oauth/registration.service.js';
-import type { TokenEndpointService } from '../oauth/token-endpoint.service.js';
+import type { OperationDispatcher, RateLimitService, ResourcesRegistry } from '../resources/index.js';
+import { A2aRuntime, createA2aRouter, createA2aWellKnownRouter } from '../a2a/index.js';
+import { createAgentsRouter } from '../agents/index.js';
+import type { ApprovalService } from '../agents/approvals/index.js';
+import type { ConversationService } from '../agents/runtime/index.js';
+import {
+  createFileGrantRouter,
+  createFileUploadRouter,
+  FILES_TYPES,
+  type FileUploadGrantService,
+  type FileUploadRedemption,
+} from '../files/index.js';
+import { createMcpRouter, McpToolCallService, type McpToolCatalogue } from '../mcp/index.js';
+import {
+  createAuthorizationRouter,
+  createDiscoveryRouter,
+  createTokenAndRegistrationRouter,
+  RegistrationService,
+  type AuthorizationService,
+  type OAuthSettings,
+  type TokenEndpointService,
+} from '../oauth/index.js';
+import {
+  createProtectedResourceMetadataRouter,
+  type ResourceServerAuthenticator,
+  type ResourceServerInstancesRegistryBackendService,
+} from '../resource-servers/index.js';
 import { accessLogMiddleware } from './access-log.middleware.js';
 import { createFrontendRouter } from './frontend-assets.js';
 import { authenticationMiddleware, burstThrottleMiddleware } from './authentication.middleware.js';
 import { errorMiddleware, notFoundHandler } from './error.middleware.js';
-import { createHealthRouter } from './health.routes.js';
+import { createHealthRouter, type DatabaseHealth } from './health.routes.js';
 import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { requestContextMiddleware } from './request-context.middleware.js';
 import { createResourceRouter } from './resource.routes.js';
 import { onlyUnder } from './route-prefix.js';
 import { storableUrlMiddleware } from './storable-url.middleware.js';
-
-/** Where the REST API is mounted. */
-export const API_PREFIX = '/api/v1';
+import { A2A_PATH, API_PREFIX, HEALTH_PATH, MCP_PATH } from '../urls/index.js';
 
 /** HTTP settings, each with its default. */
 export interface HttpSettings {
@@ -123,7 +127,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
     ]),
   );
   const api = express.Router();
-  api.use(onlyUnder('/health', [createHealthRouter(get<SqlDatabase>(SAAS_SERVICE_TYPES.Database))]));
+  api.use(onlyUnder(HEALTH_PATH, [createHealthRouter(get<DatabaseHealth>(SAAS_SERVICE_TYPES.Database))]));
   // Upload grant holders need no session: the grant travels in its own header, the file as multipart.
   const fileRoutes = {
     grants: get<FileUploadGrantService>(FILES_TYPES.FileUploadGrants),
@@ -134,7 +138,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
   const catalogue = get<McpToolCatalogue>(SAAS_SERVICE_TYPES.McpToolCatalogue);
   const directory = get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory);
   api.use(
-    onlyUnder('/mcp', [
+    onlyUnder(MCP_PATH, [
       createMcpRouter({
         catalogue,
         calls: new McpToolCallService(
@@ -155,7 +159,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
     ]),
   );
   api.use(
-    onlyUnder('/a2a', [
+    onlyUnder(A2A_PATH, [
       createA2aRouter({
         agents: a2a.agents,
         tasks: a2a.tasks,

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { FrameworkError } from '../errors/index.js';
-import { refuseUnstorableText } from '../resources/operation-input.js';
+import { refuseUnstorableText } from '../resources/index.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

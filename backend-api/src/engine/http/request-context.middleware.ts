@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import type { HttpState } from './http-state.js';
+import type { HttpState } from '../routing/index.js';
 
 /** An incoming request id is kept only when it cannot smuggle anything into logs or headers. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;

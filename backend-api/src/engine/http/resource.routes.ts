@@ -1,10 +1,8 @@
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { FrameworkError } from '../errors/index.js';
-import type { CompiledOperation } from '../resources/compiled-resource.types.js';
-import type { DispatchRequest, OperationDispatcher } from '../resources/operation-dispatcher.service.js';
-import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import { httpState, sendData } from './http-state.js';
+import type { CompiledOperation, DispatchRequest, OperationDispatcher, ResourcesRegistry } from '../resources/index.js';
+import { httpState, sendData } from '../routing/index.js';
 import { RouteTable, type RouteEntry } from './route-table.js';
 
 /** Options of {@link createResourceRouter}. */

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { inputInvalid, refuseUnstorableText } from '../resources/operation-input.js';
+import { inputInvalid, refuseUnstorableText } from '../resources/index.js';
 import { isStorableText, STORABLE_TEXT_EXPECTATION } from '../resources/schema/index.js';
 
 const ESCAPED_OR_NON_ASCII = /[%\u0080-\uffff]/;

@@ -1,5 +1,5 @@
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
 import type { AccessTokenService } from './access-token.service.js';
 import type { PrincipalDirectory } from './principal-directory.js';

@@ -6,9 +6,8 @@ import {
   type Duration,
 } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
+import type { SqlDatabase } from '../persistence/index.js';
 
 /** The prefix of each kind's tokens (the formats clients already hold: `ra_` proofs, `wcr_` consent requests). */
 const TOKEN_PREFIX: Record<CoreConsumableTokenTypes, string> = {

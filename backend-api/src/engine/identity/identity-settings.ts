@@ -1,5 +1,6 @@
 import { PASSWORD_HASH_PARAMETERS, type PasswordHashParameters } from './password-hash.parameters.js';
-import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './login-throttle.js';
+import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './login-throttle.policy.js';
+import { API_PREFIX } from '../urls/index.js';
 
 /** Identity settings resolved from the generated runtime configuration and the environment. */
 export interface IdentitySettings {
@@ -24,7 +25,7 @@ export function identitySettingsFor(publicUrl: string, overrides: Partial<Identi
   const issuer = publicUrl.replace(/\/+$/, '');
   return {
     issuer,
-    apiAudience: `${issuer}/api/v1`,
+    apiAudience: `${issuer}${API_PREFIX}`,
     accessTokenLifetimeMinutes: 15,
     loginThrottle: DEFAULT_LOGIN_THROTTLE,
     invitationLifetimeDays: 14,

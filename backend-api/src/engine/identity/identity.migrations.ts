@@ -1,4 +1,4 @@
-import type { SqlMigration } from '../persistence/sql-database.js';
+import type { SqlMigration } from '../persistence/index.js';
 
 /** Tables of users, organizations, memberships, invitations, consumable tokens (step-up proofs, ...) and signing keys. */
 export const IDENTITY_MIGRATIONS: readonly SqlMigration[] = [

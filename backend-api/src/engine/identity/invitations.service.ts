@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { CORE_ORG_ROLES, type InvitationStatus, type ReceivedInvitation, type SentInvitation } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
-import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type { SqlDatabase, SqlExecutor } from '../persistence/index.js';
+import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
 import type { IdentitySettings } from './identity-settings.js';
 import {
   bumpAuthorizationVersion,

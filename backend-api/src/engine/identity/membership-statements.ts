@@ -1,6 +1,6 @@
 import { CORE_ORG_ROLES } from '@wildo/shared-lib';
 import { FrameworkError } from '../errors/index.js';
-import type { SqlExecutor } from '../persistence/sql-database.js';
+import type { SqlExecutor } from '../persistence/index.js';
 
 /**
  * Statements every membership change shares (invitations, role changes, removals, leaving), run inside the

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { CORE_ORG_ROLES } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
+import type { SqlDatabase } from '../persistence/index.js';
 import type { PublicMember, PublicOrganization } from './identity.schema.js';
 import {
   assertAnotherAdmin,

@@ -1,6 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import { inject, injectable, optional } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import type { IdentitySettings } from './identity-settings.js';
 import { PASSWORD_HASH_PARAMETERS, type PasswordHashParameters } from './password-hash.parameters.js';
 

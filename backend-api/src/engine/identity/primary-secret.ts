@@ -2,7 +2,7 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../logging/index.js';
-import { createFileExclusively } from '../persistence/exclusive-file.js';
+import { createFileExclusively } from '../persistence/index.js';
 
 /** The application's primary secret; every signing and sealing key derives from it. */
 export interface PrimarySecret {

@@ -1,10 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID, type webcrypto } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
 import type { Logger } from '../logging/index.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
+import type { SqlDatabase } from '../persistence/index.js';
 import type { PrimarySecret } from './primary-secret.js';
 
 /** The signature algorithm of every token the engine issues. */

@@ -1,10 +1,8 @@
 import { inject, injectable } from 'inversify';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { CoordinationBackend } from '../coordination/coordination.js';
-import { InvalidationChannel } from '../coordination/invalidation-channel.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
+import { InvalidationChannel, type CoordinationBackend } from '../coordination/index.js';
 import type { Logger } from '../logging/index.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
+import type { SqlDatabase } from '../persistence/index.js';
 import type { PrincipalDirectory } from './principal-directory.js';
 import type { UserSnapshot } from './principal.types.js';
 

@@ -5,7 +5,7 @@ import {
   type Duration,
 } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import type { ConsumableTokenService } from './consumable-tokens.service.js';
 
 /** How long a step-up proof may wait before it is used. */

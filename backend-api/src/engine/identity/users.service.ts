@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { CORE_APP_ROLES, type CoreAppRole } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
-import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
+import type { SqlDatabase, SqlExecutor } from '../persistence/index.js';
 import type { PublicUser, SignupRequest } from './identity.schema.js';
 import type { PasswordHasher } from './password-hasher.service.js';
 import type { PrincipalDirectory } from './principal-directory.js';

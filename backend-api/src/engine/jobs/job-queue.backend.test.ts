@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { deferred } from '../../testing/llm-stubs/index.js';
 import { createTestBackend, openTestSchema, type TestBackend } from '../../testing/test-backend.js';
-import { defineBackendApplication } from '../container/backend-domain-module.js';
+import { defineBackendApplication } from '../bootstrap/backend-domain-module.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
 import type { JobQueueService } from './job-queue.service.js';
 import { JOBS_TYPES } from './jobs.tokens.js';

@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from '../logging/index.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
+import type { SqlDatabase } from '../persistence/index.js';
 import type {
   EnqueueOptions,
   JobHandler,

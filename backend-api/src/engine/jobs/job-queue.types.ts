@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../persistence/sql-database.js';
+import type { SqlExecutor } from '../persistence/index.js';
 
 /** How a queue retries and expires its jobs; every field has a default. */
 export interface JobQueueDefinition {

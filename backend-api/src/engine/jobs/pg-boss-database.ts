@@ -1,4 +1,4 @@
-import type { SqlDatabase, SqlExecutor } from '../persistence/sql-database.js';
+import type { SqlDatabase, SqlExecutor } from '../persistence/index.js';
 
 /** The connection contract pg-boss accepts in place of its own pool (`db` option). */
 export interface PgBossDb {

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { FrameworkError } from '../errors/index.js';
-import { readUserSnapshot } from '../identity/authenticator.service.js';
-import { reachableMemberships } from '../identity/organization-restriction.js';
-import type { PrincipalDirectory } from '../identity/principal-directory.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import {
+  reachableMemberships,
+  readUserSnapshot,
+  type AuthenticatedPrincipal,
+  type PrincipalDirectory,
+} from '../identity/index.js';
 
 /** A tool argument that does not satisfy the tool's input schema, at `path`. */
 export const toolInputInvalid = (path: string, expected: string) =>

@@ -11,19 +11,13 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { referenceApplication } from '../../modules/index.js';
-import type { BackendApplicationDefinition, BackendDomainModule } from '../container/backend-domain-module.js';
-import type { Logger } from '../logging/index.js';
-import { withEngineModules } from '../container/engine-modules.js';
-import { createSilentLogger } from '../logging/index.js';
+import type { BackendApplicationDefinition, BackendDomainModule } from '../bootstrap/backend-domain-module.js';
+import { createSilentLogger, type Logger } from '../logging/index.js';
+import { withEngineModules } from '../bootstrap/engine-modules.js';
 import { createResourceCustomServiceImplementation } from '../resources/custom-service.js';
 import { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import {
-  buildExposureReport,
-  describeExposure,
-  fieldsOf,
-  type ExposureReport,
-  type OperationExposure,
-} from './exposure-report.js';
+import { buildExposureReport } from '../bootstrap/exposure-report.js';
+import { describeExposure, fieldsOf, type ExposureReport, type OperationExposure } from './exposure-report.js';
 import type { McpCustomTool } from './mcp-tools.types.js';
 import { McpToolCatalogue } from './tool-catalogue.service.js';
 

@@ -1,18 +1,11 @@
-import { describeA2aAgents, type A2aAgentExposure } from '../a2a/a2a-agents.js';
-import { listAgentTools } from '../agents/agent-tool-listing.js';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
-import { withEngineModules } from '../container/engine-modules.js';
-import { UploadGrantMcpTools } from '../files/upload-grant.mcp-tools.js';
-import { createSilentLogger } from '../logging/index.js';
-import { ResourcesRegistry } from '../resources/resources-registry.service.js';
+import { describeA2aAgents, type A2aAgentExposure } from '../a2a/index.js';
+import { listAgentTools } from '../agents/systems/index.js';
+import type { McpApplication } from './mcp-module.js';
+import type { ResourcesRegistry } from '../resources/index.js';
 import type { McpCustomTool } from './mcp-tools.types.js';
-import {
-  McpToolCatalogue,
-  type McpOmission,
-  type McpOmissionReason,
-  type McpToolEntry,
-} from './tool-catalogue.service.js';
+import type { McpToolCatalogue, McpOmission, McpOmissionReason, McpToolEntry } from './tool-catalogue.service.js';
 import { toolNameOf } from './tool-naming.js';
+import { instancePath, MCP_PATH } from '../urls/index.js';
 
 /** The label of the default `/mcp` catalogue in reports (named instances keep their ref). */
 export const DEFAULT_CATALOGUE_LABEL = 'default';
@@ -108,31 +101,12 @@ export interface ExposureReport {
 }
 
 /**
- * Builds the exposure report of an application as the engine would run it: the engine's modules are added,
- * the declarations compiled and validated (throws `DeclarationValidationError`), and the runtime's own
- * {@link McpToolCatalogue} decides; the report only reads its catalogues and recorded omissions.
- *
- * @example
- * const report = buildExposureReport(referenceApplication);
- * report.operations.filter((o) => o.status === 'exposed').map((o) => o.tool);
- */
-export function buildExposureReport(application: BackendApplicationDefinition): ExposureReport {
-  const full = withEngineModules(application);
-  const registry = ResourcesRegistry.fromApplication(full);
-  // The derived upload-grant tools are listed as the runtime lists them; a report never calls them.
-  const uploadGrantTools = new UploadGrantMcpTools(() => {
-    throw new Error('An exposure report does not call tools.');
-  });
-  return describeExposure(registry, full, new McpToolCatalogue(registry, full, createSilentLogger(), uploadGrantTools));
-}
-
-/**
  * Reports a catalogue already built (`application` must be the one it was built from, engine modules included).
  * Every status and every "exposed on" comes from the catalogue itself.
  */
 export function describeExposure(
   registry: ResourcesRegistry,
-  application: BackendApplicationDefinition,
+  application: McpApplication,
   catalogue: McpToolCatalogue,
 ): ExposureReport {
   const labelled = [...catalogue.all()].map(([ref, tools]) => ({ name: labelOf(ref), tools }));
@@ -178,7 +152,7 @@ export function describeExposure(
     version: 1,
     application: application.name,
     catalogues: [...catalogue.all().keys()]
-      .map((ref) => ({ name: labelOf(ref), endpoint: ref === '' ? '/mcp' : `/mcp/${ref}` }))
+      .map((ref) => ({ name: labelOf(ref), endpoint: instancePath(MCP_PATH, ref) }))
       .sort((a, b) => compareCatalogues(a.name, b.name)),
     operations: operations.sort(
       (a, b) =>
@@ -191,7 +165,7 @@ export function describeExposure(
 }
 
 /** The agents' tools with the fields their models send, in a stable order. */
-function describeAgentTools(application: BackendApplicationDefinition): AgentToolExposure[] {
+function describeAgentTools(application: McpApplication): AgentToolExposure[] {
   return listAgentTools(application)
     .map(({ inputSchema, ...listing }): AgentToolExposure => ({
       ...listing,

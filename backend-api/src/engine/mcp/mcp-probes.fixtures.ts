@@ -8,7 +8,7 @@ import {
   ResourcePrimaryScope,
 } from '@wildo/shared-lib';
 import { z } from 'zod';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
+import type { BackendApplicationDefinition } from '../bootstrap/backend-domain-module.js';
 import { createResourceCustomServiceImplementation } from '../resources/custom-service.js';
 
 // Test-only: a small application that exercises what the reference application does not declare

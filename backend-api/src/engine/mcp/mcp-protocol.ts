@@ -1,4 +1,4 @@
-import { JSON_RPC_ERROR_CODES, toJsonRpcError, type FrameworkError } from '../errors/index.js';
+import { JSON_RPC_ERROR_CODES } from '../errors/index.js';
 
 /** Protocol revisions this server speaks, newest first (guide: `MCP_SUPPORTED_PROTOCOL_VERSIONS`). */
 export const MCP_SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
@@ -36,43 +36,3 @@ export const GOVERNANCE_META = {
   TOOL_ERROR: 'dev.wildo/tool_error',
   PROJECTION: 'dev.wildo/projection',
 } as const;
-
-/** A wire-level failure answered as a JSON-RPC error with an HTTP status, before any dispatch. */
-export class McpWireError extends Error {
-  override readonly name = 'McpWireError';
-  constructor(
-    readonly status: number,
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
-
-/** A JSON-RPC request or notification as received. */
-export interface JsonRpcMessage {
-  jsonrpc: '2.0';
-  id?: string | number | null;
-  method: string;
-  params?: Record<string, unknown> & { _meta?: Record<string, unknown> };
-}
-
-/** A JSON-RPC error envelope. */
-export function rpcError(id: JsonRpcMessage['id'], error: { code: number; message: string; data?: unknown }) {
-  return {
-    jsonrpc: '2.0' as const,
-    id: id ?? null,
-    error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) },
-  };
-}
-
-/** A JSON-RPC result envelope. */
-export function rpcResult(id: JsonRpcMessage['id'], result: unknown) {
-  return { jsonrpc: '2.0' as const, id: id ?? null, result };
-}
-
-/** A framework error as a JSON-RPC error envelope, by the framework's one code table. */
-export function rpcFrameworkError(id: JsonRpcMessage['id'], error: FrameworkError) {
-  return rpcError(id, toJsonRpcError(error));
-}

@@ -1,4 +1,4 @@
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { AuthenticatedPrincipal } from '../identity/index.js';
 
 /** A content block of a tool result. */
 export type McpContentBlock =

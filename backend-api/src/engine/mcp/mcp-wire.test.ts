@@ -14,7 +14,7 @@ import {
   statelessMeta,
 } from '../../testing/mcp.fixtures.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
-import { ENGINE_VERSION } from '../http/health.routes.js';
+import { ENGINE_VERSION } from '../config/index.js';
 import {
   MCP_SUPPORTED_PROTOCOL_VERSIONS,
   META_CLIENT_CAPABILITIES,

@@ -1,34 +1,42 @@
 import { ResourceServerKind } from '@wildo/shared-lib';
 import express, { Router, type Request, type Response } from 'express';
-import type { CounterPolicy } from '../coordination/coordination.js';
+import type { CounterPolicy } from '../coordination/index.js';
 import { FrameworkError, toFrameworkError } from '../errors/index.js';
-import { httpState } from '../http/http-state.js';
-import { ENGINE_VERSION } from '../http/health.routes.js';
-import { burstKeyOf } from '../http/authentication.middleware.js';
-import { readUserSnapshot } from '../identity/authenticator.service.js';
-import type { PrincipalDirectory } from '../identity/principal-directory.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import { burstKeyOf, httpState } from '../routing/index.js';
+import { ENGINE_VERSION } from '../config/index.js';
+import {
+  readUserSnapshot,
+  type AuthenticatedPrincipal,
+  type PrincipalDirectory,
+  type RoleHierarchyResolver,
+} from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
-import type { ResourceServerAuthenticator } from '../resource-servers/resource-server.authenticator.js';
-import type { ResourceServerInstancesRegistryBackendService } from '../resource-servers/resource-server-instances.registry.js';
-import { rateLimited, type RateLimitService } from '../resources/rate-limit.service.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type {
+  ResourceServerAuthenticator,
+  ResourceServerInstancesRegistryBackendService,
+} from '../resource-servers/index.js';
+import { rateLimited, type RateLimitService } from '../resources/index.js';
 import { errorResult } from './mcp-results.js';
 import {
-  HANDSHAKE_PROTOCOL_VERSIONS,
-  McpWireError,
-  META_SERVER_INFO,
-  RPC_ERRORS,
+  JsonRpcMethods,
+  JsonRpcWireError,
+  replyIdOf,
   rpcError,
   rpcFrameworkError,
   rpcResult,
-  STATELESS_PROTOCOL_VERSIONS,
   type JsonRpcMessage,
+} from '../jsonrpc/index.js';
+import {
+  HANDSHAKE_PROTOCOL_VERSIONS,
+  META_SERVER_INFO,
+  RPC_ERRORS,
+  STATELESS_PROTOCOL_VERSIONS,
 } from './mcp-protocol.js';
-import { admitEra, parseMessage, replyIdOf, type McpEra } from './mcp-wire.js';
+import { admitEra, isStatelessRequest, parseMessage, type McpEra } from './mcp-wire.js';
 import type { McpToolCallService } from './tool-call.service.js';
 import type { McpToolCatalogue } from './tool-catalogue.service.js';
 import { isToolVisible } from './tool-visibility.js';
+import { MCP_PATH } from '../urls/index.js';
 
 /** Options of {@link createMcpRouter}. */
 export interface McpRouterOptions {
@@ -49,10 +57,22 @@ const SERVER_INFO = { name: 'wildo-mcp', version: ENGINE_VERSION };
 const CAPABILITIES = { tools: { listChanged: false } };
 /** A caller-specific catalogue: clients may reuse it briefly, never share it. */
 const CATALOGUE_CACHE = { ttlMs: 60_000, cacheScope: 'private' as const };
-const PUBLIC_METHODS = new Set(['initialize', 'ping', 'server/discover']);
-// `ping` belongs to the handshake era; the stateless revision removed it (404 / -32601 there).
-const STATELESS_METHODS = new Set(['server/discover', 'tools/list', 'tools/call']);
-const HANDSHAKE_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call']);
+/** The methods served, by own name, with the eras that serve them and whether anyone may call them. */
+const MCP_METHODS = new JsonRpcMethods<{ stateless: boolean; handshake: boolean; public: boolean }>({
+  initialize: { stateless: false, handshake: true, public: true },
+  // `ping` belongs to the handshake era; the stateless revision removed it (404 / -32601 there).
+  ping: { stateless: false, handshake: true, public: true },
+  'server/discover': { stateless: true, handshake: false, public: true },
+  'tools/list': { stateless: true, handshake: true, public: false },
+  'tools/call': { stateless: true, handshake: true, public: false },
+});
+
+/** Answers a method this server does not serve (in this era): 404 in the stateless era, a 200 JSON-RPC error before it. */
+function methodNotFound(res: Response, message: JsonRpcMessage, stateless: boolean): void {
+  res
+    .status(stateless ? 404 : 200)
+    .json(rpcError(message.id, { code: RPC_ERRORS.METHOD_NOT_FOUND, message: 'Method not found' }));
+}
 
 /** Answers a framework error as a JSON-RPC error with its code's HTTP status (and `retry-after` when it has one). */
 function sendFrameworkError(res: Response, id: JsonRpcMessage['id'], error: FrameworkError): void {
@@ -121,21 +141,27 @@ export function createMcpRouter(options: McpRouterOptions): Router {
     let era: McpEra;
     try {
       message = parseMessage(req.body);
+      // An unknown method is answered before anything else looks at the request (its era's headers included).
+      if (message.id !== undefined && !MCP_METHODS.has(message.method)) {
+        methodNotFound(res, message, isStatelessRequest(req.headers, message));
+        return;
+      }
       era = admitEra(req.headers, message);
     } catch (error) {
       const wire =
-        error instanceof McpWireError ? error : new McpWireError(400, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request');
+        error instanceof JsonRpcWireError
+          ? error
+          : new JsonRpcWireError(400, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request');
       return void res.status(wire.status).json(rpcError(replyIdOf(req.body), wire));
     }
     if (message.id === undefined) return void res.status(202).end();
-    const methods = era.stateless ? STATELESS_METHODS : HANDSHAKE_METHODS;
-    if (!methods.has(message.method)) {
-      return void res
-        .status(era.stateless ? 404 : 200)
-        .json(rpcError(message.id, { code: RPC_ERRORS.METHOD_NOT_FOUND, message: 'Method not found' }));
+    const method = MCP_METHODS.get(message.method);
+    if (!method || !(era.stateless ? method.stateless : method.handshake)) {
+      methodNotFound(res, message, era.stateless);
+      return;
     }
     const send = (result: Record<string, unknown>) => res.json(rpcResult(message.id, finish(era, result)));
-    if (PUBLIC_METHODS.has(message.method)) return void send(publicResult(message));
+    if (method.public) return void send(publicResult(message));
 
     const audience = options.resourceServers.audienceOf(ResourceServerKind.MCP, instance);
     const metadata = `${new URL(options.issuer).origin}/.well-known/oauth-protected-resource${new URL(audience).pathname}`;
@@ -260,7 +286,7 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       if (sse) return void (write(envelope), res.end());
       res.json(envelope);
     } catch (error) {
-      if (error instanceof McpWireError) {
+      if (error instanceof JsonRpcWireError) {
         if (sse) return void (write(rpcError(message.id, error)), res.end());
         return void res.status(era.stateless ? error.status : 200).json(rpcError(message.id, error));
       }
@@ -278,7 +304,7 @@ export function createMcpRouter(options: McpRouterOptions): Router {
     }
   };
 
-  router.all(['/mcp', '/mcp/:instance'], handle);
+  router.all([MCP_PATH, `${MCP_PATH}/:instance`], handle);
   return router;
 }
 

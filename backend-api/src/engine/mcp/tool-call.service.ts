@@ -1,16 +1,18 @@
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import { toFrameworkError } from '../errors/index.js';
-import type { PrincipalDirectory } from '../identity/principal-directory.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { AuthenticatedPrincipal, PrincipalDirectory } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
-import { checkLifecycle } from '../resources/operation-admission.service.js';
-import type { DispatchRequest, OperationDispatcher } from '../resources/operation-dispatcher.service.js';
-import { refuseUnstorableText } from '../resources/operation-input.js';
+import {
+  checkLifecycle,
+  refuseUnstorableText,
+  type DispatchRequest,
+  type OperationDispatcher,
+} from '../resources/index.js';
 import { callOrganization, toolInputInvalid } from './call-organization.js';
-import { McpWireError, RPC_ERRORS } from './mcp-protocol.js';
+import { JsonRpcWireError } from '../jsonrpc/index.js';
+import { RPC_ERRORS } from './mcp-protocol.js';
 import { errorResult, successResult } from './mcp-results.js';
-import type { McpCustomToolContext, McpToolResult } from './mcp-tools.types.js';
-import { McpClientCapabilityRequired } from './mcp-tools.types.js';
+import { McpClientCapabilityRequired, type McpCustomToolContext, type McpToolResult } from './mcp-tools.types.js';
 import type { McpToolCatalogue, McpToolEntry, ResourceToolBinding } from './tool-catalogue.service.js';
 
 /** A `tools/call` as the wire layer received it. */
@@ -41,7 +43,7 @@ export class McpToolCallService {
   async call(call: ToolCall): Promise<McpToolResult> {
     const entry = this.catalogue.catalogue(call.instance)?.get(call.name);
     // The submitted name is not repeated: refusals never echo input.
-    if (!entry) throw new McpWireError(200, RPC_ERRORS.INVALID_PARAMS, 'Unknown tool.');
+    if (!entry) throw new JsonRpcWireError(200, RPC_ERRORS.INVALID_PARAMS, 'Unknown tool.');
     try {
       if (entry.custom) {
         refuseUnstorableText(call.arguments);
@@ -50,11 +52,11 @@ export class McpToolCallService {
       return await this.callResource(entry, call);
     } catch (error) {
       if (error instanceof McpClientCapabilityRequired) {
-        throw new McpWireError(400, RPC_ERRORS.MISSING_CLIENT_CAPABILITY, error.message, {
+        throw new JsonRpcWireError(400, RPC_ERRORS.MISSING_CLIENT_CAPABILITY, error.message, {
           requiredCapabilities: { [error.capability]: {} },
         });
       }
-      if (error instanceof McpWireError) throw error;
+      if (error instanceof JsonRpcWireError) throw error;
       const framework = toFrameworkError(error);
       if (framework.code === 'INTERNAL')
         this.logger.error('MCP tool failed', {

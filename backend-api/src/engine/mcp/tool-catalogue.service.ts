@@ -7,10 +7,9 @@ import {
   ResourceServerKind,
 } from '@wildo/shared-lib';
 import { z } from 'zod';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
+import type { McpApplication } from './mcp-module.js';
 import type { Logger } from '../logging/index.js';
-import type { CompiledOperation, CompiledResource } from '../resources/compiled-resource.types.js';
-import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
+import type { CompiledOperation, CompiledResource, ResourcesRegistry } from '../resources/index.js';
 import { shapeOf } from '../resources/schema/index.js';
 import type { McpCustomTool, McpToolAnnotations, McpToolDescriptor } from './mcp-tools.types.js';
 import { idArgumentOf, TOOL_NAME, toolNameOf } from './tool-naming.js';
@@ -93,7 +92,7 @@ export class McpToolCatalogue {
 
   constructor(
     registry: ResourcesRegistry,
-    application: BackendApplicationDefinition,
+    application: McpApplication,
     private readonly logger: Logger,
     derivedSource?: DerivedMcpToolSource,
   ) {

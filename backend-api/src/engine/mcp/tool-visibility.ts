@@ -1,7 +1,11 @@
 import { ExecutionContext_ExecutionType, ResourcePrimaryScope } from '@wildo/shared-lib';
-import { reachableMemberships, reachesBeyondOrganizations } from '../identity/organization-restriction.js';
-import type { AuthenticatedPrincipal, UserSnapshot } from '../identity/principal.types.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import {
+  reachableMemberships,
+  reachesBeyondOrganizations,
+  type AuthenticatedPrincipal,
+  type RoleHierarchyResolver,
+  type UserSnapshot,
+} from '../identity/index.js';
 import type { McpToolEntry } from './tool-catalogue.service.js';
 
 /**

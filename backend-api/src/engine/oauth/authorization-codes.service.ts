@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
+import type { SqlDatabase } from '../persistence/index.js';
 import { InvalidGrantError } from './oauth.errors.js';
 import type { OAuthSettings } from './oauth-settings.js';
 import { hashOpaqueToken, mintOpaqueToken } from './single-use-tokens.js';

@@ -4,15 +4,14 @@ import {
   type OAuthAuthorizeResponse,
 } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
-import type { PrincipalDirectory } from '../identity/principal-directory.js';
-import type { UserPrincipal } from '../identity/principal.types.js';
+import type { PrincipalDirectory, UserPrincipal } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
 import {
   DELEGATED_TOKEN_RESOURCE_SERVERS,
   type ResourceServerInstancesRegistryBackendService,
-} from '../resource-servers/resource-server-instances.registry.js';
+} from '../resource-servers/index.js';
 import type { AuthorizationCodeService } from './authorization-codes.service.js';
 import type { ConsentGrantsService } from './consent-grants.service.js';
 import type { ConsentRequestService, PendingAuthorization } from './consent-requests.service.js';

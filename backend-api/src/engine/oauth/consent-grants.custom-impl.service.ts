@@ -1,11 +1,10 @@
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import {
   createResourceCustomServiceImplementation,
   type ResourceCustomServiceImplementation,
-} from '../resources/custom-service.js';
+} from '../resources/index.js';
 import { OAUTH_CONSENT_GRANTS } from './consent-grants.resource.js';
-import { grantRevocationSubject } from './token-revocation-index.js';
-import type { TokenRevocations } from './token-revocations.service.js';
+import { grantRevocationSubject, type TokenRevocations } from '../identity/index.js';
 
 /**
  * Withdrawing a remembered consent also stops the tokens the person delegated to that client for that resource,

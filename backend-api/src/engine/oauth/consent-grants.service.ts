@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
 import { ExecutionContext_ExecutionType } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { ResourceStore, StoredRecord, TenantScope } from '../persistence/resource-store.js';
-import type { ExecutionContext } from '../resources/execution-context.js';
-import { insertRecord, patchRecord } from '../resources/record-access.js';
-import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
+import type { ResourceStore, StoredRecord, TenantScope } from '../persistence/index.js';
+import { insertRecord, patchRecord, type ExecutionContext, type ResourcesRegistry } from '../resources/index.js';
 import { OAUTH_CONSENT_GRANTS } from './consent-grants.resource.js';
 import type { OAuthSettings } from './oauth-settings.js';
 

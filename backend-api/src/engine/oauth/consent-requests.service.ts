@@ -1,7 +1,7 @@
 import { ConsumableToken_ConsumptionMode, CoreConsumableTokenTypes, DurationUnit } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { ConsumableTokenService } from '../identity/consumable-tokens.service.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
+import type { ConsumableTokenService } from '../identity/index.js';
 import type { OAuthSettings } from './oauth-settings.js';
 
 /** A validated authorization request waiting for the person's decision. */

@@ -1,7 +1,6 @@
-import { OIDC_SUPPORTED_IDENTITY_SCOPES } from '@wildo/shared-lib';
-import { CimdTrustPolicy } from '@wildo/shared-lib';
+import { CimdTrustPolicy, OIDC_SUPPORTED_IDENTITY_SCOPES } from '@wildo/shared-lib';
 import { Router } from 'express';
-import { SIGNING_ALGORITHM } from '../identity/signing-keys.service.js';
+import { SIGNING_ALGORITHM } from '../identity/index.js';
 import type { OAuthSettings } from './oauth-settings.js';
 
 /** The authorization server metadata (RFC 8414), also served as the OpenID configuration. */

@@ -1,10 +1,7 @@
 import { ResourcePrimaryScope } from '@wildo/shared-lib';
 import { inject, injectable, optional } from 'inversify';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { CredentialDirectory } from '../credentials/credential-directory.service.js';
-import type { CredentialSecrets } from '../credentials/credential-secrets.service.js';
-import { CREDENTIAL_RESOURCE_TYPES } from '../credentials/credentials.resource-types.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
+import { CREDENTIAL_RESOURCE_TYPES, type CredentialDirectory, type CredentialSecrets } from '../credentials/index.js';
 import { CimdResolutionError, type CimdResolver } from './cimd/index.js';
 import { InvalidClientError } from './oauth.errors.js';
 

@@ -1,4 +1,5 @@
 import { CimdTrustPolicy } from '@wildo/shared-lib';
+import { API_PREFIX, OAUTH_REGISTRATION_PATH, OAUTH_TOKEN_PATH } from '../urls/index.js';
 
 /** OAuth server settings, resolved from the generated runtime configuration (defaults here, in one place). */
 export interface OAuthSettings {
@@ -29,8 +30,8 @@ export function oauthSettingsFor(
   return {
     issuer: base,
     authorizationEndpoint: `${frontendUrl.replace(/\/+$/, '')}/oauth/authorize`,
-    tokenEndpoint: `${base}/api/v1/oauth/token`,
-    registrationEndpoint: `${base}/api/v1/oauth/register`,
+    tokenEndpoint: `${base}${API_PREFIX}${OAUTH_TOKEN_PATH}`,
+    registrationEndpoint: `${base}${API_PREFIX}${OAUTH_REGISTRATION_PATH}`,
     jwksUri: `${base}/.well-known/jwks.json`,
     dynamicClientRegistration: { enabled: false, maxRegistrationsPerHourPerIp: 10 },
     cimd: { policy: CimdTrustPolicy.DISABLED, allowedClients: [] },

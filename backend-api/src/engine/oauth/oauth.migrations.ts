@@ -1,4 +1,4 @@
-import type { SqlMigration } from '../persistence/sql-database.js';
+import type { SqlMigration } from '../persistence/index.js';
 
 /**
  * Authorization codes and pending consent requests (short-lived, single-use, stored as hashes); revocations

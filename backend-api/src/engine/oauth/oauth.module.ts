@@ -1,7 +1,7 @@
 import { ContainerModule } from 'inversify';
-import type { BackendDomainModule } from '../container/backend-domain-module.js';
-import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
-import { ResourceServerAuthenticator } from '../resource-servers/resource-server.authenticator.js';
+import type { ResourcesModule } from '../resources/index.js';
+import { SAAS_SERVICE_TYPES as T } from '../container/index.js';
+import { ResourceServerAuthenticator } from '../resource-servers/index.js';
 import { AuthorizationCodeService } from './authorization-codes.service.js';
 import { AuthorizationService } from './authorization.service.js';
 import { consentGrantsImplementation } from './consent-grants.custom-impl.service.js';
@@ -12,13 +12,13 @@ import { OAuthClientDirectory } from './oauth-client-directory.service.js';
 import { OAUTH_MIGRATIONS } from './oauth.migrations.js';
 import { RegistrationService } from './registration.service.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
-import { TokenRevocations } from './token-revocations.service.js';
+import { TokenRevocations } from '../identity/index.js';
 
 /**
  * The OAuth 2.1 authorization server: remembered consents as a resource, codes, consent requests, token endpoint,
  * registration, and the revocations of clients and consents every token verification checks.
  */
-export const oauthModule: BackendDomainModule = {
+export const oauthModule: ResourcesModule = {
   name: 'wildo-oauth',
   resources: [consentGrantsResource],
   customServiceImplementations: [consentGrantsImplementation],

@@ -1,13 +1,12 @@
 import { OAuthAuthorizeRequestSchema, OAuthConsentDecisionRequestSchema } from '@wildo/shared-lib';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import type { CounterPolicy } from '../coordination/coordination.js';
+import type { CounterPolicy } from '../coordination/index.js';
 import { FrameworkError } from '../errors/index.js';
-import { requirePrincipal, sendData } from '../http/http-state.js';
-import type { UserPrincipal } from '../identity/principal.types.js';
+import { requirePrincipal, sendData } from '../routing/index.js';
+import type { UserPrincipal } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
-import { parseContract } from '../resources/operation-input.js';
+import { parseContract, type RateLimitService } from '../resources/index.js';
 import { unstorableTextProblem } from '../resources/schema/index.js';
-import type { RateLimitService } from '../resources/rate-limit.service.js';
 import type { AuthorizationService } from './authorization.service.js';
 import { InvalidClientMetadataError, InvalidRequestError, OAuthError } from './oauth.errors.js';
 import type { OAuthSettings } from './oauth-settings.js';

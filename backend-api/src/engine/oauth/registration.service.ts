@@ -5,14 +5,14 @@ import {
 } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
 import { z } from 'zod';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { CredentialDirectory } from '../credentials/credential-directory.service.js';
-import type { CredentialSecrets } from '../credentials/credential-secrets.service.js';
-import { CREDENTIAL_RESOURCE_TYPES } from '../credentials/credentials.resource-types.js';
-import { DYNAMIC_REGISTRATION_VARIANT } from '../credentials/oauth-clients.resource.js';
-import type { ExecutionContext } from '../resources/execution-context.js';
-import type { ServicesRegistryHandler } from '../resources/services-registry-handler.service.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
+import {
+  CREDENTIAL_RESOURCE_TYPES,
+  DYNAMIC_REGISTRATION_VARIANT,
+  type CredentialDirectory,
+  type CredentialSecrets,
+} from '../credentials/index.js';
+import type { ExecutionContext, ServicesRegistryHandler } from '../resources/index.js';
 import { isSafeRedirectUri } from './cimd/index.js';
 import { InvalidClientMetadataError, InvalidRedirectUriError } from './oauth.errors.js';
 import type { OAuthSettings } from './oauth-settings.js';

@@ -1,14 +1,11 @@
 import { inject, injectable } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { AccessTokenService } from '../identity/access-token.service.js';
-import type { IdentitySettings } from '../identity/identity-settings.js';
-import type { PrincipalDirectory } from '../identity/principal-directory.js';
-import type { UsersService } from '../identity/users.service.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
+import type { AccessTokenService, IdentitySettings, PrincipalDirectory, UsersService } from '../identity/index.js';
 import { isStorableText } from '../resources/schema/index.js';
 import {
   DELEGATED_TOKEN_RESOURCE_SERVERS,
   type ResourceServerInstancesRegistryBackendService,
-} from '../resource-servers/resource-server-instances.registry.js';
+} from '../resource-servers/index.js';
 import type { AuthorizationCodeService } from './authorization-codes.service.js';
 import type { OAuthClientDirectory, OAuthClientView } from './oauth-client-directory.service.js';
 import {

@@ -16,7 +16,7 @@ import {
   type PostgresTestSchema,
 } from '../persistence/postgres-test-schema.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
-import { TOKEN_REVOKED_CHANNEL } from './token-revocations.service.js';
+import { TOKEN_REVOKED_CHANNEL } from '../identity/token-revocations.service.js';
 
 const databaseUrl = postgresTestUrl();
 const redisUrl = process.env.REDIS_URL;

@@ -1,6 +1,5 @@
 import { EngineCapability, type ProviderScopeName } from '@wildo/shared-lib';
-import { resolveProviderAvailability } from '../config/provider-availability.js';
-import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
+import { resolveProviderAvailability, type RuntimeConfiguration } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import { CompositeTraceSink } from './composite-trace-sink.js';
 import { LoggerTraceSink } from './logger-trace-sink.js';

@@ -1,6 +1,6 @@
 import { AgentTraceabilityLevel, type AgentCallTraceEmission } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import type { Logger } from '../logging/index.js';
 import { boundedTraceContent } from './trace-content.js';
 import type { AgentTraceSink } from './trace-sink.js';

@@ -5,7 +5,14 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { createSilentLogger, type Logger } from '../logging/index.js';
 import { acquireDataDirectoryLock, type DataDirectoryLock } from './data-directory-lock.js';
-import type { SqlDatabase, SqlDatabaseInfo, SqlExecutor, SqlQueryOptions, SqlQueryResult } from './sql-database.js';
+import {
+  answersStatements,
+  type SqlDatabase,
+  type SqlDatabaseInfo,
+  type SqlExecutor,
+  type SqlQueryOptions,
+  type SqlQueryResult,
+} from './sql-database.js';
 import { NORMALIZED_TEXT_PARSERS } from './sql-type-parsers.js';
 
 /** Options of {@link createPgliteDatabase}. */
@@ -59,6 +66,10 @@ class PgliteDatabase extends PgliteExecutor implements SqlDatabase {
 
   async noteServingUrl(url: string): Promise<void> {
     await this.lock?.noteServingUrl(url);
+  }
+
+  checkHealth(): Promise<boolean> {
+    return answersStatements(this);
   }
 
   /**

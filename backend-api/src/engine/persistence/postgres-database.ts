@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { createSilentLogger, type Logger } from '../logging/index.js';
 import { lockForTransaction } from './sql-advisory-locks.js';
-import type { SqlDatabase, SqlDatabaseInfo, SqlExecutor, SqlQueryOptions, SqlQueryResult } from './sql-database.js';
+import {
+  answersStatements,
+  type SqlDatabase,
+  type SqlDatabaseInfo,
+  type SqlExecutor,
+  type SqlQueryOptions,
+  type SqlQueryResult,
+} from './sql-database.js';
 import { affectedRowsOf, NORMALIZED_TEXT_PARSERS } from './sql-type-parsers.js';
 
 /** Options of {@link createPostgresDatabase}. */
@@ -115,6 +122,10 @@ class PostgresDatabase extends PostgresExecutor implements SqlDatabase {
     prepared: PreparedStatementNames | undefined,
   ) {
     super(pool, prepared);
+  }
+
+  checkHealth(): Promise<boolean> {
+    return answersStatements(this);
   }
 
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {

@@ -47,7 +47,17 @@ export interface SqlDatabase extends SqlExecutor {
    * process refused the directory can say which backend holds it.
    */
   noteServingUrl?(url: string): Promise<void>;
+  /** Whether the database answers a statement now: the health check's question (false on any failure, never throws). */
+  checkHealth(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** {@link SqlDatabase.checkHealth} for an executor: a trivial statement that must come back. */
+export function answersStatements(executor: SqlExecutor): Promise<boolean> {
+  return executor.query('SELECT 1').then(
+    () => true,
+    () => false,
+  );
 }
 
 /** A schema migration: applied once, in `id` order, never edited after release (checked by checksum). */

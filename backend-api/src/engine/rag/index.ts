@@ -43,7 +43,7 @@ export {
   startRagJobs,
   type EmbeddingDrainJobData,
 } from './rag-jobs.js';
-export { ragModule } from './rag.module.js';
+export { createRagIngestion, ragModule } from './rag.module.js';
 export { RagRetrievalBackendService } from './retrieval/rag-retrieval.service.js';
 export { reciprocalRankFusion, RRF_K } from './retrieval/reciprocal-rank-fusion.js';
 export {
@@ -59,3 +59,4 @@ export {
   type RagSearchStatus,
   type RagTruncation,
 } from './retrieval/retrieval.types.js';
+export { withCorpusIngestion } from './ingestion/corpus-ingesting-store.js';

@@ -1,6 +1,6 @@
-import type { Clock } from '../container/clock.js';
+import type { Clock } from '../container/index.js';
 import type { Logger } from '../logging/index.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
+import type { SqlDatabase } from '../persistence/index.js';
 import { drainEmbeddings, embeddingBacklog, type EmbeddingDrainSummary } from './embeddings/embedding-drain.js';
 import type { EmbeddingsBackendService } from './embeddings/embeddings-backend.service.js';
 import { sweepCorpora, type CorpusSweepSummary } from './ingestion/corpus-reconciliation.js';

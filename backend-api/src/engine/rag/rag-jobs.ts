@@ -1,8 +1,6 @@
 import type { Container } from 'inversify';
-import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
-import type { JobQueueService } from '../jobs/job-queue.service.js';
-import type { JobRunSummary } from '../jobs/job-queue.types.js';
-import { JOBS_TYPES } from '../jobs/jobs.tokens.js';
+import { SAAS_SERVICE_TYPES as T } from '../container/index.js';
+import { JOBS_TYPES, type JobQueueService, type JobRunSummary } from '../jobs/index.js';
 import type { RagIngestionService } from './ingestion/rag-ingestion.service.js';
 import { RAG_EMBEDDING_DRAIN_BATCH_SIZE, type RagCorpusMaintenance } from './rag-corpus-maintenance.service.js';
 

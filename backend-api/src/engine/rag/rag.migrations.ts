@@ -1,4 +1,4 @@
-import type { SqlMigration } from '../persistence/sql-database.js';
+import type { SqlMigration } from '../persistence/index.js';
 
 /** The chunks table: its name is used by ingestion, maintenance and retrieval. */
 export const RAG_CHUNKS_TABLE = 'wildo_rag_chunks';

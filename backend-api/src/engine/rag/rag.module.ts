@@ -1,14 +1,12 @@
 import { ContainerModule, type ResolutionContext } from 'inversify';
-import type { TokenBudgetService } from '../agents/budgets/token-budget.types.js';
-import type { ProviderRegistry } from '../agents/providers/provider-registry.service.js';
-import type { BackendDomainModule } from '../container/backend-domain-module.js';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
+import type { TokenBudgetService } from '../agents/budgets/index.js';
+import type { ProviderRegistry } from '../agents/providers/index.js';
+import type { ResourcesModule, ResourcesRegistry } from '../resources/index.js';
+import { SAAS_SERVICE_TYPES as T, type Clock } from '../container/index.js';
 import type { Logger } from '../logging/index.js';
-import type { AgentTraceSink } from '../observability/trace-sink.js';
-import type { SqlDatabase } from '../persistence/sql-database.js';
-import type { ResourcesRegistry } from '../resources/resources-registry.service.js';
-import type { RoleHierarchyResolver } from '../resources/role-hierarchy.service.js';
+import type { AgentTraceSink } from '../observability/index.js';
+import type { SqlDatabase } from '../persistence/index.js';
+import type { RoleHierarchyResolver } from '../identity/index.js';
 import { EmbeddingsBackendService } from './embeddings/embeddings-backend.service.js';
 import { FileTextExtractionService } from './extraction/file-text-extraction.service.js';
 import { corpusDefinitionsOf } from './ingestion/corpus-definitions.js';
@@ -80,7 +78,7 @@ export const ragContainerModule = new ContainerModule(({ bind }) => {
 });
 
 /** RAG as an engine module: the chunk tables and the services' bindings. */
-export const ragModule: BackendDomainModule = {
+export const ragModule: ResourcesModule = {
   name: 'wildo-rag',
   migrations: RAG_MIGRATIONS,
   containerModule: ragContainerModule,

@@ -1,4 +1,5 @@
 import { ResourceServerKind, type ResourceServerInstance } from '@wildo/shared-lib';
+import { A2A_PATH, API_PREFIX, instancePath, MCP_PATH } from '../urls/index.js';
 
 /** Resource servers whose audiences a person may delegate to a client (authorization code grant). */
 export const DELEGATED_TOKEN_RESOURCE_SERVERS: readonly ResourceServerKind[] = [
@@ -6,7 +7,7 @@ export const DELEGATED_TOKEN_RESOURCE_SERVERS: readonly ResourceServerKind[] = [
   ResourceServerKind.A2A,
 ];
 
-const PATHS: Record<ResourceServerKind, string> = { [ResourceServerKind.MCP]: 'mcp', [ResourceServerKind.A2A]: 'a2a' };
+const PATHS = { [ResourceServerKind.MCP]: MCP_PATH, [ResourceServerKind.A2A]: A2A_PATH } as const;
 
 /** One addressable resource server endpoint and the token audience that names it. */
 export interface ResourceServerEndpoint {
@@ -29,8 +30,12 @@ export class ResourceServerInstancesRegistryBackendService {
   ) {
     const base = issuer.replace(/\/+$/, '');
     this.endpoints = [
-      ...Object.values(ResourceServerKind).map((kind) => ({ kind, audience: `${base}/api/v1/${PATHS[kind]}` })),
-      ...instances.map((i) => ({ kind: i.kind, ref: i.ref, audience: `${base}/api/v1/${PATHS[i.kind]}/${i.ref}` })),
+      ...Object.values(ResourceServerKind).map((kind) => ({ kind, audience: `${base}${API_PREFIX}${PATHS[kind]}` })),
+      ...instances.map((i) => ({
+        kind: i.kind,
+        ref: i.ref,
+        audience: `${base}${API_PREFIX}${instancePath(PATHS[i.kind], i.ref)}`,
+      })),
     ];
   }
 

@@ -1,12 +1,14 @@
 import { inject, injectable } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import { looksLikeApiKey } from '../credentials/api-key-material.js';
-import type { CredentialDirectory } from '../credentials/credential-directory.service.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
+import { looksLikeApiKey, type CredentialDirectory } from '../credentials/index.js';
 import { FrameworkError } from '../errors/index.js';
-import type { AccessTokenService } from '../identity/access-token.service.js';
-import { assertUserUsable, readUserSnapshot } from '../identity/authenticator.service.js';
-import type { PrincipalDirectory } from '../identity/principal-directory.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import {
+  assertUserUsable,
+  readUserSnapshot,
+  type AccessTokenService,
+  type AuthenticatedPrincipal,
+  type PrincipalDirectory,
+} from '../identity/index.js';
 
 /**
  * Authentication at an MCP/A2A endpoint: a Bearer token whose audience is exactly this endpoint (a person's

@@ -1,5 +1,5 @@
 import { CoreResourceOperation, ResourcePrimaryScope, ResourceServerKind } from '@wildo/shared-lib';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
+import type { ResourcesApplication } from './resources-module.js';
 import type { CompiledResource } from './compiled-resource.types.js';
 import { RESERVED_ORG_SEGMENTS, RESERVED_TOP_SEGMENTS } from './resource-naming.js';
 import type { DeclarationProblem } from './resources.errors.js';
@@ -12,7 +12,7 @@ const CORE_OPERATIONS = new Set<string>(Object.values(CoreResourceOperation));
  * `refusedTypes` are resources whose declaration was already refused: what names them adds no line of its own.
  */
 export function validateApplication(
-  application: BackendApplicationDefinition,
+  application: ResourcesApplication,
   resources: ReadonlyMap<string, CompiledResource>,
   refusedTypes: ReadonlySet<string> = new Set(),
 ): DeclarationProblem[] {
@@ -90,7 +90,7 @@ function validateRelationships(
 }
 
 function validateServiceCode(
-  application: BackendApplicationDefinition,
+  application: ResourcesApplication,
   resources: ReadonlyMap<string, CompiledResource>,
   refusedTypes: ReadonlySet<string>,
 ): DeclarationProblem[] {
@@ -156,7 +156,7 @@ function validateServiceCode(
 }
 
 function validateServerInstances(
-  application: BackendApplicationDefinition,
+  application: ResourcesApplication,
   resources: ReadonlyMap<string, CompiledResource>,
 ): DeclarationProblem[] {
   const problems: DeclarationProblem[] = [];

@@ -11,7 +11,7 @@ import type {
   ResourcePrimaryScope,
 } from '@wildo/shared-lib';
 import type { z } from 'zod';
-import type { ResourceStoreDefinition, StoreFilterField } from '../persistence/resource-store.js';
+import type { ResourceStoreDefinition, StoreFilterField } from '../persistence/index.js';
 import type { Projector } from './schema/index.js';
 
 /** Whether an operation addresses the collection or one record. */

@@ -1,8 +1,7 @@
 import type { CoreResourceOperation } from '@wildo/shared-lib';
 import { FrameworkError, type InputProblem, type RefusalReason } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import type { StoreFilters } from '../persistence/resource-store.js';
-import type { SqlExecutor } from '../persistence/sql-database.js';
+import type { SqlExecutor, StoreFilters } from '../persistence/index.js';
 import type { ExecutionContext } from './execution-context.js';
 
 /** A record as the API shows it: its fields plus `_id` and the system fields. */

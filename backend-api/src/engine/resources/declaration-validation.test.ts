@@ -11,7 +11,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { referenceApplication } from '../../modules/index.js';
-import type { BackendDomainModule } from '../container/backend-domain-module.js';
+import type { BackendDomainModule } from '../bootstrap/backend-domain-module.js';
 import { createResourceCustomServiceImplementation } from './custom-service.js';
 import { DeclarationValidationError } from './resources.errors.js';
 import { ResourcesRegistry } from './resources-registry.service.js';

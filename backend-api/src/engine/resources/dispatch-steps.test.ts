@@ -24,7 +24,7 @@ import type { ExecutionContext } from './execution-context.js';
 import { OperationAdmission } from './operation-admission.service.js';
 import { OperationDispatcher } from './operation-dispatcher.service.js';
 import { ResourcesRegistry } from './resources-registry.service.js';
-import { RoleHierarchyResolver } from './role-hierarchy.service.js';
+import { RoleHierarchyResolver } from '../identity/role-hierarchy.service.js';
 
 const API_CALL = ResourceOperationVariantType.API_CALL;
 const member = [CORE_ORG_ROLES.ORG_MEMBER];

@@ -1,8 +1,6 @@
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import { FrameworkError } from '../errors/index.js';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
-import type { FileReferenceCheck } from '../files/file-reference.check.js';
-import type { StepUpService } from '../identity/step-up.service.js';
+import type { AuthenticatedPrincipal, StepUpService } from '../identity/index.js';
 import type { CompiledOperation } from './compiled-resource.types.js';
 import type { ResourceRecord } from './custom-service.js';
 import type { DispatchRequest, DispatchResult } from './dispatch.types.js';
@@ -145,7 +143,12 @@ export interface DispatchStepDependencies {
   };
   stepUp: Pick<StepUpService, 'consume'>;
   /** The early check of `z_file` values (the store checks every write anyway); absent: refused only at the store. */
-  files?: Pick<FileReferenceCheck, 'check'>;
+  files?: FileReferencesStep;
+}
+
+/** The `files` step, provided by the files capability: nothing to await unless a CREATE or UPDATE body names files. */
+export interface FileReferencesStep {
+  check(operation: CompiledOperation, context: ExecutionContext, body: unknown): Promise<void> | undefined;
 }
 
 /** Refuses a request that carried no credential. */

@@ -1,4 +1,4 @@
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
+import type { AuthenticatedPrincipal } from '../identity/index.js';
 import type { CompiledOperation } from './compiled-resource.types.js';
 import type { DispatchSurface } from './execution-context.js';
 import type { ContextIds } from './execution-context-creator.service.js';

@@ -1,20 +1,21 @@
 import { ExecutionContext_ExecutionType, ResourcePrimaryScope } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
-import { checkUserUsable } from '../identity/authenticator.service.js';
 import {
+  checkUserUsable,
   reachableMemberships,
   reachesBeyondOrganizations,
   restrictedToOrganization,
-} from '../identity/organization-restriction.js';
-import type { PrincipalDirectory } from '../identity/principal-directory.js';
-import type { AuthenticatedPrincipal, MachinePrincipal, UserPrincipal } from '../identity/principal.types.js';
-import type { TenantScope } from '../persistence/resource-store.js';
+  type AuthenticatedPrincipal,
+  type MachinePrincipal,
+  type PrincipalDirectory,
+  type RoleHierarchyResolver,
+  type UserPrincipal,
+} from '../identity/index.js';
+import type { TenantScope } from '../persistence/index.js';
 import type { CompiledOperation } from './compiled-resource.types.js';
 import type { DispatchSurface, ExecutionContext } from './execution-context.js';
-import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
 
 /** Ids a surface takes from the addressed URL or conversation (never from a payload). */
 export interface ContextIds {

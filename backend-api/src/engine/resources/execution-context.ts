@@ -1,6 +1,6 @@
 import type { ExecutionContext_ExecutionType } from '@wildo/shared-lib';
-import type { AuthenticatedPrincipal } from '../identity/principal.types.js';
-import type { TenantScope } from '../persistence/resource-store.js';
+import type { AuthenticatedPrincipal } from '../identity/index.js';
+import type { TenantScope } from '../persistence/index.js';
 
 /** The entry point a call came through; rate-limit buckets are kept per surface. */
 export type DispatchSurface = 'rest' | 'mcp' | 'a2a' | 'tool' | 'internal';

@@ -1,9 +1,9 @@
 import { inject, injectable } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
 import type { CompiledOperation } from './compiled-resource.types.js';
 import type { ExecutionContext } from './execution-context.js';
-import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
+import type { RoleHierarchyResolver } from '../identity/index.js';
 
 /** Refuses retired and unimplemented operations before anything else is looked at. */
 export function checkLifecycle(operation: Pick<CompiledOperation, 'lifecycle' | 'unimplemented'>): void {

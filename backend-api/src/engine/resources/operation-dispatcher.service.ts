@@ -1,6 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import { FILES_TYPES } from '../files/files.tokens.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { DispatchCall, dispatchSteps, type DispatchStep, type DispatchStepDependencies } from './dispatch-steps.js';
@@ -25,7 +24,7 @@ export class OperationDispatcher {
     @inject(SAAS_SERVICE_TYPES.StepUpService) stepUp: DispatchStepDependencies['stepUp'],
     @inject(SAAS_SERVICE_TYPES.Logger) private readonly logger: Logger,
     // Required: a dispatcher resolved before the check was bound would otherwise skip it (fail open).
-    @inject(FILES_TYPES.FileReferenceCheck) files: NonNullable<DispatchStepDependencies['files']>,
+    @inject(SAAS_SERVICE_TYPES.FileReferenceCheck) files: NonNullable<DispatchStepDependencies['files']>,
   ) {
     this.steps = dispatchSteps({ contexts, admission, rateLimits, services, stepUp, files });
   }

@@ -1,7 +1,7 @@
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import type { z } from 'zod';
 import { FrameworkError, MAX_REPORTED_PROBLEMS, type InputProblem } from '../errors/index.js';
-import type { StoreFilters } from '../persistence/resource-store.js';
+import type { StoreFilters } from '../persistence/index.js';
 import type { CompiledFilter, CompiledOperation } from './compiled-resource.types.js';
 import { MAX_CURSOR_LENGTH } from './operation-contracts.js';
 import {

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
-import type { CoordinationBackend, CounterDecision, CounterPolicy } from '../coordination/coordination.js';
+import { SAAS_SERVICE_TYPES } from '../container/index.js';
+import type { CoordinationBackend, CounterDecision, CounterPolicy } from '../coordination/index.js';
 import { FrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type { CompiledOperation } from './compiled-resource.types.js';

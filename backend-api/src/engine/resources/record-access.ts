@@ -6,7 +6,7 @@ import type {
   ResourceStore,
   StoredRecord,
   TenantScope,
-} from '../persistence/resource-store.js';
+} from '../persistence/index.js';
 import type { CompiledResource } from './compiled-resource.types.js';
 import type { ResourceRecord, ScopedRecords } from './custom-service.js';
 import type { ExecutionContext } from './execution-context.js';

@@ -17,7 +17,7 @@ import {
 } from '@wildo/shared-lib';
 import { expectTypeOf } from 'vitest';
 import { z } from 'zod';
-import type { BackendDomainModule } from '../container/backend-domain-module.js';
+import type { BackendDomainModule } from '../bootstrap/backend-domain-module.js';
 import type { FunctionTool } from '../agents/tools/function-tool.types.js';
 import type { ExecutionContext } from './execution-context.js';
 

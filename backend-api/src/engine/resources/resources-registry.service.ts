@@ -1,4 +1,4 @@
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
+import type { ResourcesApplication } from './resources-module.js';
 import { FrameworkError } from '../errors/index.js';
 import { validateApplication } from './application-validation.js';
 import type { CompiledOperation, CompiledResource } from './compiled-resource.types.js';
@@ -16,7 +16,7 @@ export interface CompiledApplicationResources {
 }
 
 /** Compiles every resource of an application and checks them together; refuses nothing itself (see `problems`). */
-export function compileApplicationResources(application: BackendApplicationDefinition): CompiledApplicationResources {
+export function compileApplicationResources(application: ResourcesApplication): CompiledApplicationResources {
   const problems: DeclarationProblem[] = [];
   const resources = new Map<string, CompiledResource>();
   const refusedTypes = new Set<string>();
@@ -57,7 +57,7 @@ export class ResourcesRegistry {
   }
 
   /** Compiles and validates an application's declarations; throws {@link DeclarationValidationError} listing every problem. */
-  static fromApplication(application: BackendApplicationDefinition): ResourcesRegistry {
+  static fromApplication(application: ResourcesApplication): ResourcesRegistry {
     return ResourcesRegistry.fromCompiled(compileApplicationResources(application));
   }
 

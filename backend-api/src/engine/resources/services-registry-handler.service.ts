@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import { inject, injectable, type Container } from 'inversify';
-import type { BackendApplicationDefinition } from '../container/backend-domain-module.js';
-import type { Clock } from '../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
+import type { ResourcesApplication } from './resources-module.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import type {
   RecordConstraint,
   ResourceStore,
+  SqlExecutor,
   StoreFilters,
   StoreWriteOutcome,
   TenantScope,
-} from '../persistence/resource-store.js';
-import type { SqlExecutor } from '../persistence/sql-database.js';
+} from '../persistence/index.js';
 import type { CompiledOperation, CompiledResource } from './compiled-resource.types.js';
 import {
   errorBuilder,
@@ -33,7 +32,7 @@ import {
   toApiRecord,
 } from './record-access.js';
 import type { ResourcesRegistry } from './resources-registry.service.js';
-import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
+import type { RoleHierarchyResolver } from '../identity/index.js';
 
 /** Runs after every check of a call (input, addressed record, guard) and before its first side effect. */
 export type OperationGate = () => Promise<void>;
@@ -111,7 +110,7 @@ export class ServicesRegistryHandler {
     @inject(SAAS_SERVICE_TYPES.RoleHierarchyResolver) private readonly roles: RoleHierarchyResolver,
     @inject(SAAS_SERVICE_TYPES.Logger) private readonly logger: Logger,
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
-    @inject(SAAS_SERVICE_TYPES.ApplicationDefinition) application: BackendApplicationDefinition,
+    @inject(SAAS_SERVICE_TYPES.ApplicationDefinition) application: ResourcesApplication,
     @inject(SAAS_SERVICE_TYPES.Container) private readonly container: Container,
   ) {
     for (const module of application.modules) {

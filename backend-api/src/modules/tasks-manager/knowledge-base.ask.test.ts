@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { modelToolName } from '../../engine/agents/agent-tool-listing.js';
+import { modelToolName } from '../../engine/agents/systems/agent-tool-listing.js';
 import { eventsOf, postStream, useAssistantBackend } from '../../testing/agents.fixtures.js';
 import { createOrganization, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { textReply, toolCallsReply } from '../../testing/llm-stubs/index.js';

@@ -1,11 +1,9 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import type { Clock } from '../../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../../container/index.js';
 import { FrameworkError } from '../../errors/index.js';
-import type { PrimarySecret } from '../../identity/primary-secret.js';
-import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
-import type { SqlDatabase } from '../../persistence/sql-database.js';
+import type { AuthenticatedPrincipal, PrimarySecret } from '../../identity/index.js';
+import type { SqlDatabase } from '../../persistence/index.js';
 
 /** How long a pending approval may wait (checked when the decision is used). */
 export const APPROVAL_LIFETIME_MS = 24 * 60 * 60 * 1000;

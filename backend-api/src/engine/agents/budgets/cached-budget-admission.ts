@@ -1,4 +1,4 @@
-import type { Clock } from '../../container/clock.js';
+import type { Clock } from '../../container/index.js';
 import { utcMonthOf } from './budget-period.js';
 import type { BudgetTenant, TokenBudgetDecision, TokenBudgetService } from './token-budget.types.js';
 

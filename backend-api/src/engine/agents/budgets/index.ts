@@ -14,3 +14,5 @@ export { utcMonthOf, type UtcMonthPeriod } from './budget-period.js';
 export { BUDGET_STORE_RETRY_AFTER_SECONDS, SqlTokenBudgetService } from './sql-token-budget.service.js';
 export { TOKEN_BUDGET_MIGRATIONS } from './token-budget.migrations.js';
 export { tokenBudgetContainerModule, tokenBudgetsModule } from './token-budget.module.js';
+export { CachedBudgetAdmission } from './cached-budget-admission.js';
+export { admitBudget } from './budget-admission.js';

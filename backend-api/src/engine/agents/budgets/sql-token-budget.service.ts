@@ -6,11 +6,10 @@ import {
   type ProductDefinition,
 } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
-import type { Clock } from '../../container/clock.js';
-import { SAAS_SERVICE_TYPES } from '../../container/saas-service-types.tokens.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../../container/index.js';
 import { FrameworkError } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
-import type { SqlDatabase } from '../../persistence/sql-database.js';
+import type { SqlDatabase } from '../../persistence/index.js';
 import { utcMonthOf } from './budget-period.js';
 import type {
   BudgetTenant,

@@ -1,9 +1,8 @@
 import { A2A_TOKEN_BUDGET_FEATURE_ID } from '@wildo/shared-lib';
 import type { z } from 'zod';
-import { SAAS_SERVICE_TYPES } from '../../container/saas-service-types.tokens.js';
-import type { SqlDatabase } from '../../persistence/sql-database.js';
-import type { ServiceHandlerUtils } from '../../resources/custom-service.js';
-import type { ExecutionContext } from '../../resources/execution-context.js';
+import { SAAS_SERVICE_TYPES } from '../../container/index.js';
+import type { SqlDatabase } from '../../persistence/index.js';
+import type { ExecutionContext, ServiceHandlerUtils } from '../../resources/index.js';
 import {
   tokenBudgetsAdminResource,
   tokenUsageResource,

@@ -1,4 +1,4 @@
-import type { SqlMigration } from '../../persistence/sql-database.js';
+import type { SqlMigration } from '../../persistence/index.js';
 
 /**
  * Feature resolution and token metering. Tenants are `(tenant_kind, tenant_id)`: `organization`/`user` with

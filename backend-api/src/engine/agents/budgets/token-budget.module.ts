@@ -1,6 +1,6 @@
 import { ContainerModule } from 'inversify';
-import type { BackendDomainModule } from '../../container/backend-domain-module.js';
-import { SAAS_SERVICE_TYPES as T } from '../../container/saas-service-types.tokens.js';
+import type { ResourcesModule } from '../../resources/index.js';
+import { SAAS_SERVICE_TYPES as T } from '../../container/index.js';
 import { SqlTokenBudgetService } from './sql-token-budget.service.js';
 import { tokenBudgetsAdminImplementation, tokenUsageImplementation } from './token-budget.custom-impl.service.js';
 import { tokenBudgetsAdminResource, tokenUsageResource } from './token-budget.resources.js';
@@ -18,7 +18,7 @@ export const tokenBudgetContainerModule = new ContainerModule(({ bind }) => {
  * Token budgets as an engine module: its tables (collected by `createWildoBackend`), its binding, and its REST
  * resources (application admins' plans and overrides, members' own consumption) on the dispatch path.
  */
-export const tokenBudgetsModule: BackendDomainModule = {
+export const tokenBudgetsModule: ResourcesModule = {
   name: 'wildo-token-budgets',
   migrations: TOKEN_BUDGET_MIGRATIONS,
   resources: [tokenBudgetsAdminResource, tokenUsageResource],

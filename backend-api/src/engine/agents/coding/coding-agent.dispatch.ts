@@ -8,9 +8,10 @@ import {
   type CodingAgentConfig,
   type FlowsActors_Agent_Invocation,
 } from '@wildo/shared-lib';
-import type { RuntimeConfiguration } from '../../config/runtime-configuration.schema.js';
+import type { RuntimeConfiguration } from '../../config/index.js';
 import { FrameworkError } from '../../errors/index.js';
-import type { CodingAgentInvocationOptions, CodingAgentLauncher, CodingWorkspace } from './coding-agent.types.js';
+import type { CodingAgentInvocationOptions } from '../runtime/index.js';
+import type { CodingAgentLauncher, CodingWorkspace } from './coding-agent.types.js';
 import { escalatesWithoutCallbacks } from './coding-launchers.js';
 import { isRestrictiveCeiling } from './coding-permission.policy.js';
 

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { CodingAgent_StopReason, type CodingAgent_RunTaskOutput } from '@wildo/shared-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
-import { defineBackendApplication } from '../../container/backend-domain-module.js';
+import { defineBackendApplication } from '../../bootstrap/backend-domain-module.js';
 import { SAAS_SERVICE_TYPES } from '../../container/saas-service-types.tokens.js';
-import type { AgentsBackendService } from '../agents-backend.service.js';
+import type { AgentsBackendService } from '../runtime/agents-backend.service.js';
 import {
   codingAgentFixture,
   codingConfigFixture,

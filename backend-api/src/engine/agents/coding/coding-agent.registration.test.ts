@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defineBackendApplication } from '../../container/backend-domain-module.js';
+import { defineBackendApplication } from '../../bootstrap/backend-domain-module.js';
 import { DeclarationValidationError } from '../../resources/resources.errors.js';
-import { catalogueModelResolver } from '../agent-model-resolver.js';
-import { AgentsRegistry } from '../agents-registry.service.js';
+import { catalogueModelResolver } from '../systems/agent-model-resolver.js';
+import { AgentsRegistry } from '../systems/agents-registry.service.js';
 import { codingAgentFixture, codingConfigFixture, codingRuntime } from './coding.fixtures.js';
 import { defineCodingAgent } from './define-coding-agent.js';
 

@@ -20,12 +20,12 @@ import {
 } from '../../../testing/coding-stubs/index.js';
 import { ManualClock } from '../../../testing/manual-clock.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
-import { defineBackendApplication } from '../../container/backend-domain-module.js';
+import { defineBackendApplication } from '../../bootstrap/backend-domain-module.js';
 import { SAAS_SERVICE_TYPES } from '../../container/saas-service-types.tokens.js';
 import { FrameworkError } from '../../errors/index.js';
-import type { AgentsRegistry } from '../agents-registry.service.js';
+import type { AgentsRegistry } from '../systems/agents-registry.service.js';
 import type { SqlTokenBudgetService } from '../budgets/sql-token-budget.service.js';
-import type { AgentsBackendService, InvokeAgentOptions } from '../agents-backend.service.js';
+import type { AgentsBackendService, InvokeAgentOptions } from '../runtime/agents-backend.service.js';
 import { CodingAgentService } from './coding-agent.service.js';
 import {
   codingAgentFixture,

@@ -9,25 +9,16 @@ import {
   type AgentCallTraceEmission,
   type AgentClientProtocolExecutionProfile,
   type CodingAgent_RunTaskOutput,
-  type CodingAgentConfig,
-  type FlowsActors_Agent_Invocation,
 } from '@wildo/shared-lib';
-import type { Clock } from '../../container/clock.js';
-import type { RuntimeConfiguration } from '../../config/runtime-configuration.schema.js';
+import type { Clock } from '../../container/index.js';
+import type { RuntimeConfiguration } from '../../config/index.js';
 import { FrameworkError } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
-import type { AgentCallRecorder } from '../agent-call-recorder.js';
-import type { ResolvedAgent } from '../agents-registry.service.js';
-import { admitBudget } from '../budgets/budget-admission.js';
-import type { BudgetTenant, TokenBudgetService } from '../budgets/token-budget.types.js';
+import type { AgentCallRecorder, CodingAgentArm, CodingDispatch, CodingDispatchResult } from '../runtime/index.js';
+import { admitBudget, type TokenBudgetService } from '../budgets/index.js';
 import { subprocessEnvironment } from './coding-agent.process.js';
 import { admitCredential, admitLauncher, admitProfile, admitWorkspace, ownerKeyOf } from './coding-agent.dispatch.js';
-import {
-  DEFAULT_CODING_TIMING,
-  type CodingAgentInvocationOptions,
-  type CodingAgentLauncher,
-  type CodingAgentSettings,
-} from './coding-agent.types.js';
+import { DEFAULT_CODING_TIMING, type CodingAgentLauncher, type CodingAgentSettings } from './coding-agent.types.js';
 import { BUILT_IN_CODING_AGENT_LAUNCHERS } from './coding-launchers.js';
 import { AbortedBeforeTurn, CodingRun, CodingRunError, type CodingRunOutcome } from './coding-run.js';
 import { CodingRunEvents } from './coding-run.events.js';
@@ -46,22 +37,6 @@ export interface CodingAgentServiceDeps {
   settings?: CodingAgentSettings;
 }
 
-/** One coding dispatch as `invokeAgent` hands it over (the input already checked against the contract). */
-export interface CodingDispatch {
-  agent: ResolvedAgent & { config: CodingAgentConfig };
-  invocation: FlowsActors_Agent_Invocation;
-  input: { prompt: string; continuationOfSessionId?: string };
-  options: CodingAgentInvocationOptions & { enforceBudget?: boolean };
-  tenant: BudgetTenant;
-  traceContext?: AgentCallTraceEmission['traceContext'];
-}
-
-/** What a coding dispatch returns to `invokeAgent`. */
-export interface CodingDispatchResult {
-  output: CodingAgent_RunTaskOutput;
-  usage?: CodingRunOutcome['usage'];
-}
-
 /** How long a session claimed by a run stays claimed without news before another run may take it over. */
 function staleAfterMs(profile: AgentClientProtocolExecutionProfile): number {
   return profile.turnTimeoutMs * (profile.maxAutoContinuations + 1) + 60_000;
@@ -72,7 +47,7 @@ function staleAfterMs(profile: AgentClientProtocolExecutionProfile): number {
  * ceiling, credential, budget, the continued session), runs the agent ({@link CodingRun}), stores the run with its
  * record and the session's new state, and reports the run to the trace sinks and the budget like any model call.
  */
-export class CodingAgentService {
+export class CodingAgentService implements CodingAgentArm {
   private readonly launchers: Readonly<Record<string, CodingAgentLauncher>>;
   private readonly timing: { stopGraceMs: number; cancelGraceMs: number };
 

@@ -1,44 +1,5 @@
-import type { AgentClientProtocolExecutionProfile, CodingAgent_StopReason } from '@wildo/shared-lib';
+import type { AgentClientProtocolExecutionProfile } from '@wildo/shared-lib';
 import type { CodingLocationPredicate } from './coding-location.guard.js';
-import type { CodingProgressListener } from './coding-run.events.js';
-
-/** What a host may decide about an ended turn: it finished, the agent asks a person, or the runner should continue. */
-export type CodingTurnVerdict = 'finished' | 'awaiting_input' | 'continue';
-
-/** An ended turn, as the host's classifier sees it. */
-export interface CodingTurnSummary {
-  /** The turn's number in this run, from 1. */
-  turn: number;
-  stopReason: CodingAgent_StopReason;
-  /** The agent's text of the turn. */
-  message: string;
-}
-
-/**
- * Classifies an ended turn (undefined keeps the default: a turn stopped by `MAX_TOKENS` or `MAX_TURN_REQUESTS` is
- * continued while `maxAutoContinuations` allows, any other is finished). `awaiting_input` parks the run with the
- * turn's message as the question; `continue` sends the agent an automatic continuation.
- */
-export type CodingTurnClassifier = (turn: CodingTurnSummary) => CodingTurnVerdict | undefined;
-
-/**
- * The coding-agent options of `invokeAgent` (its third argument): the trusted workspace, which locations the run
- * may touch, how to cancel its session, and (omitted from the guide's reduced excerpt) the host's event collection
- * and turn classification. A coding agent requires `workspaceRootPath` and `isPermittedCodingLocation`; a language
- * or image agent refuses all of them.
- */
-export interface CodingAgentInvocationOptions {
-  /** The workspace the coding agent works in (an absolute path): its working directory and the outer bound of every location. */
-  workspaceRootPath?: string;
-  /** Whether the run may touch `location` (an absolute path inside the workspace); checked on every file, permission and terminal call. */
-  isPermittedCodingLocation?: (location: string) => boolean;
-  /** Aborts the coding session: the turn is cancelled through the protocol and the subprocess and its children end. */
-  codingSessionAbortSignal?: AbortSignal;
-  /** Receives the run's progress events as they happen (not the chat token channel). */
-  onCodingProgress?: CodingProgressListener;
-  /** Decides what each ended turn means (see {@link CodingTurnClassifier}). */
-  classifyCodingTurn?: CodingTurnClassifier;
-}
 
 /**
  * How a provider's coding agent is started: a command speaking ACP on its stdio. The provider owns it; an

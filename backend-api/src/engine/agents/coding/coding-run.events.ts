@@ -1,7 +1,7 @@
 import type { CodingAgent_ProgressEvent } from '@wildo/shared-lib';
-import type { Clock } from '../../container/clock.js';
+import type { Clock } from '../../container/index.js';
 import type { Logger } from '../../logging/index.js';
-import { toStorableValue } from '../../resources/schema/storable-text.js';
+import { toStorableValue } from '../../resources/schema/index.js';
 
 /** An event as the run emits it: the log adds `runId`, `seq` and `at`. */
 export type CodingProgressInput = CodingAgent_ProgressEvent extends infer E

@@ -1,7 +1,7 @@
 import type { AgentCallUsage, CodingAgent_ProgressEvent, CodingAgent_StopReason } from '@wildo/shared-lib';
-import type { Clock } from '../../container/clock.js';
-import type { SqlDatabase, SqlExecutor } from '../../persistence/sql-database.js';
-import { toStorableValue } from '../../resources/schema/storable-text.js';
+import type { Clock } from '../../container/index.js';
+import type { SqlDatabase, SqlExecutor } from '../../persistence/index.js';
+import { toStorableValue } from '../../resources/schema/index.js';
 
 /** Where a stored session stands: a run holds it, it waits for a person's answer, or it can be followed up. */
 export type CodingSessionStatus = 'running' | 'parked' | 'idle';

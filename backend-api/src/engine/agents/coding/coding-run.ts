@@ -7,7 +7,8 @@ import {
 } from '@wildo/shared-lib';
 import { AcpAgentConnection, AcpProtocolError, type OpenedSession } from './coding-acp.connection.js';
 import { CodingAgentProcess, type CodingAgentSpawn } from './coding-agent.process.js';
-import type { CodingTurnClassifier, CodingTurnVerdict, CodingWorkspace } from './coding-agent.types.js';
+import type { CodingTurnClassifier, CodingTurnVerdict } from '../runtime/index.js';
+import type { CodingWorkspace } from './coding-agent.types.js';
 import { CodingFiles } from './coding-files.js';
 import { CodingLocationGuard } from './coding-location.guard.js';
 import { clientMethodsOf } from './coding-permission.policy.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { LLM_Model, validateSaaSConfig, type FlowsActors_Agent } from '@wildo/shared-lib';
 import { validConfigFixture, type ConfigFixture } from '../../config/config.fixtures.js';
 import { buildRuntimeConfiguration } from '../../config/runtime-configuration.build.js';
-import type { RuntimeConfiguration } from '../../config/runtime-configuration.schema.js';
+import type { RuntimeConfiguration } from '../../config/index.js';
 import { defineCodingAgent } from './define-coding-agent.js';
 
 /** An execution profile in plain data (the guide's development profile), with `overrides` applied. */

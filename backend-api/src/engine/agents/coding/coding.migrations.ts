@@ -1,4 +1,4 @@
-import type { SqlMigration } from '../../persistence/sql-database.js';
+import type { SqlMigration } from '../../persistence/index.js';
 
 /** Coding-agent sessions (what a continuation reopens) and runs (what each dispatch did, with its record). */
 export const CODING_MIGRATIONS: readonly SqlMigration[] = [

@@ -1,12 +1,10 @@
 import { ContainerModule, type ResolutionContext } from 'inversify';
-import type { BackendDomainModule } from '../../container/backend-domain-module.js';
-import type { Clock } from '../../container/clock.js';
-import { SAAS_SERVICE_TYPES as T } from '../../container/saas-service-types.tokens.js';
-import type { RuntimeConfiguration } from '../../config/runtime-configuration.schema.js';
+import { SAAS_SERVICE_TYPES as T, type Clock, type ModuleBase } from '../../container/index.js';
+import type { RuntimeConfiguration } from '../../config/index.js';
 import type { Logger } from '../../logging/index.js';
-import type { SqlDatabase } from '../../persistence/sql-database.js';
-import type { AgentCallRecorder } from '../agent-call-recorder.js';
-import type { TokenBudgetService } from '../budgets/token-budget.types.js';
+import type { SqlDatabase } from '../../persistence/index.js';
+import type { TokenBudgetService } from '../budgets/index.js';
+import { CODING_AGENT_ARM, type AgentCallRecorder } from '../runtime/index.js';
 import { CodingAgentService } from './coding-agent.service.js';
 import type { CodingAgentSettings } from './coding-agent.types.js';
 import { CodingRunStore } from './coding-run.store.js';
@@ -47,10 +45,12 @@ export const codingAgentsContainerModule = new ContainerModule(({ bind }) => {
       });
     })
     .inSingletonScope();
+  // The coding arm of `invokeAgent`: the runtime below reaches this service through the port it declares.
+  bind(CODING_AGENT_ARM).toService(CODING_TYPES.CodingAgentService);
 });
 
 /** The coding-agent runtime as an engine module: its tables (sessions, runs) and bindings. */
-export const codingAgentsModule: BackendDomainModule = {
+export const codingAgentsModule: ModuleBase = {
   name: 'wildo-coding-agents',
   migrations: CODING_MIGRATIONS,
   containerModule: codingAgentsContainerModule,

@@ -12,7 +12,7 @@ import {
   type CodingAgentConfig,
   type FlowsActors_Agent,
 } from '@wildo/shared-lib';
-import { accessControlOf, type AccessRule, type ChatModelOf } from '../define-agent.js';
+import { accessControlOf, type AccessRule, type ChatModelOf } from '../systems/index.js';
 
 /** A provider of the application's catalogue that offers coding agents (`CODING_AGENT` over AGENT_CLIENT_PROTOCOL). */
 export type CodingProviderRef = CatalogProviderOffering<'CODING_AGENT'>;

@@ -1,20 +1,6 @@
 // Coding agents over the Agent Client Protocol: declaration, dispatch, the guarded client callbacks, runs and sessions.
-export { CODING_AGENT_DEFAULT_MODEL, isCodingAgent, registerCodingAgent } from './coding-agent.registration.js';
-export {
-  CodingAgentService,
-  type CodingAgentServiceDeps,
-  type CodingDispatch,
-  type CodingDispatchResult,
-} from './coding-agent.service.js';
-export {
-  DEFAULT_CODING_TIMING,
-  type CodingAgentInvocationOptions,
-  type CodingAgentLauncher,
-  type CodingAgentSettings,
-  type CodingTurnClassifier,
-  type CodingTurnSummary,
-  type CodingTurnVerdict,
-} from './coding-agent.types.js';
+export { CodingAgentService, type CodingAgentServiceDeps } from './coding-agent.service.js';
+export { DEFAULT_CODING_TIMING, type CodingAgentLauncher, type CodingAgentSettings } from './coding-agent.types.js';
 export { BASE_PASSED_ENV } from './coding-agent.process.js';
 export { BUILT_IN_CODING_AGENT_LAUNCHERS, CLAUDE_AGENT_ACP_PACKAGE } from './coding-launchers.js';
 export {

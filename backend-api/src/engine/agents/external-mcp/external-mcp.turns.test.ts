@@ -5,7 +5,7 @@ import { signUp, type TestUser } from '../../../testing/identity.fixtures.js';
 import { AnthropicStub, textReply, toolCallsReply } from '../../../testing/llm-stubs/index.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../../testing/test-backend.js';
 import { recordingLogger } from '../../observability/observability.fixtures.js';
-import { actor, actorSystem, applicationOf, flowsModule, languageAgent } from '../agents-registry.fixtures.js';
+import { actor, actorSystem, applicationOf, flowsModule, languageAgent } from '../systems/agents-registry.fixtures.js';
 import type { PendingApproval } from '../approvals/approval.service.js';
 import { closedPortUrl, WeatherMcpServer } from './external-mcp.fixtures.js';
 

@@ -1,6 +1,5 @@
 import type { EngineCapability, ProviderScopeName } from '@wildo/shared-lib';
-import { resolveProviderAvailability } from '../../config/provider-availability.js';
-import type { RuntimeConfiguration, RuntimeScope } from '../../config/runtime-configuration.schema.js';
+import { resolveProviderAvailability, type RuntimeConfiguration, type RuntimeScope } from '../../config/index.js';
 import { AnthropicAdapter } from './anthropic.adapter.js';
 import {
   ConcurrencyLimiter,

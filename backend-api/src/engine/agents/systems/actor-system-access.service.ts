@@ -9,12 +9,10 @@ import {
   type FlowsActors_AccessControl,
 } from '@wildo/shared-lib';
 import { FrameworkError } from '../../errors/index.js';
-import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
-import type { DispatchSurface, ExecutionContext } from '../../resources/execution-context.js';
-import type { ExecutionContextCreator } from '../../resources/execution-context-creator.service.js';
-import type { RoleHierarchyResolver } from '../../resources/role-hierarchy.service.js';
-import type { AgentsRegistry, ResolvedAgent } from '../agents-registry.service.js';
-import type { BudgetTenant } from '../budgets/token-budget.types.js';
+import type { AuthenticatedPrincipal, RoleHierarchyResolver } from '../../identity/index.js';
+import type { DispatchSurface, ExecutionContext, ExecutionContextCreator } from '../../resources/index.js';
+import type { AgentsRegistry, ResolvedAgent } from './agents-registry.service.js';
+import type { BudgetTenant } from '../budgets/index.js';
 
 /** Where a system is being reached from and for whom. */
 export interface SystemAccessRequest {

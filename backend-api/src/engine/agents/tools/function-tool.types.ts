@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
+import type { AuthenticatedPrincipal } from '../../identity/index.js';
 import type { ToolCaller } from './tool-caller.js';
 
 /**

@@ -15,9 +15,9 @@ import { eventsOf, postStream, useAssistantBackend } from '../../../testing/agen
 import { addMember, createOrganization, signUp, type TestUser } from '../../../testing/identity.fixtures.js';
 import { textReply, toolCallsReply } from '../../../testing/llm-stubs/index.js';
 import { useTestDatabase } from '../../../testing/test-backend.js';
-import { defineBackendApplication } from '../../container/backend-domain-module.js';
+import { defineBackendApplication } from '../../bootstrap/backend-domain-module.js';
 import { createResourceCustomServiceImplementation } from '../../resources/custom-service.js';
-import { actor, flowsModule, languageAgent, organizationActorSystem } from '../agents-registry.fixtures.js';
+import { actor, flowsModule, languageAgent, organizationActorSystem } from '../systems/agents-registry.fixtures.js';
 import type { FunctionTool, FunctionToolExecutionContext } from './function-tool.types.js';
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,15 +1,15 @@
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import { FrameworkError } from '../../errors/index.js';
-import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
-import type { CompiledOperation } from '../../resources/compiled-resource.types.js';
-import type { DispatchSurface } from '../../resources/execution-context.js';
-import type {
-  DispatchRequest,
-  DispatchResult,
-  OperationDispatcher,
-} from '../../resources/operation-dispatcher.service.js';
-import type { ResourcesRegistry } from '../../resources/resources-registry.service.js';
-import { servicePathOf } from '../../resources/resource-naming.js';
+import type { AuthenticatedPrincipal } from '../../identity/index.js';
+import {
+  servicePathOf,
+  type CompiledOperation,
+  type DispatchRequest,
+  type DispatchResult,
+  type DispatchSurface,
+  type OperationDispatcher,
+  type ResourcesRegistry,
+} from '../../resources/index.js';
 
 /** Who a tool acts for: the conversation's verified owner, organization and request, never the model. */
 export interface ToolCallIdentity {

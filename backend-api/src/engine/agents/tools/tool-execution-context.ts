@@ -1,5 +1,5 @@
-import type { AuthenticatedPrincipal } from '../../identity/principal.types.js';
-import type { DispatchSurface } from '../../resources/execution-context.js';
+import type { AuthenticatedPrincipal } from '../../identity/index.js';
+import type { DispatchSurface } from '../../resources/index.js';
 import type { FunctionToolExecutionContext } from './function-tool.types.js';
 import { createToolCaller, type ToolDispatchPath } from './tool-caller.js';
 

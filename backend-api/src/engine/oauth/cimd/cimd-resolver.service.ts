@@ -1,5 +1,5 @@
 import type { CimdConfig } from '@wildo/shared-lib';
-import { systemClock, type Clock } from '../../container/clock.js';
+import { systemClock, type Clock } from '../../container/index.js';
 import type { Logger } from '../../logging/index.js';
 import { firstUnstorablePath, reportablePath } from '../../resources/schema/index.js';
 import {

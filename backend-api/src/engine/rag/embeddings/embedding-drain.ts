@@ -1,7 +1,7 @@
 import { EmbeddingsProvider_TextPurpose } from '@wildo/shared-lib';
-import type { BudgetTenant } from '../../agents/budgets/token-budget.types.js';
+import type { BudgetTenant } from '../../agents/budgets/index.js';
 import type { Logger } from '../../logging/index.js';
-import type { SqlDatabase } from '../../persistence/sql-database.js';
+import type { SqlDatabase } from '../../persistence/index.js';
 import { RAG_CHUNKS_TABLE as CHUNKS } from '../rag.migrations.js';
 import type { EmbeddingsBackendService } from './embeddings-backend.service.js';
 import type { EmbeddingsBinding } from './embeddings.types.js';

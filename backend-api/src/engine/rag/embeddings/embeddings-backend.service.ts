@@ -1,12 +1,17 @@
 import { performance } from 'node:perf_hooks';
 import { AgentTraceabilityLevel, EngineCapability, type AgentCallUsage } from '@wildo/shared-lib';
-import type { TokenBudgetService } from '../../agents/budgets/token-budget.types.js';
-import type { LLMProviderAdapter } from '../../agents/providers/llm-provider.types.js';
-import { EMBED_TEXTS_OPERATION, findModelByVendorId, resolveModel } from '../../agents/providers/model-catalogue.js';
-import type { CapabilitySelection, ProviderRegistry } from '../../agents/providers/provider-registry.service.js';
-import type { Clock } from '../../container/clock.js';
+import type { TokenBudgetService } from '../../agents/budgets/index.js';
+import {
+  EMBED_TEXTS_OPERATION,
+  findModelByVendorId,
+  resolveModel,
+  type CapabilitySelection,
+  type LLMProviderAdapter,
+  type ProviderRegistry,
+} from '../../agents/providers/index.js';
+import type { Clock } from '../../container/index.js';
 import type { Logger } from '../../logging/index.js';
-import type { AgentTraceSink } from '../../observability/trace-sink.js';
+import type { AgentTraceSink } from '../../observability/index.js';
 import type { EmbeddingsBindingResolution, EmbedTextsRequest, EmbedTextsResult } from './embeddings.types.js';
 
 /** The agent ref embeddings traces carry (no agent makes them: the RAG services do). */

@@ -1,5 +1,5 @@
 import type { AgentCallUsage, EmbeddingsProvider_TextPurpose } from '@wildo/shared-lib';
-import type { BudgetTenant } from '../../agents/budgets/token-budget.types.js';
+import type { BudgetTenant } from '../../agents/budgets/index.js';
 
 /** The retrieval class a binding serves (resource retrieval uses one vector space per application). */
 export type EmbeddingsApplicability = 'RESOURCE_RETRIEVAL';

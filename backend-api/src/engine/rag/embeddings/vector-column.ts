@@ -1,4 +1,4 @@
-import type { SqlDatabase, SqlExecutor } from '../../persistence/sql-database.js';
+import type { SqlDatabase, SqlExecutor } from '../../persistence/index.js';
 import { RAG_CHUNKS_TABLE as CHUNKS } from '../rag.migrations.js';
 
 const ensured = new WeakMap<SqlDatabase, Promise<boolean>>();

@@ -1,5 +1,5 @@
 import type { Logger } from '../../logging/index.js';
-import type { ExecutionContext } from '../../resources/execution-context.js';
+import type { ExecutionContext } from '../../resources/index.js';
 import { extractDocumentText, type TextRecognitionProvider } from './document-text.js';
 import { ExtractionError, type ExtractedText, type ExtractionLimits } from './extraction.types.js';
 

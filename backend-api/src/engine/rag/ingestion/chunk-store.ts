@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../../persistence/sql-database.js';
+import type { SqlExecutor } from '../../persistence/index.js';
 import type { TextChunk } from '../chunking/text-chunker.js';
 import { RAG_CHUNKS_TABLE as CHUNKS, RAG_SOURCES_TABLE as SOURCES } from '../rag.migrations.js';
 

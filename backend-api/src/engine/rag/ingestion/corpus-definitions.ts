@@ -4,9 +4,8 @@ import {
   type FileFieldOptions,
   type ResolvedRagSourceOptions,
 } from '@wildo/shared-lib';
-import type { TenantScope } from '../../persistence/resource-store.js';
-import { quoteIdentifier, resourceTableNames } from '../../persistence/resource-table-schema.js';
-import type { CompiledResource } from '../../resources/compiled-resource.types.js';
+import { quoteIdentifier, resourceTableNames, type TenantScope } from '../../persistence/index.js';
+import type { CompiledResource } from '../../resources/index.js';
 import { defOf, shapeOf, unwrapTransparent } from '../../resources/schema/index.js';
 
 /** One corpus field: text chunked as is, or a file field whose extracted text is chunked. */

@@ -1,7 +1,6 @@
-import { fileIdsIn } from '../../files/file-fields.js';
+import { fileIdsIn } from '../../files/index.js';
 import type { Logger } from '../../logging/index.js';
-import { toStoredRecord, type ResourceRow } from '../../persistence/resource-statements.js';
-import type { SqlDatabase, SqlExecutor } from '../../persistence/sql-database.js';
+import { toStoredRecord, type ResourceRow, type SqlDatabase, type SqlExecutor } from '../../persistence/index.js';
 import { chunkingHash, sourceHash } from '../chunking/text-chunker.js';
 import { RAG_CHUNKS_TABLE as CHUNKS, RAG_SOURCES_TABLE as SOURCES } from '../rag.migrations.js';
 import type { CorpusDefinition } from './corpus-definitions.js';

@@ -1,7 +1,6 @@
-import { fileIdsIn } from '../../files/file-fields.js';
+import { fileIdsIn } from '../../files/index.js';
 import type { Logger } from '../../logging/index.js';
-import type { StoredRecord } from '../../persistence/resource-store.js';
-import type { SqlDatabase, SqlExecutor } from '../../persistence/sql-database.js';
+import type { SqlDatabase, SqlExecutor, StoredRecord } from '../../persistence/index.js';
 import { chunkingHash, chunkText, sourceHash } from '../chunking/text-chunker.js';
 import { ExtractionError } from '../extraction/extraction.types.js';
 import type { ExtractableFile, FileTextExtractionService } from '../extraction/file-text-extraction.service.js';

@@ -1,4 +1,4 @@
-import type { TenantScope } from '../../persistence/resource-store.js';
+import type { TenantScope } from '../../persistence/index.js';
 import type { TenantStamps } from './chunk-store.js';
 import type { RagFileSource } from './rag-ingestion.service.js';
 

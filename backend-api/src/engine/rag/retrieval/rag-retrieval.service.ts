@@ -1,11 +1,8 @@
 import { CoreResourceOperation, EmbeddingsProvider_TextPurpose } from '@wildo/shared-lib';
 import type { Logger } from '../../logging/index.js';
-import type { RecordConstraint, TenantScope } from '../../persistence/resource-store.js';
-import type { SqlDatabase } from '../../persistence/sql-database.js';
-import type { ExecutionContext } from '../../resources/execution-context.js';
-import { scopeFor } from '../../resources/record-access.js';
-import type { ResourcesRegistry } from '../../resources/resources-registry.service.js';
-import type { RoleHierarchyResolver } from '../../resources/role-hierarchy.service.js';
+import type { RecordConstraint, SqlDatabase, TenantScope } from '../../persistence/index.js';
+import { scopeFor, type ExecutionContext, type ResourcesRegistry } from '../../resources/index.js';
+import type { RoleHierarchyResolver } from '../../identity/index.js';
 import type { EmbeddingsBackendService } from '../embeddings/embeddings-backend.service.js';
 import type { EmbeddingsBinding } from '../embeddings/embeddings.types.js';
 import { ensureVectorColumn, vectorLiteral } from '../embeddings/vector-column.js';

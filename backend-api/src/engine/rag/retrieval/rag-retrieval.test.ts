@@ -27,7 +27,7 @@ import type { ResourceStore } from '../../persistence/resource-store.js';
 import type { SqlDatabase } from '../../persistence/sql-database.js';
 import type { ExecutionContext } from '../../resources/execution-context.js';
 import type { ResourcesRegistry } from '../../resources/resources-registry.service.js';
-import type { RoleHierarchyResolver } from '../../resources/role-hierarchy.service.js';
+import type { RoleHierarchyResolver } from '../../identity/role-hierarchy.service.js';
 import { EmbeddingsBackendService } from '../embeddings/embeddings-backend.service.js';
 import type { RagIngestionService } from '../ingestion/rag-ingestion.service.js';
 import type { JobQueueService } from '../../jobs/job-queue.service.js';

@@ -1,5 +1,4 @@
-import { tenantCondition } from '../../persistence/resource-statements.js';
-import type { TenantScope } from '../../persistence/resource-store.js';
+import { tenantCondition, type TenantScope } from '../../persistence/index.js';
 import { RAG_CHUNKS_TABLE as CHUNKS } from '../rag.migrations.js';
 
 /** Named parameters of the retrieval statements. */

@@ -1,4 +1,4 @@
-import type { ExecutionContext } from '../../resources/execution-context.js';
+import type { ExecutionContext } from '../../resources/index.js';
 
 /** `RagRetrievalBackendService.retrieve`'s request; `executionContext` is the calling operation's, unchanged. */
 export interface RagRetrieveRequest {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ragSourceRegistry } from '@wildo/shared-lib';
-import type { StoreFilterField } from '../../persistence/resource-store.js';
+import type { StoreFilterField } from '../../persistence/index.js';
 import { defOf, shapeOf, unwrapTransparent } from './zod-internals.js';
 
 /** The JSON kind of a scalar field, or null when the field is not a scalar (objects, arrays, unions of kinds). */

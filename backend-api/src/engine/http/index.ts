@@ -1,0 +1,2 @@
+// The Express application: request context, authentication, the burst throttle, resource routes, every router mounted.
+export { createHttpApp, DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http-app.js';

@@ -1,0 +1,46 @@
+// Identity: principals, users, organizations and memberships, signed tokens and their revocation, roles, step-up.
+export {
+  assertUserUsable,
+  type AuthenticationStrategy,
+  Authenticator,
+  BearerAccessTokenStrategy,
+  checkUserUsable,
+  readUserSnapshot,
+} from './authenticator.service.js';
+export type { PrincipalDirectory } from './principal-directory.js';
+export type { AuthenticatedPrincipal, MachinePrincipal, UserPrincipal, UserSnapshot } from './principal.types.js';
+export { RoleHierarchyResolver } from './role-hierarchy.service.js';
+export { type PrimarySecret, resolvePrimarySecret } from './primary-secret.js';
+export {
+  AccessTokenService,
+  type Jwt_MachineToken_CreationParameter,
+  type MachineAccessTokenRequest,
+  type MachineAccessTokenResponse,
+} from './access-token.service.js';
+export { ConsumableTokenService, type InspectedToken } from './consumable-tokens.service.js';
+export { InvitationsService } from './invitations.service.js';
+export { OrganizationsService } from './organizations.service.js';
+export { PasswordHasher } from './password-hasher.service.js';
+export { SIGNING_ALGORITHM, SigningKeyService } from './signing-keys.service.js';
+export { SqlPrincipalDirectory } from './sql-principal-directory.service.js';
+export { StepUpService } from './step-up.service.js';
+export { normalizeEmail, UsersService } from './users.service.js';
+export { TokenRevocations } from './token-revocations.service.js';
+export { type IdentitySettings, identitySettingsFor } from './identity-settings.js';
+export { IDENTITY_MIGRATIONS } from './identity.migrations.js';
+export { clientRevocationSubject, grantRevocationSubject } from './token-revocation-index.js';
+export {
+  ChangeMemberRoleRequestSchema,
+  CreateInvitationRequestSchema,
+  CreateOrganizationRequestSchema,
+  LoginRequestSchema,
+  ReauthRequestSchema,
+  SetApplicationRolesRequestSchema,
+  SignupRequestSchema,
+} from './identity.schema.js';
+export { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './login-throttle.policy.js';
+export {
+  reachableMemberships,
+  reachesBeyondOrganizations,
+  restrictedToOrganization,
+} from './organization-restriction.js';

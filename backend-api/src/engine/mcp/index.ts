@@ -1,0 +1,17 @@
+// The MCP resource server: the tool catalogue, tool calls, upload-grant tools, the exposure report.
+export type { McpApplication, McpModule } from './mcp-module.js';
+export { McpToolCatalogue } from './tool-catalogue.service.js';
+export { UploadGrantMcpTools, uploadGrantToolName, type UploadGrantMinting } from './upload-grant-tools.js';
+export { createMcpRouter } from './mcp.routes.js';
+export { McpToolCallService } from './tool-call.service.js';
+export { MCP_SUPPORTED_PROTOCOL_VERSIONS } from './mcp-protocol.js';
+export {
+  McpClientCapabilityRequired,
+  type McpContentBlock,
+  type McpCustomTool,
+  type McpCustomToolContext,
+  type McpToolAnnotations,
+  type McpToolDescriptor,
+  type McpToolResult,
+} from './mcp-tools.types.js';
+export { describeExposure, type ExposureReport } from './exposure-report.js';
