@@ -27,6 +27,7 @@ import type { AgentsRegistry } from '../systems/agents-registry.service.js';
 import type { SqlTokenBudgetService } from '../budgets/sql-token-budget.service.js';
 import type { AgentsBackendService, InvokeAgentOptions } from '../runtime/agents-backend.service.js';
 import { CodingAgentService } from './coding-agent.service.js';
+import type { CodingAgentLauncher } from './coding-agent.types.js';
 import {
   codingAgentFixture,
   codingRuntime,
@@ -352,26 +353,32 @@ describe('coding agents over ACP, against the stub agent', () => {
     expect(await storedRuns()).toBe(before);
   });
 
-  it('refuses a restrictive ceiling at dispatch when the provider escalates without callbacks', async () => {
-    const registry = backend.backend.container.get<AgentsRegistry>(SAAS_SERVICE_TYPES.AgentsRegistry);
-    const escalating = new CodingAgentService({
+  /** A coding service of this backend's container with another launcher (dispatched directly, as invokeAgent does). */
+  function serviceWith(launcher: CodingAgentLauncher) {
+    const container = backend.backend.container;
+    const service = new CodingAgentService({
       runtime: codingRuntime(),
-      store: backend.backend.container.get(CODING_TYPES.CodingRunStore),
-      recorder: backend.backend.container.get(SAAS_SERVICE_TYPES.AgentCallRecorder),
-      budgets: backend.backend.container.get(SAAS_SERVICE_TYPES.BudgetAdmission),
+      store: container.get(CODING_TYPES.CodingRunStore),
+      recorder: container.get(SAAS_SERVICE_TYPES.AgentCallRecorder),
+      budgets: container.get(SAAS_SERVICE_TYPES.BudgetAdmission),
       clock,
-      logger: backend.backend.container.get(SAAS_SERVICE_TYPES.Logger),
+      logger: container.get(SAAS_SERVICE_TYPES.Logger),
       env: {},
-      settings: { launchers: { anthropic: acpStubLauncher({ escalatesPermissionsWithoutCallbacks: true }) } },
+      settings: { launchers: { anthropic: launcher } },
     });
-    const dispatch = (profile: string) =>
-      escalating.dispatch({
+    const registry = container.get<AgentsRegistry>(SAAS_SERVICE_TYPES.AgentsRegistry);
+    return (profile: string) =>
+      service.dispatch({
         agent: registry.agent(`coding.${profile}`) as Parameters<CodingAgentService['dispatch']>[0]['agent'],
         invocation: task(profile, 'go'),
         input: { prompt: script([{ say: 'ran' }]) },
         options: optionsFor(),
         tenant: { kind: 'organization', organizationId: 'org-1' },
       });
+  }
+
+  it('refuses a restrictive ceiling at dispatch when the provider escalates without callbacks', async () => {
+    const dispatch = serviceWith(acpStubLauncher({ escalatesPermissionsWithoutCallbacks: true }));
     const before = await storedRuns();
     const error = await dispatch('workspace-write').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FrameworkError);
@@ -382,6 +389,17 @@ describe('coding agents over ACP, against the stub agent', () => {
     expect((await dispatch('unrestricted')).output).toMatchObject({ stopReason: 'END_TURN', finalMessage: 'ran' });
   });
 
+  it('reports a launcher that cannot start as unavailable, naming what to check', async () => {
+    const dispatch = serviceWith({
+      command: path.join(workspace.outside, 'no-such-agent'),
+      escalatesPermissionsWithoutCallbacks: false,
+    });
+    await expect(dispatch('unrestricted')).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The coding agent could not be started; check that its provider’s agent is installed on this host.',
+    });
+  });
+
   it('refuses a run when the initiator’s token allowance is used up and the caller enforces budgets', async () => {
     const budgets = backend.backend.container.get<SqlTokenBudgetService>(SAAS_SERVICE_TYPES.TokenBudgetService);
     const broke = { kind: 'organization' as const, organizationId: 'org-broke' };
@@ -390,6 +408,27 @@ describe('coding agents over ACP, against the stub agent', () => {
     await expect(agents.invokeAgent(call, undefined, optionsFor([], { enforceBudget: true }))).rejects.toMatchObject({
       code: 'RATE_LIMITED',
       reason: 'budget_exhausted',
+    });
+  });
+
+  it('reports an agent that exits mid-turn as unavailable, with the run stored as failed and its session kept', async () => {
+    const before = await storedRuns();
+    const error = await run('unrestricted', script([{ say: 'about to crash' }, { exit: 3 }])).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FrameworkError);
+    expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect((error as Error).message).toBe(
+      'The coding agent stopped before the run ended; see the run record and the backend log.',
+    );
+    expect(await storedRuns()).toBe(before + 1);
+    const { rows } = await db().query<{ status: string; failure: string; session_id: string }>(
+      "SELECT status, failure, session_id FROM wildo_coding_runs WHERE session_id IS NOT NULL AND status = 'failed'",
+    );
+    expect(rows).toEqual([
+      { status: 'failed', failure: expect.stringMatching(/^agent_exited: /), session_id: expect.any(String) },
+    ]);
+    expect(await coding.getSession('coding.unrestricted', rows[0]!.session_id)).toMatchObject({
+      status: 'idle',
+      resumable: true,
     });
   });
 

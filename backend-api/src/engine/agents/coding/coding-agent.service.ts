@@ -258,7 +258,7 @@ export class CodingAgentService implements CodingAgentArm {
               sessionId,
               workspaceRoot: failure.workspaceRoot,
               status: 'idle',
-              resumable: continued?.resumable ?? false,
+              resumable: runError.details.resumable ?? continued?.resumable ?? false,
             },
           }
         : {}),

@@ -14,7 +14,7 @@ import { CodingLocationGuard } from './coding-location.guard.js';
 import { clientMethodsOf } from './coding-permission.policy.js';
 import { tail, type CodingRunEvents } from './coding-run.events.js';
 import { CodingTerminals } from './coding-terminals.js';
-import { CodingTurn, type TurnEnd } from './coding-turn.js';
+import { AgentExitedError, CodingTurn, type TurnEnd } from './coding-turn.js';
 
 /** What the runner sends the agent when it continues a turn on its own. */
 export const AUTO_CONTINUATION_PROMPT = 'Continue with the task from where you stopped.';
@@ -55,7 +55,7 @@ export class CodingRunError extends Error {
   constructor(
     readonly kind: 'spawn_failed' | 'protocol' | 'not_resumable' | 'agent_exited' | 'agent_error',
     message: string,
-    readonly details: { stderr?: string; sessionId?: string; cause?: unknown } = {},
+    readonly details: { stderr?: string; sessionId?: string; resumable?: boolean; cause?: unknown } = {},
   ) {
     super(message, { cause: details.cause });
   }
@@ -96,6 +96,7 @@ export class CodingRun {
   private readonly terminals: CodingTerminals;
   private turn: CodingTurn | undefined;
   private sessionId: string | undefined;
+  private resumable: boolean | undefined;
 
   constructor(private readonly plan: CodingRunPlan) {
     const offers = clientMethodsOf(plan.profile.permissionCeiling);
@@ -117,6 +118,7 @@ export class CodingRun {
         connection.initialize(clientMethodsOf(this.plan.profile.permissionCeiling)),
       );
       const resumable = reopenVia(init.agentCapabilities) !== undefined;
+      this.resumable = resumable;
       const session = await this.beforeExit(agent, this.openSession(connection, init.agentCapabilities));
       this.sessionId = session.sessionId;
       this.plan.events.emit({ type: 'session', sessionId: session.sessionId, mode: session.mode });
@@ -262,14 +264,15 @@ export class CodingRun {
     const details = {
       stderr: agent.stderrTail,
       ...(this.sessionId ? { sessionId: this.sessionId } : {}),
+      ...(this.resumable !== undefined ? { resumable: this.resumable } : {}),
       cause: error,
     };
+    if (agent.pid === undefined)
+      return new CodingRunError('spawn_failed', 'the coding agent could not be started', details);
     if (error instanceof CodingRunError)
       return new CodingRunError(error.kind, error.message, { ...details, cause: error.cause });
     if (error instanceof AcpProtocolError) return new CodingRunError('protocol', error.message, details);
-    if (agent.pid === undefined)
-      return new CodingRunError('spawn_failed', 'the coding agent could not be started', details);
-    if (agent.hasExited)
+    if (agent.hasExited || error instanceof AgentExitedError)
       return new CodingRunError('agent_exited', 'the coding agent exited before the run ended', details);
     return new CodingRunError('agent_error', `the coding agent answered with an error: ${describe(error)}`, details);
   }
