@@ -367,11 +367,11 @@ describe('coding agents over ACP, against the stub agent', () => {
       settings: { launchers: { anthropic: launcher } },
     });
     const registry = container.get<AgentsRegistry>(SAAS_SERVICE_TYPES.AgentsRegistry);
-    return (profile: string) =>
+    return (profile: string, prompt = script([{ say: 'ran' }]), continuationOfSessionId?: string) =>
       service.dispatch({
         agent: registry.agent(`coding.${profile}`) as Parameters<CodingAgentService['dispatch']>[0]['agent'],
         invocation: task(profile, 'go'),
-        input: { prompt: script([{ say: 'ran' }]) },
+        input: continuationOfSessionId ? { prompt, continuationOfSessionId } : { prompt },
         options: optionsFor(),
         tenant: { kind: 'organization', organizationId: 'org-1' },
       });
@@ -398,6 +398,39 @@ describe('coding agents over ACP, against the stub agent', () => {
       code: 'SERVICE_UNAVAILABLE',
       message: 'The coding agent could not be started; check that its provider’s agent is installed on this host.',
     });
+  });
+
+  it('reopens a session with session/load when the agent declares only that, and refuses one it cannot reopen', async () => {
+    const loading = serviceWith(acpStubLauncher({ stateDir, capabilities: ['load'] }));
+    const parked = await loading(
+      'unrestricted',
+      script([{ ask: 'Tabs or spaces?' }], [{ sayPrompt: true }, { sayHistory: true }]),
+    );
+    const resumed = await loading('unrestricted', 'Spaces.', parked.output.sessionId);
+    expect(resumed.output).toMatchObject({
+      stopReason: 'END_TURN',
+      finalMessage: 'prompt: Spaces.prompts in session: 2',
+    });
+    const record = (await coding.getRun(resumed.output.runId!))!.record;
+    expect(record[0]).toMatchObject({ type: 'session', mode: 'load', sessionId: parked.output.sessionId });
+
+    const forgetful = serviceWith(acpStubLauncher({ stateDir, capabilities: [] }));
+    const asked = await forgetful('unrestricted', script([{ ask: 'Tabs or spaces?' }]));
+    expect(asked.output.stopReason).toBe('PARKED');
+    await expect(forgetful('unrestricted', 'Spaces.', asked.output.sessionId)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'This agent cannot reopen its sessions; start a new run with the answer in the task.',
+    });
+  });
+
+  it('parks a turn the host classifies as asking for input', async () => {
+    const output = await run(
+      'unrestricted',
+      script([{ say: 'Should the old endpoint stay?' }]),
+      optionsFor([], { classifyCodingTurn: ({ message }) => (message.endsWith('?') ? 'awaiting_input' : undefined) }),
+    );
+    expect(output).toMatchObject({ stopReason: 'PARKED', finalMessage: 'Should the old endpoint stay?' });
+    expect(await coding.getSession('coding.unrestricted', output.sessionId!)).toMatchObject({ status: 'parked' });
   });
 
   it('refuses a run when the initiator’s token allowance is used up and the caller enforces budgets', async () => {
