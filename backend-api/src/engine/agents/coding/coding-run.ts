@@ -225,12 +225,14 @@ export class CodingRun {
     prompt: string,
   ): Promise<TurnEnd> {
     const { profile, events, timing } = this.plan;
+    // Aborted between turns: the next prompt is not sent at all.
+    if (this.plan.signal?.aborted)
+      return { stopReason: CodingAgent_StopReason.CANCELLED, text: '', cancelled: 'aborted' };
     const turn = new CodingTurn(sessionId, profile.permissionCeiling, this.guard, events, () =>
       connection.cancel(sessionId),
     );
     this.turn = turn;
     const timer = setTimeout(() => turn.cancel('timeout'), profile.turnTimeoutMs);
-    if (this.plan.signal?.aborted) turn.cancel('aborted');
     try {
       return await turn.settle(connection.prompt(sessionId, prompt), agent.exited, timing.cancelGraceMs);
     } finally {

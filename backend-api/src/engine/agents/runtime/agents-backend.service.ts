@@ -143,14 +143,7 @@ export class AgentsBackendService {
       ...(outcome.usage ? { usage: outcome.usage } : {}),
       ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}),
     });
-    return {
-      agentRef: agent.declaration.ref,
-      providerRef: agent.providerRef,
-      model: agent.vendorModelId,
-      output: outcome.output as TOutput,
-      ...(outcome.usage ? { usage: outcome.usage } : {}),
-      ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}),
-    };
+    return resultOf<TOutput>(agent, outcome);
   }
 
   /** The coding arm: the run goes through the coding-agent service (its own trace, budget and record). */
@@ -172,13 +165,7 @@ export class AgentsBackendService {
       tenant: budgetTenantOfInitiator(invocation.initiator),
       ...(traceContext ? { traceContext } : {}),
     });
-    return {
-      agentRef: agent.declaration.ref,
-      providerRef: agent.providerRef,
-      model: agent.vendorModelId,
-      output: result.output as TOutput,
-      ...(result.usage ? { usage: result.usage } : {}),
-    };
+    return resultOf<TOutput>(agent, result);
   }
 
   private async call(
@@ -236,6 +223,18 @@ export class AgentsBackendService {
     }
     return { output: { message: text }, ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) };
   }
+}
+
+/** What `invokeAgent` answers: the agent, its provider and model, and the call's output, usage and finish reason. */
+function resultOf<TOutput>(agent: ResolvedAgent, outcome: CallOutcome): AgentInvocationResult<TOutput> {
+  return {
+    agentRef: agent.declaration.ref,
+    providerRef: agent.providerRef,
+    model: agent.vendorModelId,
+    output: outcome.output as TOutput,
+    ...(outcome.usage ? { usage: outcome.usage } : {}),
+    ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}),
+  };
 }
 
 /** The answer parsed but broke the caller's contract (the model, not the caller, is at fault). */
