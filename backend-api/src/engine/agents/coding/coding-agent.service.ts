@@ -6,7 +6,6 @@ import { performance } from 'node:perf_hooks';
 import {
   AgentClientProtocol_HostConfigurationInheritance,
   CodingAgent_StopReason,
-  type AgentCallTraceEmission,
   type AgentClientProtocolExecutionProfile,
   type CodingAgent_RunTaskOutput,
 } from '@wildo/shared-lib';
