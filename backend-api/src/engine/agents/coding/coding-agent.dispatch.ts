@@ -101,15 +101,15 @@ export function admitCredential(
   profile: AgentClientProtocolExecutionProfile,
 ): Record<string, string> {
   if (profile.authMode !== AgentClientProtocol_AuthMode.API_KEY) return {};
-  const variable = findCatalogProvider(config.providerRef)?.credentialEnvVar;
-  const value = variable ? env[variable] : undefined;
-  if (!variable || !value) {
+  const credentialEnvVar = findCatalogProvider(config.providerRef)?.credentialEnvVar;
+  const value = credentialEnvVar ? env[credentialEnvVar] : undefined;
+  if (!credentialEnvVar || !value) {
     throw new FrameworkError(
       'SERVICE_UNAVAILABLE',
-      `The coding agent’s provider has no credential; set ${variable ?? 'its credential variable'}.`,
+      `The coding agent’s provider has no credential; set ${credentialEnvVar ?? 'its credential variable'}.`,
     );
   }
-  return { [variable]: value };
+  return { [credentialEnvVar]: value };
 }
 
 /** Whose session a run opens: the initiator's organization and user (a continuation must come from the same). */

@@ -146,8 +146,8 @@ export class CodingAgentProcess {
 }
 
 /**
- * The subprocess environment: the base variables and the launcher's `passEnv` copied from the host, then the
- * launcher's own and the run's (credential, model, configuration directory). Nothing else of the host leaks in
+ * The subprocess environment: the base variables and the launcher's `passEnv` copied from the host process, then
+ * the launcher's own and the run's (credential, model, configuration directory). Nothing else of the host leaks in
  * (the backend's database URL, primary secret and provider keys stay out unless named).
  */
 export function subprocessEnvironment(
@@ -155,10 +155,10 @@ export function subprocessEnvironment(
   passEnv: readonly string[],
   extra: Readonly<Record<string, string>>,
 ): Record<string, string> {
-  const env: Record<string, string> = {};
+  const passed: Record<string, string> = {};
   for (const name of [...BASE_PASSED_ENV, ...passEnv]) {
     const value = host[name];
-    if (value !== undefined) env[name] = value;
+    if (value !== undefined) passed[name] = value;
   }
-  return { ...env, ...extra };
+  return { ...passed, ...extra };
 }

@@ -40,7 +40,7 @@ describe.skipIf(!key)('a real ACP agent: Claude Code through claude-agent-acp', 
         modules: [{ name: 'coding', flowsActors: { agents: [codingAgentFixture('real')] } }],
       }),
       runtime: codingRuntime(config),
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_API_KEY: key },
+      env: { ANTHROPIC_API_KEY: key },
     });
   });
 

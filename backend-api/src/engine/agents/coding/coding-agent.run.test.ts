@@ -126,14 +126,14 @@ describe('coding agents over ACP, against the stub agent', () => {
       runtime: codingRuntime(),
       clock,
       traceSink: { name: 'capture', emit: (trace) => void traces.push(trace), flush: () => Promise.resolve() },
-      // What the subprocess may see is chosen from here: the provider key only for API_KEY profiles, never the rest.
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ANTHROPIC_API_KEY: 'sk-ant-test',
-        DATABASE_URL: 'postgres://secret',
+      // The provider key reaches the subprocess only for API_KEY profiles; the host's other secrets never do.
+      env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+      codingAgents: {
+        launchers: { anthropic: acpStubLauncher({ stateDir }) },
+        hostEnv: { ...process.env, DATABASE_URL: 'postgres://secret', ANTHROPIC_API_KEY: 'sk-ant-host' },
+        cancelGraceMs: 300,
+        stopGraceMs: 500,
       },
-      codingAgents: { launchers: { anthropic: acpStubLauncher({ stateDir }) }, cancelGraceMs: 300, stopGraceMs: 500 },
     };
   }
 

@@ -31,7 +31,7 @@ export interface CodingAgentServiceDeps {
   budgets: TokenBudgetService;
   clock: Clock;
   logger: Logger;
-  /** Where credentials (API_KEY profiles) and passed-through variables are read. */
+  /** The backend's environment, where an API_KEY profile's credential is read. */
   env: Readonly<Record<string, string | undefined>>;
   settings?: CodingAgentSettings;
 }
@@ -87,7 +87,7 @@ export class CodingAgentService implements CodingAgentArm {
           command: launcher.command,
           args: launcher.args ?? [],
           cwd: workspace.root,
-          env: subprocessEnvironment(this.deps.env, launcher.passEnv ?? [], {
+          env: subprocessEnvironment(this.deps.settings?.hostEnv ?? process.env, launcher.passEnv ?? [], {
             ...launcher.env,
             ...credential,
             ...(launcher.modelEnvVar && config.model ? { [launcher.modelEnvVar]: agent.vendorModelId } : {}),

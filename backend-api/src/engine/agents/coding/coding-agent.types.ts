@@ -31,6 +31,11 @@ export interface CodingAgentSettings {
   stopGraceMs?: number;
   /** How long a cancelled turn gets to report `cancelled` before the subprocess is ended; default 5 s. */
   cancelGraceMs?: number;
+  /**
+   * The host process's environment, where a subprocess's PATH, HOME, locale and temporary-directory variables (and
+   * a launcher's `passEnv`) come from; default `process.env`. Credentials come from the backend's own `env` only.
+   */
+  hostEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The defaults of {@link CodingAgentSettings}. */
