@@ -27,15 +27,33 @@ export {
 } from './errors/index.js';
 export { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http/index.js';
 export {
+  DEFAULT_EVENT_STREAM_SETTINGS,
+  EventStreams,
+  streamOwnerOf,
+  type EventStreamSettings,
+  type StreamKeepAlive,
+} from './routing/index.js';
+export {
   AccessTokenService,
+  DEFAULT_LOGIN_THROTTLE,
+  DEVICE_COOKIE_LIFETIME_DAYS,
+  DeviceCookies,
+  EMAIL_LINK_LIFETIME_HOURS,
+  EmailOwnershipService,
   RoleHierarchyResolver,
   type AuthenticatedPrincipal,
+  type DeviceCookie,
+  type EmailLinkOutcome,
+  type IdentitySettings,
+  type IdentitySettingsOverrides,
   type Jwt_MachineToken_CreationParameter,
+  type LoginThrottlePolicy,
   type MachineAccessTokenRequest,
   type MachineAccessTokenResponse,
   type MachinePrincipal,
   type UserPrincipal,
 } from './identity/index.js';
+export { LoginThrottle, type LoginAttemptOrigin } from './identity/routes/index.js';
 export { createLogger, createSilentLogger, type Logger } from './logging/index.js';
 export { DataDirectoryLockedError, type TenantScope } from './persistence/index.js';
 export {
@@ -83,6 +101,7 @@ export { CimdTrustPolicy, OIDC_SUPPORTED_IDENTITY_SCOPES } from '@wildo/shared-l
 export {
   A2A_PROTOCOL_VERSIONS,
   A2aRuntime,
+  DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
   DEFAULT_PUSH_RETRY,
   type A2aAgentExposure,
   type A2aPushDelivery,
@@ -272,8 +291,12 @@ export {
 } from './jobs/index.js';
 export {
   EmbeddingsBackendService,
+  DEFAULT_EXTRACTION_LIMITS,
+  DEFAULT_EXTRACTION_WORKER_SETTINGS,
   ExtractionError,
+  ExtractionWorker,
   extractDocumentText,
+  inflateArchive,
   FileTextExtractionService,
   RagCorpusMaintenance,
   RagIngestionService,
@@ -285,6 +308,9 @@ export {
   type EmbeddingsBindingResolution,
   type ExtractableFile,
   type ExtractedText,
+  type ExtractionLimitName,
+  type ExtractionLimits,
+  type ExtractionWorkerSettings,
   type RagArmReport,
   type RagEmbeddingStatus,
   type RagFileSource,
@@ -310,3 +336,21 @@ export {
   type UploadGrantResponse,
   type UploadGrantStatus,
 } from './files/index.js';
+// Mail (SMTP or the development outbox) and the backend's public URLs.
+export {
+  DEFAULT_MAIL_FROM,
+  OutboxMailSender,
+  SmtpMailSender,
+  type MailKind,
+  type MailMessage,
+  type MailSender,
+  type MailSettings,
+  type OutboxMail,
+} from './mail/index.js';
+export {
+  DEFAULT_PUBLIC_URL,
+  PublicUrls,
+  resolvePublicUrls,
+  type PublicUrlSource,
+  type ResolvedPublicUrls,
+} from './public-urls/index.js';
