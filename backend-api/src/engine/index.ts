@@ -20,11 +20,32 @@ export {
   REFUSAL_REASONS,
   toFrameworkError,
   toJsonRpcError,
+  type ContractViolation,
+  type DeclaredFailure,
   type FrameworkErrorCode,
   type InputProblem,
+  type InvalidField,
   type JsonRpcErrorObject,
   type RefusalReason,
 } from './errors/index.js';
+// Governance: projection, origins and HTML checks, principal policies, declared failures.
+export {
+  checkHtml,
+  checkUrl,
+  compileProjector,
+  declaredFailure,
+  failureFromBackendAnswer,
+  newProjectionReport,
+  principalDecision,
+  WITHHELD_REASONS,
+  withheldNote,
+  type BackendAnswer,
+  type PolicyCaller,
+  type ProjectionReport,
+  type Projector,
+  type WithheldReason,
+  type WithheldValue,
+} from './governance/index.js';
 export { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http/index.js';
 export {
   DEFAULT_EVENT_STREAM_SETTINGS,

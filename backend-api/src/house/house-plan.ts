@@ -50,7 +50,7 @@ export const HOUSE_FLOORS: readonly HouseFloor[] = [
       observability: 'trace sinks (logger, PostHog, OpenTelemetry)',
       jobs: 'the job queue (pg-boss on the application database)',
       mail: 'the mail sender (SMTP, or the outbox a development backend keeps) and the outbox route',
-      'resources/schema': 'reading Zod schemas: strict input, input problems, storable text, projection',
+      'resources/schema': 'reading Zod schemas: strict input, input problems, storable text',
     },
   },
   {
