@@ -52,6 +52,7 @@ import { ExternalMcpConnector, type ExternalMcpServerDefinition } from '../agent
 import { ProviderCallError, ProviderRegistry, type ProviderRegistryOptions } from '../agents/providers/index.js';
 import type { RuntimeConfiguration } from '../config/index.js';
 import { createTraceSink, type AgentTraceSink } from '../observability/index.js';
+import { CODING_TYPES, type CodingAgentSettings } from '../agents/coding/index.js';
 import type { BackendApplicationDefinition } from './backend-domain-module.js';
 import { SAAS_SERVICE_TYPES as T, systemClock, type Clock } from '../container/index.js';
 import { openApplicationDatabase } from './application-database.js';
@@ -105,6 +106,8 @@ export interface WildoBackendOptions {
   traceSink?: AgentTraceSink;
   /** A2A push callback guard and retries, task leases. */
   a2a?: A2aSettings;
+  /** Coding-agent launchers (by provider), subprocess timing and the host environment subprocesses draw on. */
+  codingAgents?: CodingAgentSettings;
   /**
    * Where mails go: `sender` (the application's own), else SMTP at `smtpUrl` (`WILDO_SMTP_URL`) from `from`
    * (`WILDO_MAIL_FROM`), else the outbox in the application's database (shown at `/dev/outbox` in development).
@@ -260,6 +263,9 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
       for (const warning of agentProviderWarnings(agents.listAgents(), providers))
         logger.warn(warning.message, warning.fields);
     container.bind(T.ExternalMcpConnector).toConstantValue(new ExternalMcpConnector(externalMcpServers, logger));
+    container
+      .bind(CODING_TYPES.CodingAgentRuntimeOptions)
+      .toConstantValue({ env, ...(options.codingAgents ? { settings: options.codingAgents } : {}) });
     const traceSink = options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger));
     if (!options.traceSink) owned.push(() => traceSink.shutdown?.() ?? traceSink.flush());
     container.bind(T.AgentTraceSink).toConstantValue(traceSink);
