@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 const README = path.resolve(import.meta.dirname, '../../README.md');
-const SECTION = '### 12. Front an existing backend';
+const SECTION = '### 13. Front an existing backend';
 
 /** The ```sh blocks of the README's connectors section, in order. */
 export function connectorReadmeBlocks(): string[] {

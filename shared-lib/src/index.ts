@@ -39,6 +39,8 @@ export type {
   ActorSystem,
   AgentCallTraceEmission,
   AgentCallUsage,
+  CodingAgent_OperationDefinitionBase,
+  CodingAgentConfig,
   FlowActor,
   FlowActorSystem,
   FlowActorSystem_InitializationFactoryMap,
@@ -73,11 +75,21 @@ export {
 } from './agents/agents.wire.js';
 export {
   CodingAgent_OperationContext_BaseSchema,
+  CodingAgent_OperationKey,
   CodingAgent_RunTaskInputSchema,
   CodingAgent_RunTaskOutputSchema,
   CodingAgent_StopReason,
   type CodingAgent_RunTaskOutput,
 } from './agents/coding-agent.schema.js';
+export {
+  CodingAgent_DecisionSchema,
+  CodingAgent_ProgressEventSchema,
+  CodingAgent_RefusalReasonSchema,
+  type CodingAgent_Decision,
+  type CodingAgent_ProgressEvent,
+  type CodingAgent_ProgressEventType,
+  type CodingAgent_RefusalReason,
+} from './agents/coding-agent.events.js';
 export {
   InvitationStatusSchema,
   ReceivedInvitationSchema,
@@ -256,6 +268,9 @@ export {
   BUILT_IN_PROVIDER_CATALOG,
   CimdConfigSchema,
   CimdTrustPolicy,
+  codingAgentBindingProblems,
+  codingAgentExecutionProfile,
+  collectCodingAgentConfigProblems,
   defineSaaSConfig,
   defineSaaSProviders,
   DynamicClientRegistrationConfigSchema,
@@ -295,6 +310,9 @@ export {
   type BuiltInProviderName,
   type CatalogProviderOffering,
   type CimdConfig,
+  type CodingAgentBindingProblem,
+  type CodingAgentBindingRef,
+  type CodingAgentRulesConfig,
   type ConfigProblem,
   type CrossFieldProblem,
   type DynamicClientRegistrationConfig,

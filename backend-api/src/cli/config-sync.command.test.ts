@@ -8,6 +8,7 @@ import {
   type ConfigFixture,
   type TempProject,
 } from '../engine/config/config.fixtures.js';
+import { codingConfigFixture } from '../engine/agents/coding/coding.fixtures.js';
 import { GENERATED_FILES } from '../engine/config/index.js';
 import { runWildoCli } from './wildo.cli.js';
 
@@ -188,6 +189,35 @@ const invalidCases: Array<[string, string, Mutation]> = [
       c.observability.llmObservability.sampleRate = 2;
     },
   ],
+  [
+    'AI_LLM entry used for the coding transport',
+    'providers.scopes.companion.providers.anthropic.engineCapabilities[0]',
+    (c) => {
+      Object.assign(c, codingConfigFixture());
+      c.providers.scopes.companion!.providers.anthropic = {
+        engineCapabilities: ['AI_LLM'],
+        providerCapabilities: ['LLM_CHAT', 'CODING_AGENT'],
+        protocols: ['LLM_PROVIDER', 'AGENT_CLIENT_PROTOCOL'],
+      };
+    },
+  ],
+  [
+    'default execution profile not allowed in the application environment',
+    'providerConfigurations.anthropic.agent_client_protocol.defaultExecutionProfileRef',
+    (c) => {
+      const coding = Object.assign(c, codingConfigFixture());
+      coding.providerConfigurations.anthropic.agent_client_protocol.defaultExecutionProfileRef = 'production-only';
+    },
+  ],
+  [
+    'host-managed login without the host configuration',
+    'providerConfigurations.anthropic.agent_client_protocol.executionProfiles.unrestricted.hostConfigurationInheritance',
+    (c) => {
+      const coding = Object.assign(c, codingConfigFixture());
+      coding.providerConfigurations.anthropic.agent_client_protocol.executionProfiles.unrestricted.hostConfigurationInheritance =
+        'NONE';
+    },
+  ],
 ];
 
 describe('wildo config sync on an invalid configuration', () => {
@@ -291,5 +321,35 @@ describe('the repository', () => {
     const result = await runWildoCli(['config', 'sync', '--check', '--root', repositoryRoot]);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
+  });
+});
+
+describe('wildo config sync with coding agents', () => {
+  const fixtures = path.join(import.meta.dirname, 'config-sync.coding-agents.fixtures.ts');
+
+  it('refuses coding agents without a profile, or with one not allowed here, naming each and the fix; writes nothing', async () => {
+    const p = await project(codingConfigFixture());
+    const result = await sync(p, '--app', fixtures, '--export', 'unboundCodingApplication');
+    expect(result.exitCode).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(
+      /^The coding agents of .* do not match wildo\.saas\.config\.ts \(2 problems\); nothing was written\.$/,
+    );
+    expect(lines.slice(1)).toEqual([
+      'agent "coding.unbound" (module "coding") › config.executionProfileRef: a coding agent requires executionProfileRef (the authority and environment its subprocess runs under); set it to one of providerConfigurations.anthropic.agent_client_protocol.executionProfiles (unrestricted, workspace-write, read-only, short-turn, continuing, api-key, production-only)',
+      'agent "coding.production" (module "coding") › config.executionProfileRef: execution profile "production-only" is not allowed in DEVELOPMENT (application.environment; its allowedApplicationEnvironments: PRODUCTION); add DEVELOPMENT there or use a profile allowed in DEVELOPMENT',
+    ]);
+    expect(await p.listGenerated()).toEqual([]);
+    // Positive control: the same configuration with coding agents that each name an allowed profile.
+    const bound = await sync(p, '--app', fixtures, '--export', 'boundCodingApplication');
+    expect(bound).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(await p.listGenerated()).toHaveLength(3);
+  });
+
+  it('says where coding agents are checked when the project has no application', async () => {
+    const p = await project(codingConfigFixture());
+    const result = await sync(p);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('No application at backend-api/src/modules/index.ts');
   });
 });

@@ -8,11 +8,13 @@ import {
   WildoConfigError,
   writeGeneration,
 } from '../engine/config/index.js';
+import { ApplicationLoadError, type ApplicationLocation } from './application-loader.js';
 import type { CliOutput } from './cli.output.js';
-import { resolveProjectRoot, type ProjectRootOptions } from './project-root.js';
+import { checkCodingAgents } from './config-sync.coding-agents.js';
+import { resolveProjectRoot } from './project-root.js';
 
-/** Options of `wildo config sync`. */
-export interface ConfigSyncOptions extends ProjectRootOptions {
+/** Options of `wildo config sync` (`app` and `exportName` locate the application whose coding agents are checked). */
+export interface ConfigSyncOptions extends ApplicationLocation {
   /** Compare only: write nothing, exit 1 when the generation on disk is missing or stale. */
   check: boolean;
 }
@@ -37,7 +39,7 @@ function report(error: unknown, output: CliOutput): number {
     for (const problem of error.problems) output.err(`${problem.path}: ${problem.message}`);
     return 1;
   }
-  if (error instanceof WildoConfigError) {
+  if (error instanceof WildoConfigError || error instanceof ApplicationLoadError) {
     output.err(error.message);
     return 1;
   }
@@ -53,7 +55,17 @@ function report(error: unknown, output: CliOutput): number {
 export async function runConfigSync(options: ConfigSyncOptions, output: CliOutput): Promise<number> {
   try {
     const rootDir = resolveProjectRoot(options);
-    const { generation } = await prepareGeneration(rootDir);
+    const { config, generation } = await prepareGeneration(rootDir);
+    const coding = await checkCodingAgents(config, { ...options, root: rootDir });
+    if (coding.checked && coding.problems.length > 0) {
+      const count = coding.problems.length;
+      output.err(
+        `The coding agents of ${coding.file} do not match ${CONFIG_FILE_NAME} (${count} problem${count === 1 ? '' : 's'}); nothing was written.`,
+      );
+      for (const problem of coding.problems) output.err(problem);
+      return 1;
+    }
+    if (!coding.checked && coding.note) output.out(coding.note);
     if (options.check) return await check(rootDir, generation, output);
     const { written, unchanged } = await writeGeneration(rootDir, generation);
     for (const file of written) output.out(`wrote     ${file}`);

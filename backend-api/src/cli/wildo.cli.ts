@@ -47,9 +47,23 @@ export function createWildoProgram(
     .description('Validate wildo.saas.config.ts and generate .wildo-saas/generated.')
     .option('--check', 'write nothing; exit 1 when the generated files are missing or stale', false)
     .option('--root <dir>', 'the project root (the directory holding wildo.saas.config.ts); default: search upward')
-    .action(async (options: { check: boolean; root?: string }) => {
+    .option(
+      '--app <path>',
+      `with AI_CODING_AGENT on, the file exporting the application whose coding agents are checked; default: <root>/${APPLICATION_MODULE_FILE}`,
+    )
+    .option('--export <name>', `the application export; default: ${APPLICATION_EXPORT}, else the first application`)
+    .action(async (options: { check: boolean; root?: string; app?: string; export?: string }) => {
       setExitCode(
-        await runConfigSync({ cwd, check: options.check, ...(options.root ? { root: options.root } : {}) }, output),
+        await runConfigSync(
+          {
+            cwd,
+            check: options.check,
+            ...(options.root ? { root: options.root } : {}),
+            ...(options.app ? { app: options.app } : {}),
+            ...(options.export ? { exportName: options.export } : {}),
+          },
+          output,
+        ),
       );
     });
   program

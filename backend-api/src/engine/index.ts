@@ -237,6 +237,27 @@ export {
   type TurnCompletion,
   type TurnEvent,
 } from './agents/index.js';
+// Coding agents over the Agent Client Protocol (the coding arm of `invokeAgent`).
+export {
+  AUTO_CONTINUATION_PROMPT,
+  BUILT_IN_CODING_AGENT_LAUNCHERS,
+  CEILING_TOOL_KINDS,
+  CODING_TYPES,
+  CodingAgentService,
+  codingAgentsModule,
+  CodingLocationGuard,
+  CodingRunStore,
+  defineCodingAgent,
+  type CodingAgentBinding,
+  type CodingAgentLauncher,
+  type CodingAgentOptions,
+  type CodingAgentSettings,
+  type CodingLocationPredicate,
+  type CodingProgressListener,
+  type CodingProviderRef,
+  type StoredCodingRun,
+  type StoredCodingSession,
+} from './agents/coding/index.js';
 export {
   AnthropicAdapter,
   baseUrlEnvVar,

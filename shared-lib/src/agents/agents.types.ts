@@ -22,6 +22,7 @@ import type {
   LLMProvider_OperationKey,
   LLMProvider_ReasoningEffort,
 } from './agents.enums.js';
+import type { CodingAgent_OperationKey } from './coding-agent.schema.js';
 
 /** Who may use an agent or system, per scope. */
 export interface FlowsActors_AccessControl {
@@ -42,6 +43,15 @@ export interface LLMProvider_OperationDefinitionBase {
 /** The image operation an image agent performs. */
 export interface ImageProvider_OperationDefinitionBase {
   operationKey: ImageProvider_OperationKey;
+  providerRef: string;
+  inputSchema: z.ZodType;
+  outputSchema: z.ZodType;
+  operationContextSchema: z.ZodType;
+}
+
+/** The operation a coding agent performs, tied to its provider (must agree with `config`). */
+export interface CodingAgent_OperationDefinitionBase {
+  operationKey: CodingAgent_OperationKey;
   providerRef: string;
   inputSchema: z.ZodType;
   outputSchema: z.ZodType;
@@ -77,6 +87,18 @@ export interface ImageAgentConfig extends AgentConfigBase {
   n?: number;
 }
 
+/**
+ * A coding agent: a provider's agent run as a subprocess over the Agent Client Protocol, under the execution profile
+ * `providerConfigurations.<providerRef>[AGENT_CLIENT_PROTOCOL].executionProfiles[executionProfileRef]`.
+ */
+export interface CodingAgentConfig extends AgentConfigBase {
+  operationKey: CodingAgent_OperationKey;
+  /** Required: the authority and environment the subprocess runs under (a coding agent cannot omit them). */
+  executionProfileRef: string;
+  /** The model the agent works with; the agent's own default when omitted. */
+  model?: LLM_Model;
+}
+
 /** The durable prompt of an agent; per-call material belongs in the invocation input. */
 export interface FlowsActors_PromptSpec {
   role: string;
@@ -95,8 +117,11 @@ export interface FlowsActors_Agent {
   ref: string;
   displayName: string;
   status: FlowsActors_Agent_Status;
-  config: LLMAgentConfig | ImageAgentConfig;
-  operationDefinition: LLMProvider_OperationDefinitionBase | ImageProvider_OperationDefinitionBase;
+  config: LLMAgentConfig | ImageAgentConfig | CodingAgentConfig;
+  operationDefinition:
+    | LLMProvider_OperationDefinitionBase
+    | ImageProvider_OperationDefinitionBase
+    | CodingAgent_OperationDefinitionBase;
   promptSpec: FlowsActors_PromptSpec;
   capabilities?: FlowsActors_AgentCapabilities;
   inputModalities?: readonly FlowsActors_IO_PartKind[];

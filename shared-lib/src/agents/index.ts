@@ -37,6 +37,8 @@ export {
 export type {
   ActorSystem,
   AgentCallTraceEmission,
+  CodingAgent_OperationDefinitionBase,
+  CodingAgentConfig,
   AgentCallUsage,
   FlowActor,
   FlowActorSystem,
@@ -72,8 +74,18 @@ export {
 } from './agents.wire.js';
 export {
   CodingAgent_OperationContext_BaseSchema,
+  CodingAgent_OperationKey,
   CodingAgent_RunTaskInputSchema,
   CodingAgent_RunTaskOutputSchema,
   CodingAgent_StopReason,
   type CodingAgent_RunTaskOutput,
 } from './coding-agent.schema.js';
+export {
+  CodingAgent_DecisionSchema,
+  CodingAgent_ProgressEventSchema,
+  CodingAgent_RefusalReasonSchema,
+  type CodingAgent_Decision,
+  type CodingAgent_ProgressEvent,
+  type CodingAgent_ProgressEventType,
+  type CodingAgent_RefusalReason,
+} from './coding-agent.events.js';

@@ -34,3 +34,39 @@ export function problemPathsOf(config: unknown): string[] {
   const result = validateSaaSConfig(config);
   return result.ok ? [] : result.problems.map((p) => p.path);
 }
+
+/** The guide's companion coding-agent setup: AI_CODING_AGENT on, anthropic in the companion scope, its profile. */
+export function companionCodingAgent(): Record<string, any> {
+  const config = baseConfig();
+  config.engineCapabilities.AI_CODING_AGENT = { enabled: true };
+  config.providers.scopes.companion = {
+    providers: {
+      anthropic: {
+        engineCapabilities: ['AI_CODING_AGENT'],
+        providerCapabilities: ['CODING_AGENT'],
+        protocols: ['AGENT_CLIENT_PROTOCOL'],
+      },
+    },
+  };
+  config.providerConfigurations = {
+    anthropic: {
+      agent_client_protocol: {
+        defaultExecutionProfileRef: 'claude-code-acp',
+        executionProfiles: {
+          'claude-code-acp': {
+            runnerHost: 'BACKEND_SUBPROCESS',
+            authMode: 'HOST_MANAGED',
+            allowedApplicationEnvironments: ['DEVELOPMENT'],
+            workingDirectoryPolicy: 'WORKSPACE_ROOT',
+            permissionCeiling: 'UNRESTRICTED',
+            hostConfigurationInheritance: 'APPLICATION_SCOPED',
+            turnTimeoutMs: 30 * 60_000,
+            maxAutoContinuations: 12,
+            awaitingInputTtlMs: 30 * 60_000,
+          },
+        },
+      },
+    },
+  };
+  return config;
+}

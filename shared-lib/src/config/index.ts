@@ -9,6 +9,14 @@ export {
   type CimdConfig,
   type DynamicClientRegistrationConfig,
 } from './auth.schema.js';
+export {
+  codingAgentBindingProblems,
+  codingAgentExecutionProfile,
+  collectCodingAgentConfigProblems,
+  type CodingAgentBindingProblem,
+  type CodingAgentBindingRef,
+  type CodingAgentRulesConfig,
+} from './coding-agent.rules.js';
 export { formatConfigPath, type ConfigProblem, type CrossFieldProblem } from './config-problem.js';
 export { defineSaaSConfig } from './define-saas-config.js';
 export {

@@ -1,46 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { baseConfig, problemsOf } from './config.test-helpers.js';
+import { baseConfig, companionCodingAgent, problemsOf } from './config.test-helpers.js';
 
 const backend = 'providers.scopes.backend';
 
 function withAnthropic(declaration: Record<string, unknown>) {
   const config = baseConfig();
   config.providers.scopes.backend.providers.anthropic = declaration;
-  return config;
-}
-
-function companionCodingAgent(): Record<string, any> {
-  const config = baseConfig();
-  config.engineCapabilities.AI_CODING_AGENT = { enabled: true };
-  config.providers.scopes.companion = {
-    providers: {
-      anthropic: {
-        engineCapabilities: ['AI_CODING_AGENT'],
-        providerCapabilities: ['CODING_AGENT'],
-        protocols: ['AGENT_CLIENT_PROTOCOL'],
-      },
-    },
-  };
-  config.providerConfigurations = {
-    anthropic: {
-      agent_client_protocol: {
-        defaultExecutionProfileRef: 'claude-code-acp',
-        executionProfiles: {
-          'claude-code-acp': {
-            runnerHost: 'BACKEND_SUBPROCESS',
-            authMode: 'HOST_MANAGED',
-            allowedApplicationEnvironments: ['DEVELOPMENT'],
-            workingDirectoryPolicy: 'WORKSPACE_ROOT',
-            permissionCeiling: 'UNRESTRICTED',
-            hostConfigurationInheritance: 'APPLICATION_SCOPED',
-            turnTimeoutMs: 30 * 60_000,
-            maxAutoContinuations: 12,
-            awaitingInputTtlMs: 30 * 60_000,
-          },
-        },
-      },
-    },
-  };
   return config;
 }
 

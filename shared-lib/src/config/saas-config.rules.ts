@@ -1,3 +1,4 @@
+import { collectCodingAgentConfigProblems } from './coding-agent.rules.js';
 import type { CrossFieldProblem } from './config-problem.js';
 import { collectEndpointProblems } from './endpoint.rules.js';
 import { collectProviderConfigurationProblems, collectProviderProblems } from './provider.rules.js';
@@ -8,6 +9,7 @@ export function collectCrossFieldProblems(config: SaaSConfig): CrossFieldProblem
   return [
     ...collectProviderProblems(config),
     ...collectProviderConfigurationProblems(config),
+    ...collectCodingAgentConfigProblems(config),
     ...collectEndpointProblems(config),
   ];
 }

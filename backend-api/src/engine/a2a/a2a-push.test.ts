@@ -69,8 +69,9 @@ describe('A2A push notifications', () => {
       },
       // The queue's smallest delay (whole seconds, doubled with jitter): the give-up test takes about 3 to 6 s.
       pushRetry: { attempts: 3, baseDelaySeconds: 1 },
-      // Short leases, so a held turn shows its refreshes.
-      tasks: { leaseTtlMs: 150 },
+      // Short leases, so a held turn shows its refreshes; long enough that a busy machine's event-loop stalls
+      // (a few hundred ms under load) do not let one lapse between refreshes.
+      tasks: { leaseTtlMs: 900 },
       maxPushConfigsPerTask: 3,
     };
   });
@@ -345,7 +346,7 @@ describe('A2A push notifications', () => {
     const task = await heldTask('/ok');
     spy.mockRestore();
     // Several lease periods pass while the model holds its answer: the lease stays with the running turn.
-    await vi.waitFor(() => expect(renewals).toBeGreaterThanOrEqual(4), { timeout: 5_000 });
+    await vi.waitFor(() => expect(renewals).toBeGreaterThanOrEqual(4), { timeout: 15_000 });
     expect(await coordination.acquireLease(`a2a-task:${task.id}`, 1_000)).toBeNull();
     await task.release();
     const free = await coordination.acquireLease(`a2a-task:${task.id}`, 1_000);

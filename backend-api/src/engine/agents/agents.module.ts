@@ -5,7 +5,14 @@ import type { Logger } from '../logging/index.js';
 import type { AgentTraceSink } from '../observability/index.js';
 import type { ExecutionContextCreator, OperationDispatcher, ResourcesRegistry } from '../resources/index.js';
 import type { RoleHierarchyResolver } from '../identity/index.js';
-import { AgentCallRecorder, AgentsBackendService, ConversationService, ConversationStore } from './runtime/index.js';
+import {
+  AgentCallRecorder,
+  AgentsBackendService,
+  CODING_AGENT_ARM,
+  ConversationService,
+  ConversationStore,
+  type CodingAgentArm,
+} from './runtime/index.js';
 import { AGENTS_MIGRATIONS } from './agents.migrations.js';
 import { ApprovalService } from './approvals/index.js';
 import { CachedBudgetAdmission, type TokenBudgetService } from './budgets/index.js';
@@ -16,6 +23,12 @@ import { toolDispatchPath } from './tools/index.js';
 import './tools/index.js';
 
 const get = <V>(ctx: ResolutionContext, token: symbol) => ctx.get<V>(token);
+
+/** The coding arm of `invokeAgent`, when the coding-agent module is loaded. */
+function codingArm(ctx: ResolutionContext): { coding?: CodingAgentArm } {
+  const coding = ctx.get<CodingAgentArm>(CODING_AGENT_ARM, { optional: true });
+  return coding ? { coding } : {};
+}
 
 /**
  * Binds the agents runtime: approvals, conversations, the streaming turn service and `AgentsBackendService`.
@@ -51,6 +64,7 @@ export const agentsContainerModule = new ContainerModule(({ bind }) => {
           recorder: get<AgentCallRecorder>(ctx, T.AgentCallRecorder),
           budgets: get<TokenBudgetService>(ctx, T.BudgetAdmission),
           now: () => get<Clock>(ctx, T.Clock).now(),
+          ...codingArm(ctx),
         }),
     )
     .inSingletonScope();

@@ -1,6 +1,7 @@
 import { a2aModule } from '../a2a/index.js';
 import { agentsModule } from '../agents/index.js';
 import { tokenBudgetsModule } from '../agents/budgets/index.js';
+import { codingAgentsModule } from '../agents/coding/index.js';
 import { credentialsModule } from '../credentials/index.js';
 import { filesModule } from '../files/index.js';
 import { mailModule } from '../mail/index.js';
@@ -8,7 +9,7 @@ import { oauthModule } from '../oauth/index.js';
 import { ragModule } from '../rag/index.js';
 import type { BackendApplicationDefinition, BackendDomainModule } from './backend-domain-module.js';
 
-/** Modules every application gets: the engine's own resources (credentials, OAuth), files, mail, token budgets, the agents runtime, A2A and RAG. */
+/** Modules every application gets: the engine's own resources (credentials, OAuth), files, mail, token budgets, the agents runtime (coding agents included), A2A and RAG. */
 export const ENGINE_MODULES: readonly BackendDomainModule[] = [
   credentialsModule,
   oauthModule,
@@ -16,6 +17,7 @@ export const ENGINE_MODULES: readonly BackendDomainModule[] = [
   mailModule,
   tokenBudgetsModule,
   agentsModule,
+  codingAgentsModule,
   a2aModule,
   ragModule,
 ];

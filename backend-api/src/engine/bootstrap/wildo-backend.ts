@@ -53,6 +53,7 @@ import { ExternalMcpConnector, type ExternalMcpServerDefinition } from '../agent
 import { ProviderCallError, ProviderRegistry, type ProviderRegistryOptions } from '../agents/providers/index.js';
 import type { RuntimeConfiguration } from '../config/index.js';
 import { createTraceSink, type AgentTraceSink } from '../observability/index.js';
+import { CODING_TYPES, type CodingAgentSettings } from '../agents/coding/index.js';
 import type { BackendApplicationDefinition } from './backend-domain-module.js';
 import { SAAS_SERVICE_TYPES as T, systemClock, type Clock } from '../container/index.js';
 import { openApplicationDatabase } from './application-database.js';
@@ -108,6 +109,8 @@ export interface WildoBackendOptions {
   a2a?: A2aSettings;
   /** The outbound guard of REST connectors (default: production rules; in development, their loopback base URLs over http). */
   connectorOutbound?: OutboundTargetGuardOptions;
+  /** Coding-agent launchers (by provider), subprocess timing and the host environment subprocesses draw on. */
+  codingAgents?: CodingAgentSettings;
   /**
    * Where mails go: `sender` (the application's own), else SMTP at `smtpUrl` (`WILDO_SMTP_URL`) from `from`
    * (`WILDO_MAIL_FROM`), else the outbox in the application's database (shown at `/dev/outbox` in development).
@@ -274,6 +277,9 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
         logger.warn(warning.message, warning.fields);
     container.bind(T.ExternalMcpConnector).toConstantValue(new ExternalMcpConnector(externalMcpServers, logger));
     container.bind(CONNECTORS_TYPES.ConnectorRuntime).toConstantValue(connectors);
+    container
+      .bind(CODING_TYPES.CodingAgentRuntimeOptions)
+      .toConstantValue({ env, ...(options.codingAgents ? { settings: options.codingAgents } : {}) });
     const traceSink = options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger));
     if (!options.traceSink) owned.push(() => traceSink.shutdown?.() ?? traceSink.flush());
     container.bind(T.AgentTraceSink).toConstantValue(traceSink);

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { SaaSConfig } from '@wildo/shared-lib';
 import path from 'node:path';
 import { GENERATED_FILES } from './config.constants.js';
 import { GenerationStaleError } from './config.errors.js';
@@ -17,13 +18,15 @@ export interface LoadRuntimeConfigurationOptions {
 /** A validated configuration rendered in memory, ready to compare with or write to disk. */
 export interface PreparedGeneration {
   rootDir: string;
+  /** The validated configuration, defaults applied. */
+  config: SaaSConfig;
   generation: RenderedGeneration;
 }
 
 /** Loads, validates and renders the configuration of a project root. The one path the CLI and the backend share. */
 export async function prepareGeneration(rootDir: string): Promise<PreparedGeneration> {
   const config = await loadSaaSConfig(rootDir);
-  return { rootDir, generation: renderGeneration(config) };
+  return { rootDir, config, generation: renderGeneration(config) };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The guide's coding-agent dispatch (guide: "Dispatch the task in a trusted workspace"): the invocation and the
 // `invokeAgent` call with its third argument, verbatim. The surrounding class stands for the guide's companion
 // host; `buildApplicationCodingTaskLocationPredicate`, `task`, `resume` and `renderedPrompt` are that host's own.
-// Coding agents are not run yet: the engine refuses these options with NOT_IMPLEMENTED (see the runtime test).
+// The runtime test runs it against the stub ACP agent (coding-agent.guide.test.ts).
 import {
   CodingAgent_OperationContext_BaseSchema,
   CodingAgent_RunTaskInputSchema,
@@ -87,6 +87,6 @@ export class ApplicationCodingTaskRunner {
     const codingOutput = response.output as Partial<CodingAgent_RunTaskOutput> | undefined;
     const text = codingOutput?.finalMessage;
     const stopReason = codingOutput?.stopReason;
-    return { text, stopReason };
+    return { text, stopReason, sessionId: codingOutput?.sessionId };
   }
 }

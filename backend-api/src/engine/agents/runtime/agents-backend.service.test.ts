@@ -132,7 +132,7 @@ describe('AgentsBackendService.invokeAgent against the Anthropic stub', () => {
     expect(stub.requests.at(-1)!.body.tools).toBeUndefined();
   });
 
-  it('refuses the guide’s coding-agent options, naming them, before any provider call or charge', async () => {
+  it('refuses coding-agent options for a language agent, naming them, before any provider call or charge', async () => {
     const before = stub.requests.length;
     const ask = invocation(TICKET_TRIAGE_AGENT_REF, { prompt: 'Say ok', schema: z.string() });
     const coding = {
@@ -142,9 +142,9 @@ describe('AgentsBackendService.invokeAgent against the Anthropic stub', () => {
     };
     const error = await agents.invokeAgent(ask, { traceId: 'coding' }, coding).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FrameworkError);
-    expect(error).toMatchObject({ code: 'NOT_IMPLEMENTED' });
+    expect(error).toMatchObject({ code: 'BAD_REQUEST' });
     expect((error as FrameworkError).message).toContain(
-      '(workspaceRootPath, isPermittedCodingLocation, codingSessionAbortSignal)',
+      `(workspaceRootPath, isPermittedCodingLocation, codingSessionAbortSignal), but "${TICKET_TRIAGE_AGENT_REF}" is not a coding agent`,
     );
     expect(stub.requests.length).toBe(before);
     // Positive control: the same call with the options it can honour (absent coding options included) answers.

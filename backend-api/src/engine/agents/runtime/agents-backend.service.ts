@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import {
+  CodingAgent_RunTaskInputSchema,
   FlowsActors_Agent_Status,
   ImageProvider_OperationKey,
   LLMProvider_OperationKey,
@@ -13,25 +14,17 @@ import { z } from 'zod';
 import { FrameworkError } from '../../errors/index.js';
 import { parseContract } from '../../resources/index.js';
 import type { AgentCallRecorder } from './agent-call-recorder.js';
-import type { AgentsRegistry, ResolvedAgent } from '../systems/index.js';
+import { isCodingAgent, type AgentsRegistry, type ResolvedAgent } from '../systems/index.js';
 import { admitBudget, type BudgetTenant, type TokenBudgetService } from '../budgets/index.js';
+import {
+  CODING_AGENT_OPTIONS,
+  type CodingAgentArm,
+  type CodingAgentInvocationOptions,
+  type CodingDispatch,
+} from './coding-arm.js';
 import { renderSystemPrompt } from './prompt-spec.js';
 import { toAgentCallError } from './provider-failure.js';
 import { ProviderCallError, type LLMProviderAdapter, type ProviderFinishReason } from '../providers/index.js';
-
-/**
- * The guide's coding-agent options of `invokeAgent` (the trusted workspace, which locations a run may change,
- * and how to cancel its session). Coding agents are not run by this version: a call carrying any of these is
- * refused with NOT_IMPLEMENTED rather than run as an ordinary model call without them.
- */
-export interface CodingAgentInvocationOptions {
-  /** The workspace the coding agent works in (absolute path). */
-  workspaceRootPath?: string;
-  /** Whether the run may change `location` (an absolute path, or one relative to the workspace). */
-  isPermittedCodingLocation?: (location: string) => boolean;
-  /** Aborts the coding session (the run parks or ends as cancelled). */
-  codingSessionAbortSignal?: AbortSignal;
-}
 
 /** Options of one buffered invocation (the third argument of `invokeAgent`). */
 export interface InvokeAgentOptions extends CodingAgentInvocationOptions {
@@ -40,15 +33,13 @@ export interface InvokeAgentOptions extends CodingAgentInvocationOptions {
   enforceBudget?: boolean;
 }
 
-const CODING_AGENT_OPTIONS = ['workspaceRootPath', 'isPermittedCodingLocation', 'codingSessionAbortSignal'] as const;
-
-/** Refuses options this version cannot honour, naming them, before anything runs or is charged. */
-function refuseCodingAgentOptions(options: InvokeAgentOptions): void {
+/** Refuses coding-agent options given to a language or image agent, naming them, before anything runs or is charged. */
+function refuseCodingAgentOptions(agentRef: string, options: InvokeAgentOptions): void {
   const asked = CODING_AGENT_OPTIONS.filter((name) => options[name] !== undefined);
   if (asked.length === 0) return;
   throw new FrameworkError(
-    'NOT_IMPLEMENTED',
-    `invokeAgent was given coding-agent options (${asked.join(', ')}), but this version runs no coding agents yet; remove them or wait for coding-agent support.`,
+    'BAD_REQUEST',
+    `invokeAgent was given coding-agent options (${asked.join(', ')}), but "${agentRef}" is not a coding agent; remove them or invoke a coding agent.`,
   );
 }
 
@@ -83,6 +74,8 @@ export interface AgentsBackendServiceDeps {
   recorder: AgentCallRecorder;
   budgets: TokenBudgetService;
   now: () => Date;
+  /** The coding arm (the coding-agent module); coding agents are refused without it. */
+  coding?: CodingAgentArm;
 }
 
 /**
@@ -102,7 +95,6 @@ export class AgentsBackendService {
     traceContext?: AgentCallTraceEmission['traceContext'],
     options: InvokeAgentOptions = {},
   ): Promise<AgentInvocationResult<TOutput>> {
-    refuseCodingAgentOptions(options);
     const agent = this.deps.registry.agent(invocation.agentRef);
     if (!agent) throw new FrameworkError('NOT_FOUND', `No agent "${invocation.agentRef}" is registered.`);
     if (agent.declaration.status !== FlowsActors_Agent_Status.ACTIVE) {
@@ -110,6 +102,9 @@ export class AgentsBackendService {
         reason: 'lifecycle_blocked',
       });
     }
+    if (isCodingAgent(agent.declaration))
+      return this.invokeCodingAgent<TOutput>(agent, invocation, traceContext, options);
+    refuseCodingAgentOptions(invocation.agentRef, options);
     const input = parseContract(agent.declaration.operationDefinition.inputSchema, invocation.input) as Record<
       string,
       unknown
@@ -148,14 +143,29 @@ export class AgentsBackendService {
       ...(outcome.usage ? { usage: outcome.usage } : {}),
       ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}),
     });
-    return {
-      agentRef: agent.declaration.ref,
-      providerRef: agent.providerRef,
-      model: agent.vendorModelId,
-      output: outcome.output as TOutput,
-      ...(outcome.usage ? { usage: outcome.usage } : {}),
-      ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}),
-    };
+    return resultOf<TOutput>(agent, outcome);
+  }
+
+  /** The coding arm: the run goes through the coding-agent service (its own trace, budget and record). */
+  private async invokeCodingAgent<TOutput>(
+    agent: ResolvedAgent,
+    invocation: FlowsActors_Agent_Invocation,
+    traceContext: AgentCallTraceEmission['traceContext'] | undefined,
+    options: InvokeAgentOptions,
+  ): Promise<AgentInvocationResult<TOutput>> {
+    parseContract(agent.declaration.operationDefinition.inputSchema, invocation.input);
+    const input = parseContract(CodingAgent_RunTaskInputSchema, invocation.input) as CodingDispatch['input'];
+    const coding = this.deps.coding;
+    if (!coding) throw new FrameworkError('SERVICE_UNAVAILABLE', 'Coding agents are not available in this backend.');
+    const result = await coding.dispatch({
+      agent: agent as CodingDispatch['agent'],
+      invocation,
+      input,
+      options,
+      tenant: budgetTenantOfInitiator(invocation.initiator),
+      ...(traceContext ? { traceContext } : {}),
+    });
+    return resultOf<TOutput>(agent, result);
   }
 
   private async call(
@@ -213,6 +223,18 @@ export class AgentsBackendService {
     }
     return { output: { message: text }, ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) };
   }
+}
+
+/** What `invokeAgent` answers: the agent, its provider and model, and the call's output, usage and finish reason. */
+function resultOf<TOutput>(agent: ResolvedAgent, outcome: CallOutcome): AgentInvocationResult<TOutput> {
+  return {
+    agentRef: agent.declaration.ref,
+    providerRef: agent.providerRef,
+    model: agent.vendorModelId,
+    output: outcome.output as TOutput,
+    ...(outcome.usage ? { usage: outcome.usage } : {}),
+    ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}),
+  };
 }
 
 /** The answer parsed but broke the caller's contract (the model, not the caller, is at fault). */

@@ -22,6 +22,16 @@ export {
   type AgentInvocationResult,
   AgentsBackendService,
   budgetTenantOfInitiator,
-  type CodingAgentInvocationOptions,
   type InvokeAgentOptions,
 } from './agents-backend.service.js';
+export {
+  CODING_AGENT_ARM,
+  CODING_AGENT_OPTIONS,
+  type CodingAgentArm,
+  type CodingAgentInvocationOptions,
+  type CodingDispatch,
+  type CodingDispatchResult,
+  type CodingTurnClassifier,
+  type CodingTurnSummary,
+  type CodingTurnVerdict,
+} from './coding-arm.js';

@@ -1,4 +1,5 @@
 import type { ResolvedAgent } from './agents-registry.service.js';
+import { isCodingAgent } from './coding-agents.js';
 import type { ProviderStatus } from '../providers/index.js';
 
 /** An agent that cannot run with this environment: which one, its provider, and what to set or fix. */
@@ -20,6 +21,8 @@ export function agentProviderWarnings(
 ): AgentProviderWarning[] {
   const warnings: AgentProviderWarning[] = [];
   for (const agent of agents) {
+    // A coding agent runs its provider's own agent (its login or key is checked when it is dispatched).
+    if (isCodingAgent(agent.declaration)) continue;
     const status = providers.status(agent.providerRef);
     if (status.available) continue;
     const base = { agent: agent.declaration.ref, provider: agent.providerRef };

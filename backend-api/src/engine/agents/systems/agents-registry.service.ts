@@ -1,5 +1,7 @@
 import {
   Actor_ExecutionMode,
+  type CodingAgent_OperationKey,
+  type CodingAgentConfig,
   EngineCapability,
   FlowActorSystem_Kind,
   ImageProvider_OperationKey,
@@ -15,6 +17,7 @@ import { SYNC_COMMAND, type RuntimeConfiguration } from '../../config/index.js';
 import { DeclarationValidationError, type DeclarationProblem } from '../../resources/index.js';
 import { defOf } from '../../resources/schema/index.js';
 import type { ModelRefusalReason } from '../providers/index.js';
+import { isCodingAgent, registerCodingAgent } from './coding-agents.js';
 import { NO_DECLARED_RESOURCES, toolTargetProblem, type DeclaredResources } from './tool-target-validation.js';
 import type { FunctionTool } from '../tools/index.js';
 
@@ -57,12 +60,12 @@ export interface AgentsRegistryOptions {
 export interface ResolvedAgent {
   declaration: FlowsActors_Agent;
   providerRef: string;
-  operationKey: LLMProvider_OperationKey | ImageProvider_OperationKey;
+  operationKey: LLMProvider_OperationKey | ImageProvider_OperationKey | CodingAgent_OperationKey;
   /** The concrete model the calls use, as the framework names it (an applicability class is resolved once, here). */
   model: string;
   /** The id the vendor SDK receives: pass it as `model` to the provider adapter. */
   vendorModelId: string;
-  config: LLMAgentConfig | ImageAgentConfig;
+  config: LLMAgentConfig | ImageAgentConfig | CodingAgentConfig;
 }
 
 const isImage = (agent: FlowsActors_Agent) => agent.config.operationKey === ImageProvider_OperationKey.GENERATE_IMAGE;
@@ -329,6 +332,18 @@ export class AgentsRegistry {
         `"${operationDefinition.operationKey}" differs from config.operationKey "${config.operationKey}"; declare the same operation in both`,
       );
       resolvable = false;
+    }
+    if (isCodingAgent(agent)) {
+      const coding = resolvable ? registerCodingAgent(agent, runtime, resolveModel, report) : undefined;
+      return (
+        coding && {
+          declaration: agent,
+          providerRef: config.providerRef,
+          operationKey: config.operationKey,
+          config,
+          ...coding,
+        }
+      );
     }
     const llm = config as LLMAgentConfig;
     if (image) {

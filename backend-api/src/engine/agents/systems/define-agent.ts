@@ -76,7 +76,8 @@ export interface ChatAgent<TRef extends string = string> extends FlowsActors_Age
   readonly functionTools: readonly FunctionTool[];
 }
 
-function accessControlOf(rules: readonly AccessRule[]): FlowsActors_AccessControl[] {
+/** The declaration form of access rules (`requiresApproval` defaults to false). */
+export function accessControlOf(rules: readonly AccessRule[]): FlowsActors_AccessControl[] {
   return rules.map((rule) => ({
     primaryScope: rule.primaryScope,
     requiresApproval: rule.requiresApproval ?? false,

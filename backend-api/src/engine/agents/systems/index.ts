@@ -14,6 +14,7 @@ export {
 } from './actor-system-access.service.js';
 export { catalogueModelResolver } from './agent-model-resolver.js';
 export {
+  accessControlOf,
   type AccessRule,
   type ActorSystemDefinition,
   type ActorSystemHandle,
@@ -26,4 +27,5 @@ export {
   type SystemActorDefinition,
 } from './define-agent.js';
 export { agentProviderWarnings } from './agent-readiness.js';
+export { CODING_AGENT_DEFAULT_MODEL, isCodingAgent, registerCodingAgent } from './coding-agents.js';
 export { listAgentTools } from './agent-tool-listing.js';
