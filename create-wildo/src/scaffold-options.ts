@@ -2,8 +2,13 @@
 export const PACKAGE_MANAGERS = ['npm', 'pnpm'] as const;
 export type PackageManager = (typeof PACKAGE_MANAGERS)[number];
 
-/** The framework's packages a scaffolded application depends on. */
-export const FRAMEWORK_PACKAGES = ['@wildo/backend-api', '@wildo/shared-lib', '@wildo/frontend'] as const;
+/** The framework's packages: an application depends on the first three (the CLI brings the scaffolder along). */
+export const FRAMEWORK_PACKAGES = [
+  '@wildo/backend-api',
+  '@wildo/shared-lib',
+  '@wildo/frontend',
+  'create-wildo',
+] as const;
 export type FrameworkPackage = (typeof FRAMEWORK_PACKAGES)[number];
 
 /** What to scaffold; everything but the directory has a default. */
@@ -95,6 +100,7 @@ export function resolveScaffold(options: ScaffoldOptions, frameworkVersion: stri
       '@wildo/backend-api': options.frameworkSpecs?.['@wildo/backend-api'] ?? range,
       '@wildo/shared-lib': options.frameworkSpecs?.['@wildo/shared-lib'] ?? range,
       '@wildo/frontend': options.frameworkSpecs?.['@wildo/frontend'] ?? range,
+      'create-wildo': options.frameworkSpecs?.['create-wildo'] ?? range,
     },
     module: moduleNames(options.moduleName ?? 'tickets'),
   };

@@ -32,7 +32,7 @@ export function packageJson(scaffold: ResolvedScaffold): string {
   const { frameworkSpecs: specs } = scaffold;
   const framework: FrameworkPackage[] = ['@wildo/backend-api', '@wildo/shared-lib'];
   if (scaffold.hostUi) framework.push('@wildo/frontend');
-  const local = framework.filter((name) => !isRegistryRange(specs[name]));
+  const local = (Object.keys(specs) as FrameworkPackage[]).filter((name) => !isRegistryRange(specs[name]));
   const manifest = {
     name: scaffold.name,
     version: '0.1.0',
