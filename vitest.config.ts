@@ -3,10 +3,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 /**
- * The families of test files that run longest (a browser journey through every page, the MCP conformance suite,
+ * The families of test files that run longest (the packed packages scaffolded, installed and run outside the
+ * repository, a browser journey through every page, the MCP conformance suite,
  * the e2e scenarios against a running stack, the browser tests, the CLI's processes), in the order they should start.
  */
 const LONG_RUNNING_FIRST = [
+  'e2e/scaffold/',
   'e2e/host-ui.',
   'e2e/mcp-conformance/',
   'e2e/',

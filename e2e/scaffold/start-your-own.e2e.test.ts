@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { postTurn, startStubModels, type StubModels } from '@wildo/backend-api/testing';
@@ -14,6 +14,7 @@ import {
   startApplication,
   type CommandRun,
 } from './scaffold-harness.js';
+import { guideImportFiles, GUIDE_PACKAGE_MAPPING } from './guide-imports.js';
 
 // The README's "Start your own application", run as a newcomer would, outside this repository: the workspace's
 // packages are built and packed (`pnpm pack`), the scaffolder writes an application that installs them from the
@@ -191,4 +192,75 @@ describe("the README's Start your own application", () => {
       await app.stop();
     }
   }, 600_000);
+});
+
+describe("the guide's code", () => {
+  it("type-checks against the built packages, installed under the guide's names as a consumer maps them", async () => {
+    const dir = path.join(tmp, 'guide');
+    await mkdir(path.join(dir, 'src'), { recursive: true });
+    const tarball = (pkg: string) => `file:${path.join(packs, `${pkg.replace('@', '').replace('/', '-')}-0.1.0.tgz`)}`;
+    const frontend = JSON.parse(await readFile(path.join(REPO_ROOT, 'frontend/package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    const manifest = {
+      name: 'guide-fixture',
+      private: true,
+      type: 'module',
+      dependencies: {
+        ...Object.fromEntries(Object.entries(GUIDE_PACKAGE_MAPPING).map(([alias, pkg]) => [alias, tarball(pkg)])),
+        '@wildo/backend-api': tarball('@wildo/backend-api'),
+        '@wildo/shared-lib': tarball('@wildo/shared-lib'),
+        inversify: '8.2.3',
+        zod: frontend.dependencies.zod,
+        react: frontend.dependencies.react,
+      },
+      devDependencies: {
+        typescript: '5.9.3',
+        '@types/node': '20.19.43',
+        '@types/react': frontend.devDependencies['@types/react'],
+      },
+    };
+    await writeFile(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+    const overrides = ['@wildo/backend-api', '@wildo/shared-lib', '@wildo/frontend', 'create-wildo'].map(
+      (pkg) => `  '${pkg}': '${tarball(pkg)}'`,
+    );
+    await writeFile(
+      path.join(dir, 'pnpm-workspace.yaml'),
+      `allowBuilds:\n  esbuild: true\noverrides:\n${overrides.join('\n')}\n`,
+    );
+    await writeFile(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2023',
+          lib: ['ES2023', 'DOM'],
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          jsx: 'react-jsx',
+          strict: true,
+          experimentalDecorators: true,
+          skipLibCheck: true,
+          noEmit: true,
+          types: ['node'],
+        },
+        include: ['src'],
+      }),
+    );
+    // The guide's examples kept in the repository (compiled there against the sources), and every import of the guide.
+    const examples = path.join(REPO_ROOT, 'backend-api/src/modules/guide-compatibility');
+    for (const file of (await readdir(examples)).filter((name) => name.endsWith('.guide.ts')))
+      await copyFile(path.join(examples, file), path.join(dir, 'src', file));
+    await copyFile(
+      path.join(REPO_ROOT, 'frontend/src/saas-frontend-lib/flows-actors.guide.tsx'),
+      path.join(dir, 'src/flows-actors.guide.tsx'),
+    );
+    for (const [file, text] of Object.entries(guideImportFiles())) await writeFile(path.join(dir, 'src', file), text);
+    expectSuccess(await runCommand([...PNPM, 'install', '--prefer-offline'], { cwd: dir }));
+    const compiled = await runCommand(['node', path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', '.'], {
+      cwd: dir,
+    });
+    seconds['guide tsc'] = compiled.seconds;
+    expectSuccess(compiled);
+  }, 300_000);
 });
