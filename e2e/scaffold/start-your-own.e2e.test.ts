@@ -47,6 +47,31 @@ beforeAll(async () => {
   models = await startStubModels();
 }, 300_000);
 
+describe('the packed packages', () => {
+  it('ship ESM with declarations: exports with types and import, files, a version, sideEffects, engines', async () => {
+    for (const tarball of (await readdir(packs)).sort()) {
+      const read = await runCommand(['tar', '-xzOf', path.join(packs, tarball), 'package/package.json'], {
+        cwd: packs,
+      });
+      const manifest = JSON.parse(read.output) as Record<string, any>;
+      expect(manifest.version, tarball).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(manifest, tarball).toMatchObject({
+        type: 'module',
+        engines: { node: '>=20.19' },
+        files: expect.any(Array),
+      });
+      expect(manifest.sideEffects, tarball).toBeDefined();
+      expect(manifest.private, tarball).toBeUndefined();
+      for (const [entry, conditions] of Object.entries(manifest.exports as Record<string, any>))
+        expect(conditions, `${tarball} ${entry}`).toEqual({
+          types: expect.stringMatching(/\.d\.ts$/),
+          import: expect.stringMatching(/\.js$/),
+        });
+      expect(JSON.stringify(manifest.dependencies ?? {}), tarball).not.toContain('workspace:');
+    }
+  });
+});
+
 afterAll(async () => {
   await models?.close();
   if (tmp) await rm(tmp, { recursive: true, force: true });
