@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { BackendEnvironmentSchema } from '@wildo/backend-api/server';
 
 /** The repository's root. */
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -11,6 +12,16 @@ export const PNPM = ['npx', '-y', 'pnpm@12.4.2'] as const;
 export const NODE_22_BIN = path.join(REPO_ROOT, 'e2e/node_modules/node/bin');
 /** The packages an application installs, packed in this order (each after what it depends on). */
 export const PACKED_PACKAGES = ['shared-lib', 'create-wildo', 'frontend', 'backend-api'] as const;
+
+/**
+ * The test process's environment without any variable the backend reads (`DATABASE_URL`, `REDIS_URL`, `PORT`,
+ * `WILDO_*`, provider keys, ...): a scaffolded application runs on its embedded defaults and never reaches the shared
+ * PostgreSQL or Redis the suite's own tests use. `extra` is laid over it.
+ */
+export function applicationEnvironment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const withheld = new Set(Object.keys(BackendEnvironmentSchema.shape));
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !withheld.has(name))), ...extra };
+}
 
 /** What one command printed and how it ended. */
 export interface CommandRun {
@@ -30,7 +41,7 @@ export function runCommand(
   return new Promise((resolve) => {
     const child = spawn(file ?? 'false', args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: options.env ?? applicationEnvironment(),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

@@ -5,6 +5,7 @@ import { postTurn, startStubModels, type StubModels } from '@wildo/backend-api/t
 import { freePort } from '@wildo/backend-api/testing/backend-process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  applicationEnvironment,
   NODE_22_BIN,
   PACKED_PACKAGES,
   PNPM,
@@ -190,7 +191,7 @@ async function exerciseRunningApplication(url: string): Promise<void> {
 
 describe("the README's Start your own application", () => {
   it('with npm: scaffolds, installs from the packed tarballs, passes its tests and serves under Node 22', async () => {
-    const node22 = { ...process.env, PATH: `${NODE_22_BIN}${path.delimiter}${process.env.PATH ?? ''}` };
+    const node22 = applicationEnvironment({ PATH: `${NODE_22_BIN}${path.delimiter}${process.env.PATH ?? ''}` });
     const { start, dir } = await followReadme('npm', node22);
     const app = await startApplication(start, {
       cwd: dir,
@@ -206,10 +207,15 @@ describe("the README's Start your own application", () => {
   }, 600_000);
 
   it('with pnpm: the same under Node 20', async () => {
-    const { start, dir } = await followReadme('pnpm', process.env);
+    const { start, dir } = await followReadme('pnpm', applicationEnvironment());
     const app = await startApplication(start, {
       cwd: dir,
-      env: { ...process.env, ...models.env, PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      env: applicationEnvironment({
+        ...models.env,
+        PORT: String(await freePort()),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+      }),
     });
     try {
       await exerciseRunningApplication(app.url);
