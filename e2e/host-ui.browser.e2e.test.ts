@@ -67,8 +67,28 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await page.getByLabel('Email').fill(emailOf(name));
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
+    await openSignupLink(page, emailOf(name));
     await page.waitForURL((url) => url.pathname === '/organizations');
     return page;
+  }
+
+  /**
+   * After a sign-up on `page`: from the "check your inbox" page to the development outbox, then the link of the
+   * mail to `email`, opened (which creates the account and signs in).
+   */
+  async function openSignupLink(page: Page, email: string, checkPages = false): Promise<void> {
+    await page.getByRole('heading', { level: 1, name: 'Check your inbox' }).waitFor();
+    if (checkPages) await check(page, 'check-your-inbox');
+    await page.getByRole('link', { name: 'Open the outbox' }).click();
+    await page.waitForURL((url) => url.pathname === '/dev/outbox');
+    await page.getByLabel('Show mails to (empty: everyone)').fill(email);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByText(`To ${email},`).first().waitFor();
+    if (checkPages) await check(page, 'outbox');
+    await page
+      .getByRole('link', { name: /\/verify-email#token=/ })
+      .first()
+      .click();
   }
 
   /**
@@ -181,6 +201,8 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('host UI in Chromium (built app, real backe
     await check(ada, 'signup');
     await passwordField.fill(PASSWORD);
     await ada.getByRole('button', { name: 'Create account' }).click();
+    // The account exists once the mailed link is opened; then the sign-up goes on where it was asked to.
+    await openSignupLink(ada, emailOf('ada'), true);
     await ada.waitForURL((url) => url.pathname === '/assistant');
 
     // No organization yet: the assistant page offers the way forward.

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { SqlDatabase } from '../src/engine/persistence/index.js';
+import { signUpThroughOutbox } from './bench-seed.js';
 import { createTurnBenchBackend, formatMs, progress, providerWait, quantile, runTurnBench } from './turn-bench.js';
 
 /**
@@ -37,10 +38,7 @@ async function benchDatabase(label: string, database: SqlDatabase, stubUrl: stri
       return { status: res.status, text: await res.text() };
     };
     const email = `bench-${Date.now()}@example.test`;
-    const signup = JSON.parse(
-      (await post('/api/v1/auth/signup', { email, password: 'correct horse battery staple' })).text,
-    );
-    const bearer = `Bearer ${signup.data.accessToken as string}`;
+    const bearer = `Bearer ${await signUpThroughOutbox(url, email, 'correct horse battery staple')}`;
     const orgId = JSON.parse((await post('/api/v1/organizations', { name: 'Bench' }, bearer)).text).data._id as string;
     const todoId = JSON.parse((await post(`/api/v1/organizations/${orgId}/todos`, { title: 'Benchmark' }, bearer)).text)
       .data._id as string;

@@ -5,6 +5,7 @@ import express from 'express';
 import type { WildoBackend } from '../src/engine/bootstrap/wildo-backend.js';
 import type { SqlDatabase } from '../src/engine/persistence/index.js';
 import { parseSse } from '../src/testing/agents.fixtures.js';
+import { signUpThroughOutbox } from './bench-seed.js';
 import { createTurnBenchBackend, formatMs, progress, providerWait, quantile, runTurnBench } from './turn-bench.js';
 
 /**
@@ -92,15 +93,7 @@ async function benchDatabase(label: string, database: SqlDatabase, stubUrl: stri
       });
       return { status: res.status, text: await res.text() };
     };
-    const signup = JSON.parse(
-      (
-        await post('/api/v1/auth/signup', {
-          email: `bench-${Date.now()}@example.test`,
-          password: 'correct horse battery staple',
-        })
-      ).text,
-    );
-    const token = signup.data.accessToken as string;
+    const token = await signUpThroughOutbox(url, `bench-${Date.now()}@example.test`, 'correct horse battery staple');
     const orgId = JSON.parse((await post('/api/v1/organizations', { name: 'Bench' }, token)).text).data._id as string;
     const todoId = JSON.parse(
       (await post(`/api/v1/organizations/${orgId}/todos`, { title: 'Benchmark the runtime' }, token)).text,

@@ -27,17 +27,30 @@ function stringField(data: Record<string, unknown>, field: string): string {
 }
 
 /**
+ * Signs up a person the way a development backend has them do it (the sign-up, the link the outbox kept, opened)
+ * and returns their access token.
+ */
+export async function signUpThroughOutbox(frameworkUrl: string, email: string, password: string): Promise<string> {
+  const api = `${frameworkUrl}/api/v1`;
+  await post(`${api}/auth/signup`, { email, password }, 202);
+  const outbox = await fetch(`${api}/dev/outbox?to=${encodeURIComponent(email)}&limit=1`);
+  const mails = ((await outbox.json()) as { data?: { links?: string[] }[] }).data ?? [];
+  const token = mails[0]?.links?.map((link) => /\/verify-email#token=([\w-]+)/.exec(link)?.[1]).find(Boolean);
+  if (!token) throw new Error(`No sign-up link in the outbox for ${email} (${outbox.status}).`);
+  return stringField(await post(`${api}/auth/verify-email`, { token }, 201), 'accessToken');
+}
+
+/**
  * Signs up a user, creates an organization (its admin) and one todo, through the framework's own HTTP API,
  * so the data has exactly the shape a real client would leave behind.
  */
 export async function seedTodo(frameworkUrl: string): Promise<SeededTodo> {
   const api = `${frameworkUrl}/api/v1`;
-  const signup = await post(
-    `${api}/auth/signup`,
-    { email: `bench-${randomUUID()}@example.test`, password: 'bench passphrase, long enough' },
-    201,
+  const token = await signUpThroughOutbox(
+    frameworkUrl,
+    `bench-${randomUUID()}@example.test`,
+    'bench passphrase, long enough',
   );
-  const token = stringField(signup, 'accessToken');
   const organizationId = stringField(await post(`${api}/organizations`, { name: 'Bench' }, 201, token), '_id');
   const todoPath = `/api/v1/organizations/${organizationId}/todos`;
   const todoId = stringField(

@@ -43,6 +43,12 @@ export const BackendEnvironmentSchema = z.object({
   WILDO_TRUST_PROXY: optionalText.describe(
     'Express `trust proxy`: true, a hop count, or a list of addresses; default false (the socket address is the client).',
   ),
+  WILDO_SMTP_URL: optionalText.describe(
+    'SMTP server for sign-up, verification and invitation mails (smtp://user:password@host:587, smtps://...:465); default none: mails stay in the outbox, shown at /dev/outbox in development.',
+  ),
+  WILDO_MAIL_FROM: optionalText.describe(
+    'Sender of those mails ("Name <address>"); default Wildo <no-reply@localhost>.',
+  ),
   NODE_ENV: optionalText.describe(
     '`production` runs in production mode even if the configuration says DEVELOPMENT; default unset.',
   ),

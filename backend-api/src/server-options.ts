@@ -1,7 +1,16 @@
 import path from 'node:path';
 import type { RuntimeConfiguration } from './engine/config/index.js';
 import type { WildoBackendOptions } from './engine/index.js';
+import { resolvePublicUrls } from './engine/public-urls/index.js';
 import { engineEnvironment, parseTrustProxy, type BackendEnvironment } from './environment.schema.js';
+
+// The resolution itself lives in the engine (one resolver for every absolute URL); re-exported for start-up code.
+export {
+  DEFAULT_PUBLIC_URL,
+  resolvePublicUrls,
+  type PublicUrlSource,
+  type ResolvedPublicUrls,
+} from './engine/public-urls/index.js';
 
 /** Where the application's state lives (database, data directory, Redis), for the backend and for operator commands. */
 export interface StoreOptions {
@@ -20,58 +29,6 @@ export function storeOptionsFromEnvironment(
     dataDir: env.WILDO_DATA_DIR ?? path.join(rootDir, '.wildo-saas', 'data'),
     ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
   };
-}
-
-/** The backend's public URL in a fresh configuration (`wildo.saas.config.ts`), and the default port's. */
-export const DEFAULT_PUBLIC_URL = 'http://localhost:4241';
-
-/** Where the public URL came from, for the start-up log. */
-export type PublicUrlSource = 'WILDO_PUBLIC_URL' | 'PORT' | 'configuration';
-
-/** The URLs clients are told (token issuer, audiences, discovery documents, the consent page's origin). */
-export interface PublicUrls {
-  publicUrl: string;
-  frontendUrl: string;
-  source: PublicUrlSource;
-}
-
-const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
-const sameUrl = (a: string, b: string) =>
-  withoutTrailingSlash(new URL(a).href) === withoutTrailingSlash(new URL(b).href);
-
-/**
- * The public URLs of a backend: `WILDO_PUBLIC_URL` wherever it is set (production too); else, in development,
- * a configuration that keeps the default `http://localhost:4241` follows the port actually asked for (`PORT`,
- * when it names one: with `PORT=0` the port is only known after listening, so the default stays); else the
- * configured `main_backend_api` URL. The default frontend follows the backend when it was configured on the
- * backend's own origin.
- */
-export function resolvePublicUrls(
-  runtime: RuntimeConfiguration,
-  env: Pick<BackendEnvironment, 'PORT' | 'WILDO_PUBLIC_URL'>,
-  production: boolean,
-): PublicUrls {
-  const endPoints = runtime.runtime.endPoints;
-  const configured = endPoints.main_backend_api?.publicUrl ?? DEFAULT_PUBLIC_URL;
-  const configuredFrontend = runtime.defaultFrontendService
-    ? endPoints[runtime.defaultFrontendService]?.publicUrl
-    : undefined;
-  let publicUrl = withoutTrailingSlash(configured);
-  let source: PublicUrlSource = 'configuration';
-  if (env.WILDO_PUBLIC_URL) {
-    publicUrl = withoutTrailingSlash(env.WILDO_PUBLIC_URL);
-    source = 'WILDO_PUBLIC_URL';
-  } else if (
-    !production &&
-    sameUrl(configured, DEFAULT_PUBLIC_URL) &&
-    env.PORT > 0 &&
-    `http://localhost:${env.PORT}` !== DEFAULT_PUBLIC_URL
-  ) {
-    publicUrl = `http://localhost:${env.PORT}`;
-    source = 'PORT';
-  }
-  const frontendFollows = configuredFrontend === undefined || sameUrl(configuredFrontend, configured);
-  return { publicUrl, frontendUrl: frontendFollows ? publicUrl : withoutTrailingSlash(configuredFrontend), source };
 }
 
 /** Whether the backend runs in production: the configuration's environment, or `NODE_ENV=production`. */
@@ -103,6 +60,10 @@ export function backendOptionsFromRuntime(
       consentGrantLifetimeDays: runtime.auth.consentGrantLifetimeDays,
     },
     ...storeOptionsFromEnvironment(env, rootDir),
+    mail: {
+      ...(env.WILDO_SMTP_URL ? { smtpUrl: env.WILDO_SMTP_URL } : {}),
+      ...(env.WILDO_MAIL_FROM ? { from: env.WILDO_MAIL_FROM } : {}),
+    },
     ...(env.WILDO_PRIMARY_SECRET ? { primarySecret: env.WILDO_PRIMARY_SECRET } : {}),
     production,
     // Provider credentials and observability settings: only what the environment schema declares.

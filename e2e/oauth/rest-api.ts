@@ -51,14 +51,31 @@ function expectStatus(res: RestResult, status: number, what: string): void {
   if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${describeAnswer(res)}`);
 }
 
-/** `POST /api/v1/auth/signup` with a unique email, a random password and a display name. */
+/**
+ * `POST /api/v1/auth/signup` with a unique email, a random password and a display name, then the link of the mail
+ * the development outbox kept, opened (which creates the account and signs it in).
+ */
 export async function signUp(baseUrl: string, label: string): Promise<Person> {
   const email = `e2e-oauth-${label}-${randomUUID()}@example.test`;
   const password = randomBytes(24).toString('base64url');
   const displayName = `E2E ${label}`;
-  const res = await rest(baseUrl, 'POST', '/api/v1/auth/signup', { json: { email, password, displayName } });
-  expectStatus(res, 201, `sign up ${label}`);
+  const signup = await rest(baseUrl, 'POST', '/api/v1/auth/signup', { json: { email, password, displayName } });
+  expectStatus(signup, 202, `sign up ${label}`);
+  const res = await rest(baseUrl, 'POST', '/api/v1/auth/verify-email', {
+    json: { token: await mailedLinkToken(baseUrl, email) },
+  });
+  expectStatus(res, 201, `open the sign-up link of ${label}`);
   return { userId: res.body.data.user._id, email, password, displayName, accessToken: res.body.data.accessToken };
+}
+
+/** The token of the latest address link the development outbox holds for `email`. */
+export async function mailedLinkToken(baseUrl: string, email: string): Promise<string> {
+  const outbox = await rest(baseUrl, 'GET', `/api/v1/dev/outbox?to=${encodeURIComponent(email)}&limit=1`);
+  expectStatus(outbox, 200, 'read the outbox');
+  const links = (outbox.body.data[0]?.links ?? []) as string[];
+  const token = links.map((link) => /\/verify-email#token=([\w-]+)/.exec(link)?.[1]).find(Boolean);
+  if (!token) throw new Error(`no address link in the latest mail to ${email}`);
+  return token;
 }
 
 /** `POST /api/v1/organizations` as `owner` (who becomes its ORG_ADMIN); returns its id. */

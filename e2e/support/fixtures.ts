@@ -34,12 +34,21 @@ export function uniqueMarker(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;
 }
 
-/** Signs up a fresh account with a unique `@example.test` email and a random password. */
+/**
+ * Signs up a fresh account with a unique `@example.test` email and a random password, as a person does on a
+ * development stack: the sign-up, then the link of the mail the outbox kept, opened.
+ */
 export async function signUp(client: HttpClient, label: string): Promise<ScenarioUser> {
   const email = `e2e-${label}-${randomUUID()}@example.test`;
   const password = randomBytes(24).toString('base64url');
-  const res = await client.post('/api/v1/auth/signup', { email, password });
-  expectStatus(res, 201, `sign up ${label}`);
+  expectStatus(await client.post('/api/v1/auth/signup', { email, password }), 202, `sign up ${label}`);
+  const outbox = await client.get(`/api/v1/dev/outbox?to=${encodeURIComponent(email)}&limit=1`);
+  expectStatus(outbox, 200, `read the outbox for ${label}`);
+  const mails = dataOf(outbox) as { links?: string[] }[] | undefined;
+  const token = mails?.[0]?.links?.map((link) => /\/verify-email#token=([\w-]+)/.exec(link)?.[1]).find(Boolean);
+  if (!token) throw new FixtureError(`sign up ${label}: no link in the mail`);
+  const res = await client.post('/api/v1/auth/verify-email', { token });
+  expectStatus(res, 201, `open the sign-up link of ${label}`);
   const data = dataObject(res);
   const user = data['user'] as { _id?: unknown } | undefined;
   if (typeof data['accessToken'] !== 'string' || typeof user?._id !== 'string')

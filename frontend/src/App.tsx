@@ -6,6 +6,8 @@ import { AdminView, matchAdminPath } from './admin/admin-view';
 import { AssistantOrganizationPickerPage } from './assistant/organization-picker.page';
 import { LoginPage } from './auth/login.page';
 import { SignupPage } from './auth/signup.page';
+import { VerifyEmailPage } from './auth/verify-email.page';
+import { OutboxPage } from './dev/outbox.page';
 import { HealthPage } from './health/health.page';
 import { NotFoundPage } from './not-found.page';
 import { Auth_OAuthConsent } from './oauth/consent.page';
@@ -31,6 +33,8 @@ function RouteView({ pathname, search, session }: { pathname: string; search: st
       return <LoginPage search={search} />;
     case '/signup':
       return <SignupPage search={search} />;
+    case '/verify-email':
+      return <VerifyEmailPage />;
     case '/organizations':
       return <OrganizationsPage session={session} />;
     case '/oauth/authorize':
@@ -44,6 +48,8 @@ function RouteView({ pathname, search, session }: { pathname: string; search: st
       return <AssistantOrganizationPickerPage />;
     case '/uploads':
       return <UploadDropPage />;
+    case '/dev/outbox':
+      return <OutboxPage />;
     default:
       return <NotFoundPage />;
   }

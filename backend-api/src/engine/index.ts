@@ -20,22 +20,61 @@ export {
   REFUSAL_REASONS,
   toFrameworkError,
   toJsonRpcError,
+  type ContractViolation,
+  type DeclaredFailure,
   type FrameworkErrorCode,
   type InputProblem,
+  type InvalidField,
   type JsonRpcErrorObject,
   type RefusalReason,
 } from './errors/index.js';
+// Governance: projection, origins and HTML checks, principal policies, declared failures.
+export {
+  checkHtml,
+  checkUrl,
+  compileProjector,
+  declaredFailure,
+  failureFromBackendAnswer,
+  newProjectionReport,
+  principalDecision,
+  WITHHELD_REASONS,
+  withheldNote,
+  type BackendAnswer,
+  type PolicyCaller,
+  type ProjectionReport,
+  type Projector,
+  type WithheldReason,
+  type WithheldValue,
+} from './governance/index.js';
 export { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http/index.js';
 export {
+  DEFAULT_EVENT_STREAM_SETTINGS,
+  EventStreams,
+  streamOwnerOf,
+  type EventStreamSettings,
+  type StreamKeepAlive,
+} from './routing/index.js';
+export {
   AccessTokenService,
+  DEFAULT_LOGIN_THROTTLE,
+  DEVICE_COOKIE_LIFETIME_DAYS,
+  DeviceCookies,
+  EMAIL_LINK_LIFETIME_HOURS,
+  EmailOwnershipService,
   RoleHierarchyResolver,
   type AuthenticatedPrincipal,
+  type DeviceCookie,
+  type EmailLinkOutcome,
+  type IdentitySettings,
+  type IdentitySettingsOverrides,
   type Jwt_MachineToken_CreationParameter,
+  type LoginThrottlePolicy,
   type MachineAccessTokenRequest,
   type MachineAccessTokenResponse,
   type MachinePrincipal,
   type UserPrincipal,
 } from './identity/index.js';
+export { LoginThrottle, type LoginAttemptOrigin } from './identity/routes/index.js';
 export { createLogger, createSilentLogger, type Logger } from './logging/index.js';
 export { DataDirectoryLockedError, type TenantScope } from './persistence/index.js';
 export {
@@ -88,6 +127,7 @@ export {
 export {
   A2A_PROTOCOL_VERSIONS,
   A2aRuntime,
+  DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
   DEFAULT_PUSH_RETRY,
   type A2aAgentExposure,
   type A2aPushDelivery,
@@ -256,8 +296,12 @@ export {
 } from './jobs/index.js';
 export {
   EmbeddingsBackendService,
+  DEFAULT_EXTRACTION_LIMITS,
+  DEFAULT_EXTRACTION_WORKER_SETTINGS,
   ExtractionError,
+  ExtractionWorker,
   extractDocumentText,
+  inflateArchive,
   FileTextExtractionService,
   RagCorpusMaintenance,
   RagIngestionService,
@@ -269,6 +313,9 @@ export {
   type EmbeddingsBindingResolution,
   type ExtractableFile,
   type ExtractedText,
+  type ExtractionLimitName,
+  type ExtractionLimits,
+  type ExtractionWorkerSettings,
   type RagArmReport,
   type RagEmbeddingStatus,
   type RagFileSource,
@@ -294,3 +341,21 @@ export {
   type UploadGrantResponse,
   type UploadGrantStatus,
 } from './files/index.js';
+// Mail (SMTP or the development outbox) and the backend's public URLs.
+export {
+  DEFAULT_MAIL_FROM,
+  OutboxMailSender,
+  SmtpMailSender,
+  type MailKind,
+  type MailMessage,
+  type MailSender,
+  type MailSettings,
+  type OutboxMail,
+} from './mail/index.js';
+export {
+  DEFAULT_PUBLIC_URL,
+  PublicUrls,
+  resolvePublicUrls,
+  type PublicUrlSource,
+  type ResolvedPublicUrls,
+} from './public-urls/index.js';

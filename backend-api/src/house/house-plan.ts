@@ -37,6 +37,7 @@ export const HOUSE_FLOORS: readonly HouseFloor[] = [
     rooms: {
       persistence: 'the SQL adapter (PGlite, PostgreSQL), the resource store contract and its SQL store',
       coordination: 'counters, pub/sub and leases (in-process or Redis)',
+      'public-urls': "the backend's public URLs, resolved once: every absolute URL it writes comes from them",
     },
   },
   {
@@ -48,7 +49,8 @@ export const HOUSE_FLOORS: readonly HouseFloor[] = [
     rooms: {
       observability: 'trace sinks (logger, PostHog, OpenTelemetry)',
       jobs: 'the job queue (pg-boss on the application database)',
-      'resources/schema': 'reading Zod schemas: strict input, input problems, storable text, projection',
+      mail: 'the mail sender (SMTP, or the outbox a development backend keeps) and the outbox route',
+      'resources/schema': 'reading Zod schemas: strict input, input problems, storable text',
     },
   },
   {

@@ -16,18 +16,21 @@ export interface SseEvent {
 
 /** Parses an SSE body into its events (the `event:` name and the JSON `data:`). */
 export function parseSse(text: string): SseEvent[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim().length > 0)
-    .map((block) => {
-      const lines = block.split('\n');
-      const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message';
-      const data = lines
-        .filter((l) => l.startsWith('data: '))
-        .map((l) => l.slice(6))
-        .join('\n');
-      return { event, data: JSON.parse(data) };
-    });
+  return (
+    text
+      .split('\n\n')
+      // Comment blocks (`: keep-alive` heartbeats) carry no event.
+      .filter((block) => block.split('\n').some((line) => line.startsWith('data: ')))
+      .map((block) => {
+        const lines = block.split('\n');
+        const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message';
+        const data = lines
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => l.slice(6))
+          .join('\n');
+        return { event, data: JSON.parse(data) };
+      })
+  );
 }
 
 /** A streamed response: the HTTP status, the JSON body of a refusal, or the events of a turn. */

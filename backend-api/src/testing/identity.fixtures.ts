@@ -17,13 +17,28 @@ export interface TestUser {
   auth: { Authorization: string };
 }
 
-/** Signs up a fresh user (unique email) and returns its token. */
+/**
+ * Signs up a fresh user (unique email) the way a person does on a development backend: the sign-up, the link in the
+ * mail the outbox kept, the link opened (which creates the account with its address proven and signs it in).
+ */
 export async function signUp(api: supertest.Agent, label = 'user'): Promise<TestUser> {
   const email = `${label}-${randomUUID()}@example.test`;
   const res = await api.post('/api/v1/auth/signup').send({ email, password: TEST_PASSWORD });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const token = res.body.data.accessToken as string;
-  return { userId: res.body.data.user._id, email, token, auth: { Authorization: `Bearer ${token}` } };
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  const opened = await api.post('/api/v1/auth/verify-email').send({ token: await mailedLinkToken(api, email) });
+  expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+  const token = opened.body.data.accessToken as string;
+  return { userId: opened.body.data.user._id, email, token, auth: { Authorization: `Bearer ${token}` } };
+}
+
+/** The token of the latest address link (`/verify-email#token=...`) the development outbox holds for `email`. */
+export async function mailedLinkToken(api: supertest.Agent, email: string): Promise<string> {
+  const outbox = await api.get('/api/v1/dev/outbox').query({ to: email, limit: '1' });
+  expect(outbox.status, JSON.stringify(outbox.body)).toBe(200);
+  const links = (outbox.body.data[0]?.links ?? []) as string[];
+  const token = links.map((link) => /\/verify-email#token=([\w-]+)/.exec(link)?.[1]).find(Boolean);
+  if (!token) throw new Error(`no address link in the latest mail to ${email}`);
+  return token;
 }
 
 /** Creates an organization owned (ORG_ADMIN) by `owner`. */

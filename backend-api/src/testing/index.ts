@@ -1,7 +1,9 @@
 // `@wildo/backend-api/testing`: develop and test agents without a provider account. Local Anthropic and OpenAI
 // stand-ins (scripted, or the echo model `wildo dev --stub-models` runs), reply builders, the names a model sees
-// for tools, and a client that reads a streamed turn and decides its approvals.
+// for tools, a client that reads a streamed turn and decides its approvals, and the leak checker that proves no
+// undeclared field or value reaches an answer.
 export { modelToolName, modelToolNames } from '../engine/agents/systems/agent-tool-listing.js';
+export { expectNoLeaks, findLeaks, type Leak, type LeakRules } from './leak-checker.js';
 export { TEST_PASSWORD_HASHING } from './password-hashing.js';
 export type { PendingApproval } from '../engine/agents/approvals/approval.service.js';
 export type { TurnCompletion, TurnEvent } from '../engine/agents/runtime/turn-events.js';

@@ -21,6 +21,11 @@ export interface TestBackend {
   api: supertest.Agent;
   /** Responses with a 5xx status seen so far (method, path, status). */
   serverErrors: string[];
+  /**
+   * A client with a cookie jar of its own: another device (`api` keeps the cookies of every response it saw, so an
+   * account signed up through it signs in again from a device it knows).
+   */
+  newDevice(): supertest.Agent;
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -61,5 +66,12 @@ export async function createTestBackend(
     await backend.close();
     if (!allowServerErrors) expect(serverErrors, 'responses with a 5xx status').toEqual([]);
   };
-  return { backend, api: supertest.agent(outer), serverErrors, close, [Symbol.asyncDispose]: close };
+  return {
+    backend,
+    api: supertest.agent(outer),
+    serverErrors,
+    newDevice: () => supertest.agent(outer),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }

@@ -5,6 +5,7 @@ import { FailureAlert, LoadingStatus } from '../page-states';
 import { useDocumentTitle } from '../routing/document-title';
 import { readAccessToken, storeAccessToken } from '../session/access-token.store';
 import { redirectToLogin } from '../session/sign-in-redirect';
+import { ConfirmAddressNotice } from './confirm-address-notice';
 import { InvitationItem, roleLabel } from './invitation-item';
 import { useInvitations, type InvitationsState } from './use-invitations';
 
@@ -65,6 +66,7 @@ export function InvitationsPage() {
         Organizations that invited you. Nobody can add you to an organization: you join only by accepting here, and you
         can leave later.
       </p>
+      <ConfirmAddressNotice />
       <p role="status" className="live">
         {answering.kind === 'done' && !busy ? answering.message : ''}
       </p>

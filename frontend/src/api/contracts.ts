@@ -13,7 +13,13 @@ export interface ResponseValidator<T> {
 const nonEmpty = () => z.string().check(z.minLength(1));
 
 /** The signed-in person as `/auth/login` and `/auth/me` describe them. */
-export const AuthUserSchema = z.object({ _id: z.string(), email: z.string(), displayName: z.nullish(z.string()) });
+export const AuthUserSchema = z.object({
+  _id: z.string(),
+  email: z.string(),
+  displayName: z.nullish(z.string()),
+  /** Whether the account proved its address (absent from older backends: treated as proven). */
+  emailVerified: z.optional(z.boolean()),
+});
 /** The signed-in person (`_id`, `email`, `displayName`). */
 export type AuthUser = z.infer<typeof AuthUserSchema>;
 
@@ -87,6 +93,16 @@ export const AcceptInvitationResponseSchema = z.object({
     tokenType: z.literal('Bearer'),
     expiresIn: z.number(),
   }),
+});
+
+/** `POST /api/v1/auth/signup` and `POST /api/v1/auth/email-verification`: a link is on its way (every address). */
+export const CheckEmailResponseSchema = z.object({
+  data: z.object({ status: z.literal('check_email'), linkLifetimeHours: z.number() }),
+});
+
+/** `POST /api/v1/auth/verify-email`: the new account signed in (201), or an existing account's address proven (200). */
+export const VerifyEmailResponseSchema = z.object({
+  data: z.object({ user: AuthUserSchema, accessToken: z.optional(z.string()) }),
 });
 
 /** Any JSON body (for calls whose answer the page does not read). */

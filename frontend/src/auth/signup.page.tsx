@@ -1,17 +1,24 @@
 import { useState, type FormEvent } from 'react';
-import * as z from 'zod/mini';
-import { describeFailure, requestJson } from '../api/api.client';
+import { describeFailure } from '../api/api.client';
+import { hasDevelopmentOutbox, requestSignup } from '../api/auth.client';
 import { FailureAlert } from '../page-states';
 import { useDocumentTitle } from '../routing/document-title';
 import { Link } from '../routing/link';
-import { navigate } from '../routing/navigation';
 import { loginPath, safeNextPath } from '../routing/safe-next-path';
-import { storeAccessToken } from '../session/access-token.store';
 import { fieldProblemsOf, TextField, type FieldProblems } from '../ui/form-fields';
+import { rememberPathAfterSignup } from './verify-email.page';
 
-const SignupResponseSchema = z.object({ data: z.object({ accessToken: z.string() }) });
+/** A sign-up whose link is on its way. */
+interface Sent {
+  email: string;
+  hours: number;
+  outbox: boolean;
+}
 
-/** `/signup?next=<path>`: creates an account and signs in; a new account goes on to create an organization. */
+/**
+ * `/signup?next=<path>`: asks for the link that creates the account. The account exists once the link mailed to the
+ * address is opened (`/verify-email`), which signs the person in and goes on to `next` (default: their organizations).
+ */
 export function SignupPage({ search }: { search: string }) {
   useDocumentTitle('Create an account');
   const requested = new URLSearchParams(search).get('next');
@@ -22,6 +29,7 @@ export function SignupPage({ search }: { search: string }) {
   const [problems, setProblems] = useState<FieldProblems>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState<Sent | null>(null);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -30,13 +38,15 @@ export function SignupPage({ search }: { search: string }) {
     setBusy(true);
     setFailure(null);
     try {
-      const body = await requestJson('/api/v1/auth/signup', {
-        method: 'POST',
-        body: { email: email.trim(), password, ...(displayName.trim() ? { displayName: displayName.trim() } : {}) },
-        schema: SignupResponseSchema,
+      const address = email.trim();
+      const hours = await requestSignup({
+        email: address,
+        password,
+        ...(displayName.trim() ? { displayName: displayName.trim() } : {}),
       });
-      storeAccessToken(body.data.accessToken);
-      navigate(next, { replace: true });
+      rememberPathAfterSignup(next);
+      setSent({ email: address, hours, outbox: await hasDevelopmentOutbox() });
+      setBusy(false);
     } catch (error) {
       setBusy(false);
       setProblems(fieldProblemsOf(error));
@@ -44,6 +54,8 @@ export function SignupPage({ search }: { search: string }) {
       requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
     }
   };
+
+  if (sent) return <CheckYourInbox sent={sent} onAgain={() => setSent(null)} />;
 
   return (
     <section className="panel panel--narrow" aria-labelledby="signup-title">
@@ -89,6 +101,38 @@ export function SignupPage({ search }: { search: string }) {
           Sign in
         </Link>
         .
+      </p>
+    </section>
+  );
+}
+
+/** After a sign-up: where the link went, how long it works, and (on a development server) where the mail waits. */
+function CheckYourInbox({ sent, onAgain }: { sent: Sent; onAgain: () => void }) {
+  useDocumentTitle('Check your inbox');
+  return (
+    <section className="panel panel--narrow" aria-labelledby="inbox-title">
+      <h1 id="inbox-title" className="page-title" tabIndex={-1}>
+        Check your inbox
+      </h1>
+      <p role="status">
+        We sent a link to <strong>{sent.email}</strong>. Open it to finish creating your account: it works once, for{' '}
+        {sent.hours} hours.
+      </p>
+      {sent.outbox ? (
+        <p>
+          This is a development server: it sends no mail.{' '}
+          <Link className="tap-link" to="/dev/outbox">
+            Open the outbox
+          </Link>{' '}
+          to find the link.
+        </p>
+      ) : null}
+      <p className="muted">
+        Nothing arrived after a few minutes? Look in your spam folder, or{' '}
+        <button type="button" className="link-button" onClick={onAgain}>
+          sign up again
+        </button>
+        . If this address already has an account, the mail says so.
       </p>
     </section>
   );

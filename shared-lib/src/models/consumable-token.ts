@@ -9,6 +9,8 @@ export enum CoreConsumableTokenTypes {
   OAUTH_CONSENT_REQUEST = 'OAUTH_CONSENT_REQUEST',
   /** One upload to one file field (`POST <recordUrl>/files/<field>/grant`), presented as `x-wildo-upload-grant`. */
   FILE_UPLOAD_GRANT = 'FILE_UPLOAD_GRANT',
+  /** A link mailed to an address (`/verify-email#token=`): finishes a sign-up, or proves an account's address. */
+  EMAIL_VERIFICATION = 'EMAIL_VERIFICATION',
 }
 
 /** How many times a consumable token can be used. */

@@ -8,6 +8,7 @@ export {
   ResourceOperationEffect,
   ResourceOperationRiskLevel,
   ResourceOperationVariantType,
+  type ResourceOperationEffectName,
   type ResourceOperationLifecycle,
 } from './resource-operation.js';
 export { ResourcePrimaryScope } from './resource-scope.js';

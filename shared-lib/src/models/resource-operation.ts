@@ -28,9 +28,16 @@ export const RESOURCE_OPERATION_LIFECYCLES = ['experimental', 'beta', 'stable', 
 /** One of {@link RESOURCE_OPERATION_LIFECYCLES}. */
 export type ResourceOperationLifecycle = (typeof RESOURCE_OPERATION_LIFECYCLES)[number];
 
-/** What an operation does to stored data; drives read-only / destructive / idempotent hints. */
+/**
+ * What an operation does to the world; drives read-only / destructive / idempotent hints. `destructive` removes
+ * stored data (a DELETE); `irreversible` cannot be undone once it ran (a payment, a cancellation, a sent message).
+ */
 export enum ResourceOperationEffect {
   READ = 'read',
   WRITE = 'write',
   DESTRUCTIVE = 'destructive',
+  IRREVERSIBLE = 'irreversible',
 }
+
+/** An effect as a declaration may write it: the enum member or its value (`'read' | 'write' | 'irreversible' | ...`). */
+export type ResourceOperationEffectName = ResourceOperationEffect | `${ResourceOperationEffect}`;

@@ -18,6 +18,17 @@ export {
   type ResourceRelationship,
 } from './resource-declaration.js';
 export { ResourceDeclarationSchema, ResourceOperationVariantSchema } from './resource-declaration.schema.js';
+export {
+  FAILURE_CODE_PATTERN,
+  PRINCIPAL_MATCHER_KINDS,
+  PrincipalMatcherSchema,
+  ResourceOperationFailuresSchema,
+  ResourceOperationPoliciesSchema,
+  type PrincipalMatcher,
+  type ResourceOperationFailures,
+  type ResourceOperationPolicies,
+  type ResourceOperationPolicyRateLimit,
+} from './operation-governance.js';
 export type {
   EngineType,
   ResourceCustomOperationKey,
@@ -26,12 +37,15 @@ export type {
   ResourceFilterableField,
   ResourceHandlerUtils,
   ResourceHandleTools,
+  ResourceOperationErrorBuilder,
+  ResourceOperationFailureCode,
   ResourceOperationHandler,
   ResourceOperationHandlerArgs,
   ResourceOperationHandlers,
   ResourceOperationInput,
   ResourceOperationName,
   ResourceOperationOutput,
+  ResourceOperationUtils,
   ResourceReadToolOptions,
   ResourceRecordData,
   ResourceRecordFilters,

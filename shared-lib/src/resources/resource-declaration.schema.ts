@@ -7,6 +7,7 @@ import {
   ResourceOperationVariantType,
 } from '../models/resource-operation.js';
 import { ResourcePrimaryScope } from '../models/resource-scope.js';
+import { ResourceOperationFailuresSchema, ResourceOperationPoliciesSchema } from './operation-governance.js';
 
 const identifier = z
   .string()
@@ -46,6 +47,7 @@ export const ResourceOperationVariantSchema = z.strictObject({
   ownerOnly: z.strictObject({ exemptRoles: z.array(roleName) }).optional(),
   requiresReauthentication: z.boolean().optional(),
   unimplemented: z.boolean().optional(),
+  policies: ResourceOperationPoliciesSchema.optional(),
 });
 
 /** Validates a whole resource declaration before the engine compiles it. */
@@ -80,6 +82,7 @@ export const ResourceDeclarationSchema = z.strictObject({
         responseSchema: zodSchema,
         effect: z.enum(ResourceOperationEffect),
         description: z.string().max(2_000).optional(),
+        failures: ResourceOperationFailuresSchema.optional(),
       }),
     )
     .optional(),

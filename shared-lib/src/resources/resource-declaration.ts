@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import type {
   CoreResourceOperation,
-  ResourceOperationEffect,
+  ResourceOperationEffectName,
   ResourceOperationLifecycle,
   ResourceOperationRiskLevel,
   ResourceOperationVariantType,
 } from '../models/resource-operation.js';
 import type { ResourcePrimaryScope } from '../models/resource-scope.js';
+import type { ResourceOperationFailures, ResourceOperationPolicies } from './operation-governance.js';
 
 /** An operation's own rate policy, charged per credential in a bucket of each surface (REST, MCP, ...). */
 export interface ResourceOperationRateLimit {
@@ -55,6 +56,8 @@ export interface ResourceOperationVariant {
   requiresReauthentication?: boolean;
   /** Declared but deliberately not implemented yet: never routed, never offered as a tool. */
   unimplemented?: boolean;
+  /** Who may call this variant and how often, checked before the input is read (see {@link ResourceOperationPolicies}). */
+  policies?: ResourceOperationPolicies;
 }
 
 /** The variants of one operation. */
@@ -70,8 +73,14 @@ export interface ResourceCustomOperationDefinition {
   httpMethods?: readonly ('POST' | 'PUT')[];
   requestSchema: z.ZodObject;
   responseSchema: z.ZodType;
-  effect: ResourceOperationEffect;
+  /** `read`, `write`, `destructive` or `irreversible`: lowered to the tools' read-only / destructive / idempotent hints. */
+  effect: ResourceOperationEffectName;
   description?: string;
+  /**
+   * The failures the operation may answer with, code → description for the caller. A handler raises one with
+   * `utils.errorBuilder.failure(code)`; anything it throws that is not declared reaches the caller as a bare error.
+   */
+  failures?: ResourceOperationFailures;
 }
 
 /** A field that holds the id of another resource's record, checked to exist in the same tenant on write. */

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { CoreResourceOperation } from '../models/resource-operation.js';
 import type { ResourcePrimaryScope } from '../models/resource-scope.js';
 import type { CoreAppRole, CoreOrgRole } from '../models/roles.js';
+import type { ResourceOperationPolicies } from './operation-governance.js';
 import type { ResourceCustomOperationDefinition, ResourceOperationVariant } from './resource-declaration.js';
 
 /**
@@ -50,10 +51,12 @@ export type ResourceOperationName<TCustom extends ResourceCustomOperations> =
 export interface TypedResourceOperationVariant<
   TScope extends ResourcePrimaryScope,
   TSchema extends z.ZodObject,
-> extends Omit<ResourceOperationVariant, 'roles' | 'filters' | 'ownerOnly'> {
+> extends Omit<ResourceOperationVariant, 'roles' | 'filters' | 'ownerOnly' | 'policies'> {
   roles: readonly ResourceScopeRole<TScope>[];
   filters?: readonly ResourceFilterableField<TSchema>[];
   ownerOnly?: { exemptRoles: readonly ResourceScopeRole<TScope>[] };
+  /** Who may call this variant and how often; role matchers name the scope's roles. */
+  policies?: ResourceOperationPolicies<ResourceScopeRole<TScope>>;
 }
 
 /** Everything the types know about one declared resource (the handle's type parameter). */
@@ -142,6 +145,35 @@ export type ResourceOperationOutput<S extends ResourceSpec, K extends ResourceCu
   DefinitionOf<S, K>['responseSchema']
 >;
 
+/** The failure codes a custom operation declares (`never` when it declares none). */
+export type ResourceOperationFailureCode<S extends ResourceSpec, K extends ResourceCustomOperationKey<S>> =
+  DefinitionOf<S, K> extends { failures: infer F } ? keyof F & string : never;
+
+type EngineErrorBuilder =
+  EngineType<'handlerUtils', { errorBuilder: { failure(code: string): Error } }> extends {
+    errorBuilder: infer B;
+  }
+    ? B
+    : never;
+type EngineFailureError = EngineErrorBuilder extends { failure(code: string): infer E } ? E : Error;
+
+/** The engine's error builder with `failure` typed to the codes an operation declares. */
+export type ResourceOperationErrorBuilder<TCode extends string> = Omit<EngineErrorBuilder, 'failure'> & {
+  /**
+   * The declared failure `code` as an error to throw (`throw utils.errorBuilder.failure('quote-expired')`): the
+   * caller receives the code and its declared description, nothing else.
+   */
+  failure(code: TCode): EngineFailureError;
+};
+
+/** The handler utilities of one custom operation: records typed to the resource, failures to the operation's codes. */
+export type ResourceOperationUtils<S extends ResourceSpec, K extends ResourceCustomOperationKey<S>> = Omit<
+  ResourceHandlerUtils<S>,
+  'errorBuilder'
+> & {
+  errorBuilder: ResourceOperationErrorBuilder<ResourceOperationFailureCode<S, K>>;
+};
+
 type AddressedRecordArgs<S extends ResourceSpec, K extends ResourceCustomOperationKey<S>> = DefinitionOf<
   S,
   K
@@ -161,7 +193,7 @@ export type ResourceOperationHandlerArgs<
 > = AddressedRecordArgs<S, K> & {
   input: ResourceOperationInput<S, K>;
   executionContext: EngineType<'executionContext', unknown>;
-  utils: ResourceHandlerUtils<S>;
+  utils: ResourceOperationUtils<S, K>;
 };
 
 /** A custom operation's handler, typed from its declaration. */

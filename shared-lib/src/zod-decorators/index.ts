@@ -1,3 +1,13 @@
+export {
+  governedOutputRegistry,
+  z_html,
+  z_image,
+  z_webPage,
+  type DeclaredOrigins,
+  type GovernedOutput,
+  type HtmlOutputOptions,
+  type UrlOutputOptions,
+} from './governed-outputs.js';
 export { initZodDecorators } from './init-zod-decorators.js';
 export { RAGChunkingStrategy } from './rag-chunking-strategy.js';
 export {

@@ -59,6 +59,8 @@ export class A2aPushService implements A2aStatusListener {
       logger: Logger;
       jobs: A2aJobs;
       retry: A2aPushRetryPolicy;
+      /** Callbacks one task may have (each status change queues a delivery per callback). */
+      maxConfigsPerTask: number;
     },
   ) {}
 
@@ -69,6 +71,7 @@ export class A2aPushService implements A2aStatusListener {
     const refusal = this.refusalOf(input.url);
     if (refusal) throw invalidParams(`the callback URL is refused: ${refusal}`);
     const configId = input.id ?? randomUUID();
+    await this.checkRoomFor(task.id, configId);
     // The queue runs here from now on, so this replica's changes of the task can be delivered.
     await this.deps.jobs.start();
     await this.deps.db.query(
@@ -94,6 +97,19 @@ export class A2aPushService implements A2aStatusListener {
       url: input.url,
       auth_scheme: input.authentication?.scheme ?? null,
     });
+  }
+
+  /** Refuses a new callback past the task's limit (replacing one by its id is always allowed). */
+  private async checkRoomFor(taskId: string, configId: string): Promise<void> {
+    const { rows } = await this.deps.db.query<{ n: string }>(
+      'SELECT count(*) AS n FROM wildo_a2a_push_configs WHERE task_id = $1 AND config_id <> $2',
+      [taskId, configId],
+    );
+    if (Number(rows[0]?.n ?? 0) >= this.deps.maxConfigsPerTask) {
+      throw invalidParams(
+        `a task has at most ${this.deps.maxConfigsPerTask} push notification callbacks: delete one, or replace one by its id.`,
+      );
+    }
   }
 
   /** The task's configurations (the scope must see the task). */

@@ -1,7 +1,15 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { A2A_AUDIENCE, A2A_PATH, a2aError, a2aResult, a2aToken, legacyMessage } from '../../testing/a2a.fixtures.js';
+import {
+  A2A_AUDIENCE,
+  A2A_PATH,
+  a2aError,
+  a2aPost,
+  a2aResult,
+  a2aToken,
+  legacyMessage,
+} from '../../testing/a2a.fixtures.js';
 import { useAssistantBackend } from '../../testing/agents.fixtures.js';
 import { deferred, textReply } from '../../testing/llm-stubs/index.js';
 import { MCP_BACKEND_OPTIONS } from '../../testing/mcp.fixtures.js';
@@ -63,6 +71,7 @@ describe('A2A push notifications', () => {
       pushRetry: { attempts: 3, baseDelaySeconds: 1 },
       // Short leases, so a held turn shows its refreshes.
       tasks: { leaseTtlMs: 150 },
+      maxPushConfigsPerTask: 3,
     };
   });
   afterAll(() => new Promise<void>((resolve) => receiver.server.close(() => resolve())));
@@ -204,6 +213,31 @@ describe('A2A push notifications', () => {
     expect(gone.code).toBe(A2A_ERRORS.TASK_NOT_FOUND);
   });
 
+  it('keeps at most the configured number of callbacks per task; replacing one by its id is always allowed', async () => {
+    stub.enqueue(textReply('Done.'));
+    const done = await send('message/send', { message: legacyMessage('x'), metadata: { skillId: 'todo-assistant' } });
+    const set = (id: string, path: string) =>
+      a2aPost(
+        assistant.t.api,
+        A2A_PATH,
+        'tasks/pushNotificationConfig/set',
+        {
+          taskId: done.id,
+          pushNotificationConfig: { id, url: hook(path) },
+        },
+        token,
+      );
+    for (const n of [1, 2, 3]) expect((await set(`hook-${n}`, `/ok/${n}`)).body.error).toBeUndefined();
+    const fourth = await set('hook-4', '/ok/4');
+    expect(fourth.body.error).toMatchObject({
+      code: A2A_ERRORS.INVALID_PARAMS,
+      message: expect.stringContaining('at most 3 push notification callbacks'),
+    });
+    // Replacing an existing callback keeps the count.
+    expect((await set('hook-2', '/ok/2b')).body.error).toBeUndefined();
+    expect(await send('tasks/pushNotificationConfig/list', { id: done.id })).toHaveLength(3);
+  });
+
   it('does not follow a redirect: one refused attempt, the redirect target never reached', async () => {
     const before = receiver.received.filter((r) => r.path === '/ok').length;
     const task = await heldTask('/redirect');
@@ -256,6 +290,7 @@ describe('A2A push notifications', () => {
       logger: createSilentLogger(),
       jobs: runtime().jobs,
       retry: { attempts: 2, baseDelaySeconds: 1 },
+      maxConfigsPerTask: 10,
     });
     const scope = {
       ownerKey: `user:${assistant.owner.userId}`,

@@ -477,6 +477,30 @@ describe('A2A tasks over JSON-RPC, both dialects', () => {
     expect(listed.tasks[0].status.state).toBe('TASK_STATE_FAILED');
   });
 
+  it('answers a page token it never issued as invalid params (never a database error); its own tokens page on', async () => {
+    for (const pageToken of ['99999999999999999999', '-1', '1e3', '12abc', ' 5']) {
+      const res = await a2aPost(t.api, A2A_PATH, 'ListTasks', { pageToken }, token);
+      expect(res.status, pageToken).toBe(200);
+      expect(res.body.error, pageToken).toMatchObject({
+        code: A2A_ERRORS.INVALID_PARAMS,
+        message: 'Invalid params: pageToken is not one this server issued.',
+      });
+    }
+    const first = await send('ListTasks', { pageSize: 1 });
+    expect(first.nextPageToken).toMatch(/^\d+$/);
+    const next = await send('ListTasks', { pageSize: 1, pageToken: first.nextPageToken });
+    expect(next.tasks[0].id).not.toBe(first.tasks[0].id);
+  });
+
+  it('repeats nothing of an A2A-Version it does not serve; a served one is answered', async () => {
+    const asked = '9.9<script>probe-value-0123456789';
+    const res = await a2aPost(t.api, A2A_PATH, 'GetTask', { id: 'x' }, token, { 'A2A-Version': asked });
+    expect(res.body.error.code).toBe(A2A_ERRORS.VERSION_NOT_SUPPORTED);
+    expect(JSON.stringify(res.body)).not.toMatch(/9\.9|script|probe/);
+    const served = await a2aPost(t.api, A2A_PATH, 'GetTask', { id: 'x' }, token, { 'A2A-Version': '1.0' });
+    expect(served.body.error.code).toBe(A2A_ERRORS.TASK_NOT_FOUND);
+  });
+
   it('charges the blanket per-owner throttle and the A2A surface bucket on verified identity', async () => {
     const rateLimits = t.backend.container.get<RateLimitService>(SAAS_SERVICE_TYPES.RateLimitService);
     const charged = vi.spyOn(rateLimits, 'chargeBurst');

@@ -139,6 +139,9 @@ export function taskIdOf(params: Json, key: 'id' | 'taskId' = 'id'): string {
   return id;
 }
 
+/** A page token as issued: an offset of at most nine digits (far past any page a scope can hold). */
+const PAGE_TOKEN = /^\d{1,9}$/;
+
 /** ListTasks filters. */
 export function listParamsOf(params: Json): {
   contextId?: string;
@@ -149,8 +152,9 @@ export function listParamsOf(params: Json): {
   const pageSize = typeof params.pageSize === 'number' ? params.pageSize : 50;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) throw invalidParams('pageSize must be 1 to 100.');
   const token = str(params.pageToken);
-  const offset = token ? Number.parseInt(token, 10) : 0;
-  if (!Number.isInteger(offset) || offset < 0) throw invalidParams('pageToken is not one this server issued.');
+  // The tokens this server issues are offsets: a bounded count of digits, nothing else (never a database error).
+  if (token && !PAGE_TOKEN.test(token)) throw invalidParams('pageToken is not one this server issued.');
+  const offset = token ? Number(token) : 0;
   const status = str(params.status);
   const state = status && status !== 'TASK_STATE_UNSPECIFIED' ? canonicalState(status) : undefined;
   if (status && status !== 'TASK_STATE_UNSPECIFIED' && !state) throw invalidParams('status is not a task state.');

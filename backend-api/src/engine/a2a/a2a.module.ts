@@ -23,7 +23,12 @@ export interface A2aSettings {
   pushRetry?: A2aPushRetryPolicy;
   /** Task leases (default 30 s). */
   tasks?: Partial<A2aTaskSettings>;
+  /** Push notification callbacks one task may have (default {@link DEFAULT_MAX_PUSH_CONFIGS_PER_TASK}). */
+  maxPushConfigsPerTask?: number;
 }
+
+/** Push notification callbacks per task by default: each status change queues one delivery per callback. */
+export const DEFAULT_MAX_PUSH_CONFIGS_PER_TASK = 10;
 
 /** The A2A runtime of one backend: agents, tasks, push notifications, and its lifecycle. */
 export class A2aRuntime {
@@ -89,7 +94,16 @@ export function createA2aRuntime(
     deliver: (run): Promise<JobRunSummary> => push.deliver(run),
     sweep: async (): Promise<JobRunSummary> => ({ swept: (await tasks.sweepAbandoned(clock.now())).length }),
   });
-  const push: A2aPushService = new A2aPushService({ db: database, tasks: store, guard, clock, logger, jobs, retry });
+  const push: A2aPushService = new A2aPushService({
+    db: database,
+    tasks: store,
+    guard,
+    clock,
+    logger,
+    jobs,
+    retry,
+    maxConfigsPerTask: options.settings?.maxPushConfigsPerTask ?? DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
+  });
   const tasks: A2aTaskService = new A2aTaskService(
     {
       conversations: get<ConversationService>(T.ConversationService),

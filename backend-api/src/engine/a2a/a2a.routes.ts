@@ -1,7 +1,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { CounterPolicy } from '../coordination/index.js';
 import { FrameworkError, toFrameworkError, toJsonRpcError } from '../errors/index.js';
-import { burstKeyOf, httpState } from '../routing/index.js';
+import { burstKeyOf, httpState, streamOwnerOf, type EventStreams } from '../routing/index.js';
 import type { AuthenticatedPrincipal } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
 import { JsonRpcWireError, parseJsonRpcMessage, rpcError, rpcResult, type JsonRpcMessage } from '../jsonrpc/index.js';
@@ -17,6 +17,7 @@ import {
   A2A_PROTOCOL_VERSIONS,
   A2aRpcError,
   type A2aDialect,
+  type A2aOperation,
 } from './a2a-protocol.js';
 import { paramsOf } from './a2a-wire.js';
 import { A2A_PATH } from '../urls/index.js';
@@ -30,6 +31,8 @@ export interface A2aRouterOptions extends A2aMethodDeps {
   burst: CounterPolicy;
   logger: Logger;
   authorization: A2aCardAuthorization;
+  /** Open streams per principal, heartbeats and the idle timeout of `message/stream` and resubscriptions. */
+  streams: EventStreams;
 }
 
 const CARD_FILES = ['agent-card.json', 'agent.json'];
@@ -59,9 +62,10 @@ function admitVersion(req: Request, dialect: A2aDialect): string {
   const served = A2A_PROTOCOL_VERSIONS[dialect];
   if (!asked) return served[0] ?? '';
   if (served.includes(asked)) return asked;
+  // Nothing of the header is repeated back: only the versions this server serves.
   throw new A2aRpcError(
     A2A_ERRORS.VERSION_NOT_SUPPORTED,
-    `A2A-Version ${asked.slice(0, 16)} is not served with this method; served: ${[...A2A_PROTOCOL_VERSIONS.v1, ...A2A_PROTOCOL_VERSIONS.legacy].join(', ')}.`,
+    `The A2A-Version asked for is not served with this method; served: ${[...A2A_PROTOCOL_VERSIONS.v1, ...A2A_PROTOCOL_VERSIONS.legacy].join(', ')}.`,
     400,
   );
 }
@@ -126,6 +130,7 @@ export function createA2aRouter(options: A2aRouterOptions): Router {
       await throttle(req, principal);
       const abort = new AbortController();
       res.on('close', () => abort.abort());
+      if (STREAMING.has(method.operation)) res.once('close', options.streams.acquire(streamOwnerOf(principal)));
       const answer = await runA2aMethod(options, {
         dialect: method.dialect,
         operation: method.operation,
@@ -136,7 +141,7 @@ export function createA2aRouter(options: A2aRouterOptions): Router {
         signal: abort.signal,
       });
       if ('result' in answer) return void res.json(rpcResult(id, answer.result));
-      await stream(res, id, answer.stream);
+      await stream(res, id, answer.stream, options.streams, abort);
     } catch (error) {
       if (res.headersSent) {
         res.write(`data: ${JSON.stringify(errorEnvelope(id, error))}\n\n`);
@@ -218,18 +223,36 @@ function errorEnvelope(id: JsonRpcMessage['id'], error: unknown) {
   return frameworkErrorEnvelope(id, toFrameworkError(error));
 }
 
-/** Writes a stream's results as server-sent events, one JSON-RPC response each. */
-async function stream(res: Response, id: JsonRpcMessage['id'], results: AsyncIterable<unknown>): Promise<void> {
+/**
+ * Writes a stream's results as server-sent events, one JSON-RPC response each, with heartbeats; a stream quiet for
+ * the idle timeout is closed (the task goes on; the client may resubscribe).
+ */
+async function stream(
+  res: Response,
+  id: JsonRpcMessage['id'],
+  results: AsyncIterable<unknown>,
+  streams: EventStreams,
+  abort: AbortController,
+): Promise<void> {
   const iterator = results[Symbol.asyncIterator]();
   // The first frame is produced before the headers: a refusal (task not found) is still a plain JSON-RPC error.
   const first = await iterator.next();
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  const alive = streams.keepAlive(res, () => abort.abort());
   const write = (result: unknown) => {
+    alive.touch();
     if (!res.writableEnded && !res.destroyed) res.write(`data: ${JSON.stringify(rpcResult(id, result))}\n\n`);
   };
-  if (!first.done) {
-    write(first.value);
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) write(next.value);
+  try {
+    if (!first.done) {
+      write(first.value);
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) write(next.value);
+    }
+  } finally {
+    alive.stop();
   }
   res.end();
 }
+
+/** The methods whose answer is a stream. */
+const STREAMING: ReadonlySet<A2aOperation> = new Set(['stream', 'subscribe']);

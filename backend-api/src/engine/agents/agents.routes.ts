@@ -1,7 +1,15 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { toFrameworkError } from '../errors/index.js';
-import { errorEnvelope, httpState, param, requirePrincipal, sendData } from '../routing/index.js';
+import {
+  errorEnvelope,
+  EventStreams,
+  httpState,
+  param,
+  requirePrincipal,
+  sendData,
+  streamOwnerOf,
+} from '../routing/index.js';
 import type { Logger } from '../logging/index.js';
 import { parseContract } from '../resources/index.js';
 import type { ApprovalService } from './approvals/index.js';
@@ -12,6 +20,8 @@ export interface AgentsRouterOptions {
   conversations: ConversationService;
   approvals: ApprovalService;
   logger: Logger;
+  /** Open streams per principal, heartbeats and the idle timeout of turns (default `DEFAULT_EVENT_STREAM_SETTINGS`). */
+  streams?: EventStreams;
 }
 
 const TurnBody = z.strictObject({
@@ -35,8 +45,10 @@ const PendingQuery = z.strictObject({ executionId: z.uuid().optional() });
 async function streamTurn(
   res: Response,
   logger: Logger,
+  streams: EventStreams,
   run: (signal: AbortSignal) => AsyncGenerator<TurnEvent, void>,
 ): Promise<void> {
+  res.once('close', streams.acquire(streamOwnerOf(requirePrincipal(res))));
   const abort = abortOnDisconnect(res);
   const events = run(abort.signal);
   const first = await events.next();
@@ -45,7 +57,10 @@ async function streamTurn(
   res.setHeader('cache-control', 'no-cache, no-transform');
   res.setHeader('x-accel-buffering', 'no');
   res.flushHeaders();
+  // A turn with nothing to say for the idle timeout (a model that hangs) is stopped, not left to hold the stream.
+  const alive = streams.keepAlive(res, () => abort.abort(new Error('the turn was idle for too long')));
   const send = (event: string, data: unknown) => {
+    alive.touch();
     if (!res.writableEnded && !res.destroyed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   try {
@@ -64,6 +79,7 @@ async function streamTurn(
       send('error', errorEnvelope(framework, requestId));
     }
   } finally {
+    alive.stop();
     res.end();
   }
 }
@@ -87,13 +103,14 @@ function abortOnDisconnect(res: Response): AbortController {
  */
 export function createAgentsRouter(options: AgentsRouterOptions): Router {
   const { conversations, approvals, logger } = options;
+  const streams = options.streams ?? new EventStreams();
   const router = Router();
 
   const startTurn = async (req: Request, res: Response) => {
     const principal = requirePrincipal(res);
     const body = parseContract(TurnBody, req.body);
     const organizationId = param(req, 'organizationId');
-    await streamTurn(res, logger, (signal) =>
+    await streamTurn(res, logger, streams, (signal) =>
       conversations.startTurn({
         systemRef: param(req, 'systemRef'),
         message: body.message,
@@ -112,7 +129,7 @@ export function createAgentsRouter(options: AgentsRouterOptions): Router {
   router.post('/flows-actors/approvals/:approvalId/decision', async (req, res) => {
     const principal = requirePrincipal(res);
     const body = parseContract(DecisionBody, req.body);
-    await streamTurn(res, logger, (signal) =>
+    await streamTurn(res, logger, streams, (signal) =>
       conversations.resumeAfterDecision({
         approvalId: param(req, 'approvalId'),
         approvalToken: body.approvalToken,

@@ -3,15 +3,17 @@ import { agentsModule } from '../agents/index.js';
 import { tokenBudgetsModule } from '../agents/budgets/index.js';
 import { credentialsModule } from '../credentials/index.js';
 import { filesModule } from '../files/index.js';
+import { mailModule } from '../mail/index.js';
 import { oauthModule } from '../oauth/index.js';
 import { ragModule } from '../rag/index.js';
 import type { BackendApplicationDefinition, BackendDomainModule } from './backend-domain-module.js';
 
-/** Modules every application gets: the engine's own resources (credentials, OAuth), token budgets, the agents runtime, A2A, files and RAG. */
+/** Modules every application gets: the engine's own resources (credentials, OAuth), files, mail, token budgets, the agents runtime, A2A and RAG. */
 export const ENGINE_MODULES: readonly BackendDomainModule[] = [
   credentialsModule,
   oauthModule,
   filesModule,
+  mailModule,
   tokenBudgetsModule,
   agentsModule,
   a2aModule,

@@ -4,6 +4,8 @@ import {
   Authenticator,
   BearerAccessTokenStrategy,
   ConsumableTokenService,
+  EmailOwnershipService,
+  IdentityMailer,
   InvitationsService,
   OrganizationsService,
   PasswordHasher,
@@ -41,6 +43,8 @@ export const engineContainerModule = new ContainerModule(({ bind }) => {
   bind(T.ConsumableTokenService).to(ConsumableTokenService).inSingletonScope();
   bind(T.StepUpService).to(StepUpService).inSingletonScope();
   bind(T.UsersService).to(UsersService).inSingletonScope();
+  bind(T.EmailOwnershipService).to(EmailOwnershipService).inSingletonScope();
+  bind(T.IdentityMailer).to(IdentityMailer).inSingletonScope();
   bind(T.OrganizationsService).to(OrganizationsService).inSingletonScope();
   bind(T.InvitationsService).to(InvitationsService).inSingletonScope();
   bind(T.AuthenticationStrategies).to(BearerAccessTokenStrategy).inSingletonScope();

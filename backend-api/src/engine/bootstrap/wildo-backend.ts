@@ -13,7 +13,7 @@ import {
   IDENTITY_MIGRATIONS,
   identitySettingsFor,
   resolvePrimarySecret,
-  type IdentitySettings,
+  type IdentitySettingsOverrides,
   type PrincipalDirectory,
   type SigningKeyService,
   type SqlPrincipalDirectory,
@@ -32,7 +32,17 @@ import {
   type FileStorage,
   type FileUploadGrantService,
 } from '../files/index.js';
-import { createRagIngestion, storedFileSource, withCorpusIngestion } from '../rag/index.js';
+import {
+  createRagIngestion,
+  DEFAULT_EXTRACTION_WORKER_SETTINGS,
+  ExtractionWorker,
+  storedFileSource,
+  withCorpusIngestion,
+  type ExtractionLimits,
+  type ExtractionWorkerSettings,
+} from '../rag/index.js';
+import { createMailSender, type MailSender, type MailSettings } from '../mail/index.js';
+import { declaresFrontend, DEFAULT_PUBLIC_URL, PublicUrls } from '../public-urls/index.js';
 import { JobQueueService, JOBS_TYPES, type JobQueueSettings } from '../jobs/index.js';
 import { createLogger, type Logger } from '../logging/index.js';
 import { runMigrations, SqlResourceStore, type SqlDatabase } from '../persistence/index.js';
@@ -53,10 +63,14 @@ export interface WildoBackendOptions {
   application: BackendApplicationDefinition;
   /** The generated runtime configuration (`.wildo-saas/generated/runtime.json`), for capabilities that read it. */
   runtime?: unknown;
-  /** The backend's public URL (token issuer); default `http://localhost:4241`. */
+  /**
+   * The backend's public URL (token issuer, discovery, agent cards, upload grants, mail links); default the runtime
+   * configuration's `main_backend_api` URL, else `http://localhost:4241`. Start-up code passes the URL
+   * `resolvePublicUrls` chose (`WILDO_PUBLIC_URL`, or the configured one following `PORT`).
+   */
   publicUrl?: string;
-  identity?: Partial<IdentitySettings>;
-  /** The frontend's public URL (the consent page lives there); default: the backend's own URL. */
+  identity?: IdentitySettingsOverrides;
+  /** The pages' public URL (the consent page, the drop page, mail links); default: the backend's own URL. */
   frontendUrl?: string;
   /** OAuth server settings (DCR, CIMD, consent lifetime, ...); defaults in `oauthSettingsFor`. */
   oauth?: Partial<OAuthSettings>;
@@ -91,6 +105,13 @@ export interface WildoBackendOptions {
   traceSink?: AgentTraceSink;
   /** A2A push callback guard and retries, task leases. */
   a2a?: A2aSettings;
+  /**
+   * Where mails go: `sender` (the application's own), else SMTP at `smtpUrl` (`WILDO_SMTP_URL`) from `from`
+   * (`WILDO_MAIL_FROM`), else the outbox in the application's database (shown at `/dev/outbox` in development).
+   */
+  mail?: Partial<MailSettings> & { sender?: MailSender };
+  /** Bounds of text extraction (`DEFAULT_EXTRACTION_LIMITS`) and its worker's heap and idle time. */
+  extraction?: { limits?: Partial<ExtractionLimits>; worker?: Partial<ExtractionWorkerSettings> };
 }
 
 /** A running engine: its Express app, container and lifecycle. */
@@ -141,7 +162,22 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     const fileReferences = new FileReferenceCheck(registry, fileRecords);
     // Writes of corpus resources (fields marked `.ragSource()`) ingest their chunks in the same transaction; file
     // fields are extracted from the stored uploads (the record's own tenant only).
-    const ragIngestion = createRagIngestion({ registry, logger, clock, files: storedFileSource(fileRecords) });
+    // Documents are read in a worker with a memory cap and a deadline, so no file can take the process down.
+    const extractionWorker = new ExtractionWorker({
+      ...DEFAULT_EXTRACTION_WORKER_SETTINGS,
+      ...options.extraction?.worker,
+    });
+    owned.push(() => extractionWorker.close());
+    const ragIngestion = createRagIngestion({
+      registry,
+      logger,
+      clock,
+      files: storedFileSource(fileRecords),
+      extraction: {
+        reader: extractionWorker.read,
+        ...(options.extraction?.limits ? { limits: options.extraction.limits } : {}),
+      },
+    });
     const store = withFileReferences(
       withCorpusIngestion(new SqlResourceStore({ database, logger, now: () => clock.now() }), ragIngestion),
       fileReferences,
@@ -174,9 +210,25 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     container.bind(T.ApplicationDefinition).toConstantValue(application);
     container.bind(T.ResourcesRegistry).toConstantValue(registry);
     container.bind(T.RuntimeConfiguration).toConstantValue(options.runtime ?? {});
-    const publicUrl = options.publicUrl ?? 'http://localhost:4241';
-    const identity = identitySettingsFor(publicUrl, options.identity);
-    const oauth = oauthSettingsFor(identity.issuer, options.frontendUrl ?? identity.issuer, options.oauth);
+    const configuredUrl = options.publicUrl ?? runtime?.runtime.endPoints.main_backend_api?.publicUrl;
+    const urls = new PublicUrls({
+      backend: configuredUrl ?? DEFAULT_PUBLIC_URL,
+      pages: options.frontendUrl ?? configuredUrl ?? DEFAULT_PUBLIC_URL,
+      pagesDeclared: declaresFrontend(runtime),
+    });
+    container.bind(T.PublicUrls).toConstantValue(urls);
+    const mail = createMailSender({
+      settings: options.mail ?? {},
+      database,
+      clock,
+      logger,
+      production: options.production === true,
+    });
+    container.bind(T.MailSender).toConstantValue(mail.sender);
+    if (mail.outbox && options.production !== true) container.bind(T.DevelopmentOutbox).toConstantValue(mail.outbox);
+    owned.push(() => mail.sender.close?.() ?? Promise.resolve());
+    const identity = identitySettingsFor(urls.backend, options.identity);
+    const oauth = oauthSettingsFor(identity.issuer, urls.pages, options.oauth);
     container.bind(T.IdentitySettings).toConstantValue(identity);
     container.bind(T.OAuthSettings).toConstantValue(oauth);
     container
@@ -215,7 +267,15 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     container.bind(FILES_TYPES.FileStorage).toConstantValue(fileStorage);
     container.bind(FILES_TYPES.FileRecords).toConstantValue(fileRecords);
     container.bind(FILES_TYPES.FileReferenceCheck).toConstantValue(fileReferences);
-    bindUploadGrants(container, { registry, store, files: fileRecords, runtime: runtime ?? {}, clock, logger });
+    bindUploadGrants(container, {
+      registry,
+      store,
+      files: fileRecords,
+      // Never a URL made up from a request: without a configured one, minting is refused.
+      ...(configuredUrl ? { urls } : {}),
+      clock,
+      logger,
+    });
     container.load(engineContainerModule);
     for (const module of application.modules) if (module.containerModule) container.load(module.containerModule);
 

@@ -10,6 +10,12 @@ export const SAAS_SERVICE_TYPES = {
   Clock: Symbol.for('wildo.Clock'),
   PrimarySecret: Symbol.for('wildo.PrimarySecret'),
   IdentitySettings: Symbol.for('wildo.IdentitySettings'),
+  /** The backend's public URLs (`PublicUrls`): the source of every absolute URL it writes. */
+  PublicUrls: Symbol.for('wildo.PublicUrls'),
+  /** Where the backend's mails go (`MailSender`): SMTP, the outbox, or the application's own. */
+  MailSender: Symbol.for('wildo.MailSender'),
+  /** The development outbox (`OutboxMailSender`), bound only in development when mails go there. */
+  DevelopmentOutbox: Symbol.for('wildo.DevelopmentOutbox'),
   Database: Symbol.for('wildo.Database'),
   ResourceStore: Symbol.for('wildo.ResourceStore'),
   Coordination: Symbol.for('wildo.Coordination'),
@@ -32,6 +38,10 @@ export const SAAS_SERVICE_TYPES = {
   SigningKeyService: Symbol.for('wildo.SigningKeyService'),
   AccessTokenService: Symbol.for('wildo.AccessTokenService'),
   UsersService: Symbol.for('wildo.UsersService'),
+  /** Sign-up by mailed link, and proof of an account's address (`EmailOwnershipService`). */
+  EmailOwnershipService: Symbol.for('wildo.EmailOwnershipService'),
+  /** Sends the identity mails (sign-up links, invitations) with links to the pages (`IdentityMailer`). */
+  IdentityMailer: Symbol.for('wildo.IdentityMailer'),
   OrganizationsService: Symbol.for('wildo.OrganizationsService'),
   InvitationsService: Symbol.for('wildo.InvitationsService'),
   PrincipalDirectory: Symbol.for('wildo.PrincipalDirectory'),

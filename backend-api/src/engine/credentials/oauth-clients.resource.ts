@@ -55,7 +55,8 @@ function oauthClientsResource(
     schema,
     readOnlyFields: ['origin', 'secretPrefix'],
     internalFields: ['secrets', 'registrationAccessTokenHash'],
-    responseExtensions: { [CoreResourceOperation.CREATE]: z.object({ plainSecret: z.string() }) },
+    // A public client (`token_endpoint_auth_method: none`) has no secret: the answer carries one only for the others.
+    responseExtensions: { [CoreResourceOperation.CREATE]: z.object({ plainSecret: z.string().optional() }) },
     customOperations: {
       [Credentials_Operations.ROTATE]: {
         target: 'instance',

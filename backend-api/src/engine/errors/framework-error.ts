@@ -11,10 +11,34 @@ export interface InputProblem {
   expected: string;
 }
 
+/** A failure an operation declares (`OPERATION_FAILED`): its code and the declared description, nothing else. */
+export interface DeclaredFailure {
+  code: string;
+  description: string;
+}
+
+/** A declared output field whose value had the wrong type: its path and the JSON type the contract declares there. */
+export interface InvalidField {
+  field: string;
+  expected: string;
+}
+
+/** Where a result broke its declared contract (`CONTRACT_VIOLATION`): declared paths only, never a value. */
+export interface ContractViolation {
+  /** Required fields the result left out. */
+  missing: readonly string[];
+  /** Fields sent with a value of the wrong type. */
+  invalid: readonly InvalidField[];
+}
+
 /** Options of a {@link FrameworkError}. `details` and `cause` go to logs only, never to clients. */
 export interface FrameworkErrorOptions {
   reason?: RefusalReason;
   problems?: readonly InputProblem[];
+  failure?: DeclaredFailure;
+  violation?: ContractViolation;
+  /** The HTTP status a backend answered with (`UPSTREAM_FAILED`). */
+  upstreamStatus?: number;
   /** Seconds a client should wait before retrying (429, 503). */
   retryAfterSeconds?: number;
   /** Log-only context; never serialized to a client. */
@@ -34,6 +58,9 @@ export class FrameworkError extends Error {
   readonly code: FrameworkErrorCode;
   readonly reason?: RefusalReason;
   readonly problems?: readonly InputProblem[];
+  readonly failure?: DeclaredFailure;
+  readonly violation?: ContractViolation;
+  readonly upstreamStatus?: number;
   readonly retryAfterSeconds?: number;
   readonly details?: Record<string, unknown>;
 
@@ -42,6 +69,9 @@ export class FrameworkError extends Error {
     this.code = code;
     if (options.reason) this.reason = options.reason;
     if (options.problems) this.problems = options.problems;
+    if (options.failure) this.failure = options.failure;
+    if (options.violation) this.violation = options.violation;
+    if (options.upstreamStatus !== undefined) this.upstreamStatus = options.upstreamStatus;
     if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
     if (options.details) this.details = options.details;
   }
@@ -58,11 +88,20 @@ export function toFrameworkError(error: unknown): FrameworkError {
   return new FrameworkError('INTERNAL', 'An internal error occurred.', { cause: error });
 }
 
+/** What an error tells a client beside its code and message (see {@link clientFields}). */
+export interface ClientErrorFields {
+  reason?: RefusalReason;
+  problems?: readonly InputProblem[];
+  failure?: DeclaredFailure;
+  violation?: ContractViolation;
+  upstreamStatus?: number;
+}
+
 /** A JSON-RPC error object: `{ code, message, data? }`. */
 export interface JsonRpcErrorObject {
   code: number;
   message: string;
-  data?: { reason?: RefusalReason; problems?: readonly InputProblem[] };
+  data?: ClientErrorFields;
 }
 
 /**
@@ -77,11 +116,22 @@ export function toJsonRpcError(
   table: { readonly [Code in FrameworkErrorCode]: number } = FRAMEWORK_ERROR_JSON_RPC,
 ): JsonRpcErrorObject {
   if (error.code === 'INTERNAL') return { code: table.INTERNAL, message: 'Internal error' };
-  const data = {
+  const data = clientFields(error);
+  return { code: table[error.code], message: error.message, ...(Object.keys(data).length > 0 ? { data } : {}) };
+}
+
+/**
+ * What an error tells a client beside its code and message, on every surface: the refusal reason, input problems,
+ * the declared failure, the contract violation and a backend's status, each only when present.
+ */
+export function clientFields(error: FrameworkError): ClientErrorFields {
+  return {
     ...(error.reason ? { reason: error.reason } : {}),
     ...(error.problems ? { problems: error.problems } : {}),
+    ...(error.failure ? { failure: error.failure } : {}),
+    ...(error.violation ? { violation: error.violation } : {}),
+    ...(error.upstreamStatus !== undefined ? { upstreamStatus: error.upstreamStatus } : {}),
   };
-  return { code: table[error.code], message: error.message, ...(error.reason || error.problems ? { data } : {}) };
 }
 
 /** The most problems reported for one input, so a hostile payload cannot make an error arbitrarily large. */

@@ -7,11 +7,16 @@ export {
   type RefusalReason,
 } from './framework-error.codes.js';
 export {
+  clientFields,
   FrameworkError,
   MAX_REPORTED_PROBLEMS,
   toFrameworkError,
   toJsonRpcError,
+  type ClientErrorFields,
+  type ContractViolation,
+  type DeclaredFailure,
   type FrameworkErrorOptions,
   type InputProblem,
+  type InvalidField,
   type JsonRpcErrorObject,
 } from './framework-error.js';

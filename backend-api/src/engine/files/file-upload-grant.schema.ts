@@ -9,22 +9,26 @@ export const FILE_UPLOAD_GRANT_MAX_MINUTES = 60;
 /** The request header that carries an upload grant to its upload URL. */
 export const UPLOAD_GRANT_HEADER = 'x-wildo-upload-grant';
 
-/** A file name as a person would see it: no path, no control characters. */
+/**
+ * A file name as a person would see it: no path, no control characters (C0, DEL, C1) and no bidirectional
+ * embedding, override or isolate (U+202A-202E, U+2066-2069), which make `invoice_gpj.exe` read as `invoice_exe.jpg`.
+ */
 export const FileNameSchema = z
   .string()
   .min(1)
   .max(255)
   .refine(
-    (name) => !/[/\\]/.test(name) && !hasControlCharacter(name),
-    'a file name without a path or control characters',
+    (name) => !/[/\\]/.test(name) && !hasUnsafeNameCharacter(name),
+    'a file name without a path, control characters or direction overrides',
   )
   .refine((name) => name !== '.' && name !== '..', 'a file name, not "." or ".."');
 
-/** Whether text holds a C0 control character or DEL (never part of a file name a person typed). */
-function hasControlCharacter(text: string): boolean {
+/** Whether text holds a control character (C0, DEL, C1) or a bidirectional control (never part of a name a person typed). */
+export function hasUnsafeNameCharacter(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) return true;
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+    if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)) return true;
   }
   return false;
 }

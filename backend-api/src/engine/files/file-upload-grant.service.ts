@@ -5,7 +5,6 @@ import {
   DurationUnit,
 } from '@wildo/shared-lib';
 import type { Clock } from '../container/index.js';
-import type { RuntimeConfiguration } from '../config/index.js';
 import { FrameworkError, type InputProblem } from '../errors/index.js';
 import type {
   AuthenticatedPrincipal,
@@ -14,6 +13,7 @@ import type {
   RoleHierarchyResolver,
 } from '../identity/index.js';
 import type { ResourceStore } from '../persistence/index.js';
+import type { PublicUrls } from '../public-urls/index.js';
 import {
   scopeFor,
   type CompiledOperation,
@@ -38,8 +38,7 @@ import {
   type UploadGrantStatus,
 } from './file-upload-grant.schema.js';
 import {
-  configuredFrontendUrl,
-  configuredPublicUrl,
+  requireConfiguredUrls,
   statusUrlOf,
   uploadCommandsOf,
   uploadPageUrlOf,
@@ -77,7 +76,8 @@ export interface FileUploadGrantDependencies {
   store: Pick<ResourceStore, 'findById'>;
   tokens: ConsumableTokenService;
   files: FileRecordsService;
-  runtime: Partial<RuntimeConfiguration>;
+  /** The backend's public URLs; absent when none is configured (minting is then refused). */
+  urls: PublicUrls | undefined;
   clock: Clock;
 }
 
@@ -120,8 +120,8 @@ export function fileFactsProblems(field: FileField, facts: DeclaredFile): InputP
 /**
  * Upload grants: a single-use consumable token (`FILE_UPLOAD_GRANT`) bound to resource type, field, operation, target
  * row (update), minter and the concrete upload URL. Minting applies the parent operation's own gating (lifecycle,
- * roles, the addressed record) and checks the declared file against the field; the upload URL and the status URL
- * come from the configured public URL, never from the request.
+ * roles, the addressed record) and checks the declared file against the field; the upload, status and drop page URLs
+ * come from the backend's public URLs (the same the token issuer and the agent cards use), never from the request.
  *
  * @example
  * const grant = await grants.mint({ principal, presentedConsumableToken: false, surface: 'rest', requestId,
@@ -161,8 +161,8 @@ export class FileUploadGrantService {
         problems,
       });
     }
-    const publicUrl = configuredPublicUrl(this.deps.runtime);
-    return this.issue(request, operation, field, context, principal, publicUrl);
+    const urls = requireConfiguredUrls(this.deps.urls);
+    return this.issue(request, operation, field, context, principal, urls);
   }
 
   /** The status of a grant named by its handle (from its status URL). */
@@ -203,16 +203,15 @@ export class FileUploadGrantService {
     return compiled?.http && !compiled.unimplemented ? compiled : undefined;
   }
 
-  /** The drop page's origin (the default frontend's public URL), which may call the upload and status routes. */
+  /** The drop page's origin (the pages' public URL, when a frontend is declared), which may call the upload routes. */
   frontendOrigin(): string | undefined {
-    const url = configuredFrontendUrl(this.deps.runtime);
-    return url ? new URL(url).origin : undefined;
+    return this.deps.urls?.pagesOrigin();
   }
 
   /** The upload URL a target's route has (what a grant for it was bound to). */
   uploadUrlFor(target: UploadTarget): string | undefined {
     const operation = this.operationOf(target.resourceType, target.operation);
-    return operation ? uploadUrlOf(configuredPublicUrl(this.deps.runtime), operation, target.route) : undefined;
+    return operation ? uploadUrlOf(requireConfiguredUrls(this.deps.urls), operation, target.route) : undefined;
   }
 
   private stateOf(token: InspectedToken, metadata: FileUploadGrantMetadata): UploadGrantStatus['state'] {
@@ -270,10 +269,10 @@ export class FileUploadGrantService {
     field: FileField,
     context: ExecutionContext,
     principal: AuthenticatedPrincipal,
-    publicUrl: string,
+    urls: PublicUrls,
   ): Promise<UploadGrantResponse> {
     const expiresInMinutes = request.expiresInMinutes ?? FILE_UPLOAD_GRANT_DEFAULT_MINUTES;
-    const uploadUrl = uploadUrlOf(publicUrl, operation, request.route);
+    const uploadUrl = uploadUrlOf(urls, operation, request.route);
     const resource = this.deps.registry.getResource(request.resourceType);
     const metadata: FileUploadGrantMetadata = {
       fieldName: field.name,
@@ -297,9 +296,8 @@ export class FileUploadGrantService {
       roles: [...context.initiatorRoles],
       metadata,
     });
-    const statusUrl = statusUrlOf(publicUrl, this.deps.tokens.handleOf(issued.token));
+    const statusUrl = statusUrlOf(urls, this.deps.tokens.handleOf(issued.token));
     const commands = uploadCommandsOf(uploadUrl, issued.token, request.declared);
-    const frontendUrl = configuredFrontendUrl(this.deps.runtime);
     return {
       resourceType: request.resourceType,
       operation: request.operation,
@@ -309,7 +307,7 @@ export class FileUploadGrantService {
       uploadCommand: commands.curl,
       uploadCommands: commands,
       statusUrl,
-      ...(frontendUrl ? { uploadPageUrl: uploadPageUrlOf(frontendUrl, issued.token, statusUrl) } : {}),
+      ...(urls.pagesDeclared ? { uploadPageUrl: uploadPageUrlOf(urls, issued.token, statusUrl) } : {}),
       expiresAt: issued.expiresAt.toISOString(),
       expiresInMinutes,
     };

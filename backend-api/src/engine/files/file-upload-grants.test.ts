@@ -5,9 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createOrganization, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { ManualClock } from '../../testing/manual-clock.js';
 import { organizationApiKey } from '../../testing/mcp.fixtures.js';
-import { readGeneratedRuntime } from '../../testing/generated-runtime.js';
 import { createTestBackend, openTestSchema, type TestBackend } from '../../testing/test-backend.js';
-import type { RuntimeConfiguration } from '../config/runtime-configuration.schema.js';
 import { SAAS_SERVICE_TYPES as T } from '../container/saas-service-types.tokens.js';
 import type { ResourceStore } from '../persistence/resource-store.js';
 import type { SqlDatabase } from '../persistence/sql-database.js';
@@ -20,7 +18,6 @@ import { ATTACHMENT_MAX_BYTES, filesTestApplication, mintGrant, upload } from '.
 
 let database: SqlDatabase;
 let t: TestBackend;
-let runtime: RuntimeConfiguration;
 const clock = new ManualClock();
 let manager: TestUser;
 let member: TestUser;
@@ -54,8 +51,7 @@ async function grantTokenCount(): Promise<number> {
 
 beforeAll(async () => {
   database = await openTestSchema();
-  runtime = structuredClone(await readGeneratedRuntime());
-  t = await createTestBackend(database, { application: filesTestApplication, runtime, clock });
+  t = await createTestBackend(database, { application: filesTestApplication, clock });
   manager = await signUp(t.api, 'manager');
   org = await createOrganization(t.api, manager);
   member = await signUp(t.api, 'member');
@@ -75,7 +71,7 @@ describe('upload grants over REST', () => {
     const grant = await mintGrant(t.api, manager, `${recordUrl}/files/attachments/grant`, {
       name: 'notes.txt',
       mimeType: 'text/plain',
-      size: 22,
+      size: 21,
       expiresInMinutes: 10,
     });
     expect(grant).toMatchObject({
@@ -194,26 +190,6 @@ describe('upload grants over REST', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
   });
 
-  it('refuses to mint without a configured public URL (never from the Host header)', async () => {
-    const endPoints = runtime.runtime.endPoints;
-    const configured = endPoints.main_backend_api;
-    delete endPoints.main_backend_api;
-    try {
-      const res = await t.api
-        .post(`${collection()}/files/attachments/grant`)
-        .set(member.auth)
-        .set('Host', 'attacker.example')
-        .send({});
-      expect(res.status).toBe(503);
-      expect(res.body.error.message).toContain('runtime.endPoints.main_backend_api.publicUrl');
-      // Expected here (a deployment without a public URL); the backend's 5xx safety net stays on for the rest.
-      expect(t.serverErrors.splice(0)).toEqual([`POST ${collection()}/files/attachments/grant -> 503`]);
-    } finally {
-      if (configured) endPoints.main_backend_api = configured;
-    }
-    await mintGrant(t.api, member, `${collection()}/files/attachments/grant`);
-  });
-
   it('refuses anonymous and grant-holding callers, and callers the parent operation refuses', async () => {
     const url = `${collection()}/files/attachments/grant`;
     expect((await t.api.post(url).send({})).status).toBe(401);
@@ -283,6 +259,57 @@ describe('upload grants over REST', () => {
   it('answers not found for an unknown status handle', async () => {
     const res = await t.api.get(`/api/v1/files/upload-grants/${'a'.repeat(43)}`);
     expect(res.status).toBe(404);
+  });
+
+  it('takes only the file a grant was requested for: its declared name, type and size, before using the grant', async () => {
+    const url = `${collection()}/files/attachments/grant`;
+    const grant = await mintGrant(t.api, member, url, { name: 'notes.txt', mimeType: 'text/plain', size: 10 });
+    const pdf = await upload(t.api, grant, { name: 'notes.txt', type: 'application/pdf', content: '%PDF-1.4 x' });
+    expect(pdf.status).toBe(400);
+    expect(pdf.body.error.problems).toEqual([
+      { path: 'file.type', expected: 'text/plain, as the grant was requested for' },
+    ]);
+    const renamed = await upload(t.api, grant, text('other.txt', '0123456789'));
+    expect(renamed.body.error.problems).toEqual([
+      { path: 'file.name', expected: 'the file name the grant was requested for' },
+    ]);
+    const longer = await upload(t.api, grant, text('notes.txt', '0123456789+'));
+    expect(longer.body.error.problems).toEqual([
+      { path: 'file.size', expected: '10 bytes, as the grant was requested for' },
+    ]);
+    // None of those used the grant: the declared file goes through.
+    expect((await upload(t.api, grant, text('notes.txt', '0123456789'))).status).toBe(201);
+  });
+
+  it('refuses file names with direction overrides or control characters, when minting and when uploading', async () => {
+    const url = `${collection()}/files/attachments/grant`;
+    for (const name of ['invoice\u202Etxt.exe', 'report\u2066.txt', 'next\u0085line.txt', 'bell\u0007.txt']) {
+      const minted = await t.api.post(url).set(member.auth).send({ name });
+      expect(minted.status, JSON.stringify(name)).toBe(400);
+      expect(minted.body.error.problems).toEqual([
+        { path: 'name', expected: 'a file name without a path, control characters or direction overrides' },
+      ]);
+    }
+    const grant = await mintGrant(t.api, member, url);
+    const overridden = await upload(t.api, grant, text('invoice\u202Etxt.exe'));
+    expect(overridden.status).toBe(400);
+    expect(overridden.body.error.problems).toEqual([
+      { path: 'file.name', expected: 'a file name without a path, control characters or direction overrides' },
+    ]);
+    // Control: an ordinary name with accents and spaces, through the same grant.
+    const plain = await upload(t.api, grant, text('Résumé final.txt'));
+    expect(plain.status, JSON.stringify(plain.body)).toBe(201);
+    expect(plain.body.file.name).toBe('Résumé final.txt');
+  });
+
+  it('answers an expired grant’s status URL with its expired state, also after later grants swept the table', async () => {
+    const expiring = await mintGrant(t.api, member, `${collection()}/files/attachments/grant`, { expiresInMinutes: 1 });
+    clock.advance(2 * 60_000);
+    // Minting sweeps the tokens that expired long ago; this one only just did.
+    await mintGrant(t.api, member, `${collection()}/files/attachments/grant`);
+    const status = await t.api.get(new URL(expiring.statusUrl).pathname);
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ state: 'expired', uploadUrl: expiring.uploadUrl });
   });
 });
 

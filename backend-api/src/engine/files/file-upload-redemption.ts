@@ -1,12 +1,13 @@
 import { CoreConsumableTokenTypes } from '@wildo/shared-lib';
 import type { Clock } from '../container/index.js';
-import { FrameworkError } from '../errors/index.js';
+import { FrameworkError, type InputProblem } from '../errors/index.js';
 import type { ConsumableTokenService } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
 import type { FileField } from './file-fields.js';
 import type { FileRecordsService } from './file-records.service.js';
 import {
   FileNameSchema,
+  type DeclaredFile,
   type FileUploadGrantMetadata,
   type UploadedFileDescription,
 } from './file-upload-grant.schema.js';
@@ -65,7 +66,7 @@ export class FileUploadRedemption {
     if (!grant || !metadata || grant.usedAt !== null || grant.expiresAt.getTime() <= this.clock.now().getTime())
       throw invalidGrant();
     const field = this.checkRoute(request.target, metadata, grant.resourceIdentifier);
-    const file = await this.readFile(request, field);
+    const file = await this.readFile(request, field, metadata.declared);
     const consumed = await this.tokens.consume<FileUploadGrantMetadata>(token, {
       tokenType: CoreConsumableTokenTypes.FILE_UPLOAD_GRANT,
       userId: grant.userId,
@@ -113,10 +114,14 @@ export class FileUploadRedemption {
     return field;
   }
 
-  /** Reads the multipart body's `file` part and checks its name, MIME type and size against the field. */
+  /**
+   * Reads the multipart body's `file` part and checks its name, MIME type and size against the field, and against
+   * what the grant was requested for (a grant for a 10-byte text file takes no PDF).
+   */
   private async readFile(
     request: UploadRequest,
     field: FileField,
+    declared: DeclaredFile | undefined,
   ): Promise<{ name: string; mediaType: string; bytes: Uint8Array }> {
     const limit = field.options.maxSizeBytes + MULTIPART_OVERHEAD_BYTES;
     if (request.contentLength !== undefined && request.contentLength > limit) throw tooLarge(field);
@@ -135,18 +140,21 @@ export class FileUploadRedemption {
       throw new FrameworkError('BAD_REQUEST', 'The multipart body could not be read.');
     }
     if (!isFilePart(part)) throw new FrameworkError('BAD_REQUEST', 'The multipart body has no file part named "file".');
-    return this.checkedFile(part, field);
+    return this.checkedFile(part, field, declared);
   }
 
   private async checkedFile(
     part: FilePart,
     field: FileField,
+    declared: DeclaredFile | undefined,
   ): Promise<{ name: string; mediaType: string; bytes: Uint8Array }> {
     const name = FileNameSchema.safeParse(part.name);
     if (!name.success) {
       throw new FrameworkError('VALIDATION_FAILED', 'The file name is not acceptable.', {
         reason: 'input_invalid',
-        problems: [{ path: 'file.name', expected: 'a file name without a path or control characters' }],
+        problems: [
+          { path: 'file.name', expected: 'a file name without a path, control characters or direction overrides' },
+        ],
       });
     }
     const mediaType = essenceOf(part.type);
@@ -158,8 +166,31 @@ export class FileUploadRedemption {
         `This field accepts ${field.options.allowedMimeTypes.join(', ')}.`,
       );
     }
+    const mismatches = declaredMismatches(declared, { name: name.data, mediaType, size: part.size });
+    if (mismatches.length > 0) {
+      throw new FrameworkError('VALIDATION_FAILED', 'The file is not the one this upload grant was requested for.', {
+        reason: 'input_invalid',
+        problems: mismatches,
+      });
+    }
     return { name: name.data, mediaType, bytes: new Uint8Array(await part.arrayBuffer()) };
   }
+}
+
+/** How an uploaded file differs from the facts its grant was requested with (what was not declared is not checked). */
+function declaredMismatches(
+  declared: DeclaredFile | undefined,
+  file: { name: string; mediaType: string; size: number },
+): InputProblem[] {
+  if (!declared) return [];
+  const problems: InputProblem[] = [];
+  if (declared.name !== undefined && declared.name !== file.name)
+    problems.push({ path: 'file.name', expected: 'the file name the grant was requested for' });
+  if (declared.mimeType !== undefined && essenceOf(declared.mimeType) !== file.mediaType)
+    problems.push({ path: 'file.type', expected: `${essenceOf(declared.mimeType)}, as the grant was requested for` });
+  if (declared.size !== undefined && declared.size !== file.size)
+    problems.push({ path: 'file.size', expected: `${declared.size} bytes, as the grant was requested for` });
+  return problems;
 }
 
 /** A multipart file part as the platform's `FormData` gives it. */

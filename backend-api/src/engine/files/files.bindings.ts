@@ -1,9 +1,9 @@
 import type { Container } from 'inversify';
 import { SAAS_SERVICE_TYPES as T, type Clock } from '../container/index.js';
-import type { RuntimeConfiguration } from '../config/index.js';
 import type { ConsumableTokenService, RoleHierarchyResolver } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
 import type { ResourceStore } from '../persistence/index.js';
+import type { PublicUrls } from '../public-urls/index.js';
 import type { ExecutionContextCreator, OperationAdmission, ResourcesRegistry } from '../resources/index.js';
 import type { FileRecordsService } from './file-records.service.js';
 import { FileUploadGrantService } from './file-upload-grant.service.js';
@@ -15,7 +15,8 @@ export interface UploadGrantBindings {
   registry: ResourcesRegistry;
   store: ResourceStore;
   files: FileRecordsService;
-  runtime: Partial<RuntimeConfiguration>;
+  /** The backend's public URLs when one is configured (without, minting is refused). */
+  urls?: PublicUrls;
   clock: Clock;
   logger: Logger;
 }
@@ -37,7 +38,7 @@ export function bindUploadGrants(container: Container, bindings: UploadGrantBind
           store: bindings.store,
           tokens: container.get<ConsumableTokenService>(T.ConsumableTokenService),
           files: bindings.files,
-          runtime: bindings.runtime,
+          urls: bindings.urls,
           clock: bindings.clock,
         }),
     )

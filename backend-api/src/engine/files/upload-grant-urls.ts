@@ -1,7 +1,7 @@
-import type { RuntimeConfiguration } from '../config/index.js';
 import { FrameworkError } from '../errors/index.js';
-import { API_PREFIX } from '../urls/index.js';
+import type { PublicUrls } from '../public-urls/index.js';
 import type { CompiledOperation } from '../resources/index.js';
+import { API_PREFIX } from '../urls/index.js';
 import { UPLOAD_GRANT_HEADER } from './file-upload-grant.schema.js';
 
 /** Where a grant's upload goes: the operation's own URL plus `/files/<field>/upload`. */
@@ -11,47 +11,36 @@ export interface UploadRoute {
   fieldName: string;
 }
 
-const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
-
 /**
- * The backend's public URL from the resolved configuration (`runtime.endPoints.main_backend_api.publicUrl`), never
- * from the request's Host header: refused when it is not configured.
+ * The public URLs grants are written with, or a refusal when the backend has none configured: a grant is never
+ * made up from a request's Host header.
  */
-export function configuredPublicUrl(runtime: Partial<RuntimeConfiguration>): string {
-  const url = runtime.runtime?.endPoints.main_backend_api?.publicUrl;
-  if (!url) {
+export function requireConfiguredUrls(urls: PublicUrls | undefined): PublicUrls {
+  if (!urls) {
     throw new FrameworkError(
       'SERVICE_UNAVAILABLE',
-      'Upload grants are unavailable: the backend has no public URL (runtime.endPoints.main_backend_api.publicUrl).',
+      'Upload grants are unavailable: the backend has no public URL (set WILDO_PUBLIC_URL, or runtime.endPoints.main_backend_api.publicUrl).',
     );
   }
-  return withoutTrailingSlash(url);
-}
-
-/** The drop page's origin: the default frontend service's public URL, when one is declared. */
-export function configuredFrontendUrl(runtime: Partial<RuntimeConfiguration>): string | undefined {
-  const service = runtime.defaultFrontendService;
-  if (!service || !runtime.frontendServices?.[service]) return undefined;
-  const url = runtime.runtime?.endPoints[service]?.publicUrl;
-  return url ? withoutTrailingSlash(url) : undefined;
+  return urls;
 }
 
 /** The concrete upload URL of one field of one operation (`:organizationId` and `:id` filled in). */
-export function uploadUrlOf(publicUrl: string, operation: CompiledOperation, route: UploadRoute): string {
+export function uploadUrlOf(urls: PublicUrls, operation: CompiledOperation, route: UploadRoute): string {
   const path = (operation.http?.path ?? '')
     .replace(':organizationId', encodeURIComponent(route.organizationId ?? ''))
     .replace(':id', encodeURIComponent(route.recordId ?? ''));
-  return `${publicUrl}${API_PREFIX}${path}/files/${encodeURIComponent(route.fieldName)}/upload`;
+  return urls.backendUrl(`${API_PREFIX}${path}/files/${encodeURIComponent(route.fieldName)}/upload`);
 }
 
 /** The status URL of a grant, named by its token's public handle (never the token). */
-export function statusUrlOf(publicUrl: string, handle: string): string {
-  return `${publicUrl}${API_PREFIX}/files/upload-grants/${handle}`;
+export function statusUrlOf(urls: PublicUrls, handle: string): string {
+  return urls.backendUrl(`${API_PREFIX}/files/upload-grants/${handle}`);
 }
 
 /** The browser drop page: the grant travels in the fragment, which browsers never send to a server. */
-export function uploadPageUrlOf(frontendUrl: string, token: string, statusUrl: string): string {
-  return `${frontendUrl}/uploads#grant=${encodeURIComponent(token)}&status=${encodeURIComponent(statusUrl)}`;
+export function uploadPageUrlOf(urls: PublicUrls, token: string, statusUrl: string): string {
+  return urls.pageUrl(`/uploads#grant=${encodeURIComponent(token)}&status=${encodeURIComponent(statusUrl)}`);
 }
 
 const SIMPLE_NAME = /^[A-Za-z0-9._ -]{1,100}$/;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
-import { PAGE_CONTENT_SECURITY_POLICY } from './frontend-assets.js';
+import { PAGE_CONTENT_SECURITY_POLICY, PAGE_REFERRER_POLICY } from './frontend-assets.js';
 
 const PAGE = '<!doctype html><title>Wildo</title><div id="root"></div>';
 
@@ -35,6 +35,9 @@ describe('the built frontend served from the backend', () => {
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['cache-control']).toBe('no-store');
+    // `same-origin` is stricter than `strict-origin-when-cross-origin`: nothing of the page's address leaves the site.
+    expect(res.headers['referrer-policy']).toBe(PAGE_REFERRER_POLICY);
+    expect(PAGE_REFERRER_POLICY).toBe('same-origin');
   }
 
   it('answers / with the page and its security headers', async () => {

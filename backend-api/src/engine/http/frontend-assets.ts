@@ -6,12 +6,17 @@ import express, { Router, type Response } from 'express';
 export const PAGE_CONTENT_SECURITY_POLICY =
   "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
 
+/** The referrer policy of every page: the full address within the site, nothing to other sites. */
+export const PAGE_REFERRER_POLICY = 'same-origin';
+
 /** Headers every HTML response of the frontend carries, whichever route served it. */
 function setPageHeaders(res: Response): void {
   res.setHeader('cache-control', 'no-store');
   res.setHeader('x-frame-options', 'DENY');
   res.setHeader('content-security-policy', PAGE_CONTENT_SECURITY_POLICY);
   res.setHeader('x-content-type-options', 'nosniff');
+  // No page address (with its query) ever leaves for another site: links and redirects out carry no referrer.
+  res.setHeader('referrer-policy', PAGE_REFERRER_POLICY);
 }
 
 /**

@@ -2,17 +2,20 @@ import express, { type Express } from 'express';
 import type { Container } from 'inversify';
 import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import type { CoordinationBackend, CounterPolicy } from '../coordination/index.js';
-import type {
-  AccessTokenService,
-  Authenticator,
-  IdentitySettings,
-  InvitationsService,
-  OrganizationsService,
-  PrincipalDirectory,
-  RoleHierarchyResolver,
-  SigningKeyService,
-  StepUpService,
-  UsersService,
+import {
+  DeviceCookies,
+  type AccessTokenService,
+  type Authenticator,
+  type EmailOwnershipService,
+  type IdentitySettings,
+  type InvitationsService,
+  type OrganizationsService,
+  type PrimarySecret,
+  type PrincipalDirectory,
+  type RoleHierarchyResolver,
+  type SigningKeyService,
+  type StepUpService,
+  type UsersService,
 } from '../identity/index.js';
 import {
   createAuthRouter,
@@ -22,7 +25,10 @@ import {
   LoginThrottle,
 } from '../identity/routes/index.js';
 import type { Logger } from '../logging/index.js';
+import { createOutboxRouter, type OutboxMailSender } from '../mail/index.js';
+import type { PublicUrls } from '../public-urls/index.js';
 import type { OperationDispatcher, RateLimitService, ResourcesRegistry } from '../resources/index.js';
+import { DEFAULT_EVENT_STREAM_SETTINGS, EventStreams, type EventStreamSettings } from '../routing/index.js';
 import { A2aRuntime, createA2aRouter, createA2aWellKnownRouter } from '../a2a/index.js';
 import { createAgentsRouter } from '../agents/index.js';
 import type { ApprovalService } from '../agents/approvals/index.js';
@@ -71,6 +77,8 @@ export interface HttpSettings {
   trustProxy: boolean | number | string;
   /** A built frontend to serve from the backend's origin (the consent page lives there); none by default. */
   frontendDist?: string;
+  /** Server-sent event streams: per-principal count, heartbeat, idle timeout (defaults in `DEFAULT_EVENT_STREAM_SETTINGS`). */
+  streams: Partial<EventStreamSettings>;
 }
 
 /** Defaults of {@link HttpSettings}. */
@@ -78,6 +86,7 @@ export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
   bodyLimitBytes: 1024 * 1024,
   burst: { points: 600, durationMs: 10_000 },
   trustProxy: false,
+  streams: DEFAULT_EVENT_STREAM_SETTINGS,
 };
 
 /**
@@ -95,6 +104,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
   app.set('query parser', 'simple');
 
   const oauthSettings = get<OAuthSettings>(SAAS_SERVICE_TYPES.OAuthSettings);
+  const streams = new EventStreams({ ...DEFAULT_EVENT_STREAM_SETTINGS, ...settings.streams });
   app.use(requestContextMiddleware);
   app.use(accessLogMiddleware(logger, API_PREFIX));
   app.use(storableUrlMiddleware);
@@ -128,6 +138,9 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
   );
   const api = express.Router();
   api.use(onlyUnder(HEALTH_PATH, [createHealthRouter(get<DatabaseHealth>(SAAS_SERVICE_TYPES.Database))]));
+  // Development only: the mails kept instead of sent, like a local mail catcher (no credential).
+  if (container.isBound(SAAS_SERVICE_TYPES.DevelopmentOutbox))
+    api.use(onlyUnder('/dev/', [createOutboxRouter(get<OutboxMailSender>(SAAS_SERVICE_TYPES.DevelopmentOutbox))]));
   // Upload grant holders need no session: the grant travels in its own header, the file as multipart.
   const fileRoutes = {
     grants: get<FileUploadGrantService>(FILES_TYPES.FileUploadGrants),
@@ -155,6 +168,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
         burst: settings.burst,
         logger,
         issuer: oauthSettings.issuer,
+        streams,
       }),
     ]),
   );
@@ -172,6 +186,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
         burst: settings.burst,
         logger,
         authorization: oauthSettings,
+        streams,
       }),
     ]),
   );
@@ -198,6 +213,11 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
         get<IdentitySettings>(SAAS_SERVICE_TYPES.IdentitySettings).loginThrottle,
       ),
       stepUp: get<StepUpService>(SAAS_SERVICE_TYPES.StepUpService),
+      ownership: get<EmailOwnershipService>(SAAS_SERVICE_TYPES.EmailOwnershipService),
+      devices: new DeviceCookies(
+        get<PrimarySecret>(SAAS_SERVICE_TYPES.PrimarySecret),
+        new URL(get<PublicUrls>(SAAS_SERVICE_TYPES.PublicUrls).backend).protocol === 'https:',
+      ),
     }),
   );
   api.use(createFileGrantRouter(fileRoutes));
@@ -225,6 +245,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       conversations: get<ConversationService>(SAAS_SERVICE_TYPES.ConversationService),
       approvals: get<ApprovalService>(SAAS_SERVICE_TYPES.ApprovalService),
       logger,
+      streams,
     }),
   );
   app.use(API_PREFIX, api);

@@ -85,7 +85,7 @@ function handlerFor(operation: CompiledOperation, dispatcher: OperationDispatche
     const result = await dispatcher.dispatch(request);
     if (operation.lifecycle === 'deprecated') res.setHeader('deprecation', 'true');
     if (result.version !== undefined) res.setHeader('etag', `"${result.version}"`);
-    sendData(res, status, result.data, result.nextCursor);
+    sendData(res, status, result.data, result.nextCursor, result.withheld);
   };
 }
 

@@ -14,7 +14,13 @@ const TOKEN_PREFIX: Record<CoreConsumableTokenTypes, string> = {
   [CoreConsumableTokenTypes.REAUTH_PROOF]: 'ra_',
   [CoreConsumableTokenTypes.OAUTH_CONSENT_REQUEST]: 'wcr_',
   [CoreConsumableTokenTypes.FILE_UPLOAD_GRANT]: 'wug_',
+  [CoreConsumableTokenTypes.EMAIL_VERIFICATION]: 'wev_',
 };
+/**
+ * How long a token is kept after it expired before it is swept: its status can still be read in that time (an
+ * upload grant's status URL answers `expired`, not 404).
+ */
+export const EXPIRED_TOKEN_RETENTION_MS = 7 * 24 * 60 * 60_000;
 /** 256 bits of randomness, base64url. */
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -89,13 +95,15 @@ export class ConsumableTokenService {
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
   ) {}
 
-  /** Mints and stores a token; expired tokens of every kind are swept on the way. */
+  /** Mints and stores a token; tokens of every kind that expired over a week ago are swept on the way. */
   async createToken<TMetadata>(creation: ConsumableTokenCreation<TMetadata>): Promise<IssuedConsumableToken> {
     const lifetimeMs = durationToMilliseconds(creation.expiresIn);
     const token = `${TOKEN_PREFIX[creation.tokenType]}${randomBytes(32).toString('base64url')}`;
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + lifetimeMs);
-    await this.db.query('DELETE FROM wildo_consumable_tokens WHERE expires_at < $1', [now]);
+    await this.db.query('DELETE FROM wildo_consumable_tokens WHERE expires_at < $1', [
+      new Date(now.getTime() - EXPIRED_TOKEN_RETENTION_MS),
+    ]);
     await this.db.query(
       `INSERT INTO wildo_consumable_tokens
          (token_hash, token_type, consumption_mode, user_id, organization_id, resource_identifier, related_id, roles, metadata, created_at, expires_at)

@@ -20,16 +20,22 @@ export interface IdentitySettings {
   passwordHashing: Readonly<PasswordHashParameters>;
 }
 
+/** What a backend's options may change of the identity settings (any sign-in budget alone). */
+export type IdentitySettingsOverrides = Partial<Omit<IdentitySettings, 'loginThrottle'>> & {
+  loginThrottle?: Partial<LoginThrottlePolicy>;
+};
+
 /** Settings for a backend reachable at `publicUrl`. */
-export function identitySettingsFor(publicUrl: string, overrides: Partial<IdentitySettings> = {}): IdentitySettings {
+export function identitySettingsFor(publicUrl: string, overrides: IdentitySettingsOverrides = {}): IdentitySettings {
   const issuer = publicUrl.replace(/\/+$/, '');
+  const { loginThrottle, ...rest } = overrides;
   return {
     issuer,
     apiAudience: `${issuer}${API_PREFIX}`,
     accessTokenLifetimeMinutes: 15,
-    loginThrottle: DEFAULT_LOGIN_THROTTLE,
     invitationLifetimeDays: 14,
     passwordHashing: PASSWORD_HASH_PARAMETERS,
-    ...overrides,
+    ...rest,
+    loginThrottle: { ...DEFAULT_LOGIN_THROTTLE, ...loginThrottle },
   };
 }

@@ -97,4 +97,10 @@ CREATE TABLE wildo_consumable_tokens (
 CREATE INDEX wildo_consumable_tokens_by_expiry ON wildo_consumable_tokens (expires_at);
 `,
   },
+  {
+    // When the account proved its address (a link mailed to it was opened); null: never. Only a proven address
+    // may accept an invitation sent to it.
+    id: '0005_email_verification',
+    sql: 'ALTER TABLE wildo_users ADD COLUMN email_verified_at timestamptz;',
+  },
 ];

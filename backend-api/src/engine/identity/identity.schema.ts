@@ -12,6 +12,9 @@ export const SignupRequestSchema = z.strictObject({
 });
 export type SignupRequest = z.infer<typeof SignupRequestSchema>;
 
+/** `POST /api/v1/auth/verify-email`: the token of a link mailed to an address. */
+export const VerifyEmailRequestSchema = z.strictObject({ token: z.string().min(1).max(200) });
+
 /** `POST /api/v1/auth/login`. */
 export const LoginRequestSchema = z.strictObject({
   email: z.string().min(1).max(254),
@@ -55,6 +58,8 @@ export interface PublicUser {
   email: string;
   displayName: string | null;
   appRoles: string[];
+  /** Whether the account proved its address through a link mailed to it (needed to accept an invitation). */
+  emailVerified: boolean;
   createdAt: string;
 }
 

@@ -26,7 +26,7 @@ export { SqlPrincipalDirectory } from './sql-principal-directory.service.js';
 export { StepUpService } from './step-up.service.js';
 export { normalizeEmail, UsersService } from './users.service.js';
 export { TokenRevocations } from './token-revocations.service.js';
-export { type IdentitySettings, identitySettingsFor } from './identity-settings.js';
+export { type IdentitySettings, type IdentitySettingsOverrides, identitySettingsFor } from './identity-settings.js';
 export { IDENTITY_MIGRATIONS } from './identity.migrations.js';
 export { clientRevocationSubject, grantRevocationSubject } from './token-revocation-index.js';
 export {
@@ -37,8 +37,12 @@ export {
   ReauthRequestSchema,
   SetApplicationRolesRequestSchema,
   SignupRequestSchema,
+  VerifyEmailRequestSchema,
 } from './identity.schema.js';
 export { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from './login-throttle.policy.js';
+export { DEVICE_COOKIE_LIFETIME_DAYS, DeviceCookies, type DeviceCookie } from './device-cookies.js';
+export { EMAIL_LINK_LIFETIME_HOURS, EmailOwnershipService, type EmailLinkOutcome } from './email-ownership.service.js';
+export { IdentityMailer } from './identity-mailer.js';
 export {
   reachableMemberships,
   reachesBeyondOrganizations,

@@ -6,6 +6,8 @@ import { FrameworkError } from '../errors/index.js';
 import type { SqlDatabase, SqlExecutor } from '../persistence/index.js';
 import type { RoleHierarchyResolver } from './role-hierarchy.service.js';
 import type { IdentitySettings } from './identity-settings.js';
+import type { IdentityMailer } from './identity-mailer.js';
+import { invitationMail } from './identity-mails.js';
 import {
   bumpAuthorizationVersion,
   insertMembership,
@@ -55,8 +57,9 @@ const notOpen = () =>
 
 /**
  * Invitations to organizations. Membership is never granted by someone else: an admin invites an email with a
- * role within their own ceiling, and only the signed-in account whose normalized email matches can accept
- * (no email is verified, so nothing is granted at sign-up). Creating an invitation answers the same whether or
+ * role within their own ceiling, and the address gets a mail; only the signed-in account whose normalized email
+ * matches, and which proved that address through a mailed link, sees, accepts or declines it (an account that has
+ * not proved its address is answered as for an unknown invitation). Creating an invitation answers the same whether or
  * not an account exists for the email. Accepting is one transaction (invitation state, membership, authorization
  * version), followed by a principal-directory invalidation on every replica.
  */
@@ -68,6 +71,7 @@ export class InvitationsService {
     @inject(SAAS_SERVICE_TYPES.RoleHierarchyResolver) private readonly roles: RoleHierarchyResolver,
     @inject(SAAS_SERVICE_TYPES.IdentitySettings) private readonly settings: IdentitySettings,
     @inject(SAAS_SERVICE_TYPES.Clock) private readonly clock: Clock,
+    @inject(SAAS_SERVICE_TYPES.IdentityMailer) private readonly mailer: IdentityMailer,
   ) {}
 
   /** Refuses a caller whose role in the organization may not invite at all (checked before the request is read). */
@@ -112,7 +116,31 @@ export class InvitationsService {
         );
       return rows[0];
     });
+    await this.mailInvitation(email, row);
     return this.toSent(row);
+  }
+
+  /** Tells the address about its invitation (a failed mail is logged: the invitation also waits on its page). */
+  private async mailInvitation(email: string, row: InvitationRow): Promise<void> {
+    const { rows } = await this.db.query<{ organization_name: string; inviter: string | null }>(
+      `SELECT o.name AS organization_name, COALESCE(u.display_name, u.email) AS inviter
+       FROM wildo_organizations o LEFT JOIN wildo_users u ON u.id = $2 WHERE o.id = $1`,
+      [row.organization_id, row.invited_by_user_id],
+    );
+    const facts = rows[0];
+    if (!facts) return;
+    const mail = invitationMail(
+      email.trim(),
+      {
+        organizationName: facts.organization_name,
+        invitedBy: facts.inviter ?? 'An administrator',
+        role: row.role,
+        days: this.settings.invitationLifetimeDays,
+      },
+      { invitations: this.mailer.pageUrl('/account/invitations'), signup: this.mailer.pageUrl('/signup') },
+      this.mailer.context(),
+    );
+    await this.mailer.notify(mail);
   }
 
   /** The organization's invitations with their status, newest first. */
@@ -148,7 +176,7 @@ export class InvitationsService {
        JOIN wildo_invitations i ON i.email_normalized = me.email_normalized
        JOIN wildo_organizations o ON o.id = i.organization_id
        LEFT JOIN wildo_users inviter ON inviter.id = i.invited_by_user_id
-       WHERE me.id = $1 AND i.status = 'pending' AND i.expires_at > $2
+       WHERE me.id = $1 AND me.email_verified_at IS NOT NULL AND i.status = 'pending' AND i.expires_at > $2
        ORDER BY i.created_at, i.id`,
       [userId, this.clock.now()],
     );
@@ -216,7 +244,7 @@ export class InvitationsService {
     return this.mayInvite(inviterRole) && this.roles.isWithin(role, [inviterRole]);
   }
 
-  // Another account's invitation is answered exactly like an unknown one.
+  // Another account's invitation, or one to an address this account has not proved, is answered like an unknown one.
   private async addressedTo(
     tx: SqlExecutor,
     userId: string,
@@ -225,7 +253,7 @@ export class InvitationsService {
   ): Promise<InvitationRow> {
     const { rows } = await tx.query<InvitationRow>(
       `SELECT ${COLUMNS} FROM wildo_invitations i JOIN wildo_users me ON me.email_normalized = i.email_normalized
-       WHERE i.id = $1 AND me.id = $2${lock ? ' FOR UPDATE OF i' : ''}`,
+       WHERE i.id = $1 AND me.id = $2 AND me.email_verified_at IS NOT NULL${lock ? ' FOR UPDATE OF i' : ''}`,
       [invitationId, userId],
     );
     if (!rows[0]) throw noSuchInvitation();

@@ -4,7 +4,7 @@ import { inject, injectable } from 'inversify';
 import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
 import type { SqlDatabase, SqlExecutor } from '../persistence/index.js';
-import type { PublicUser, SignupRequest } from './identity.schema.js';
+import type { PublicUser } from './identity.schema.js';
 import type { PasswordHasher } from './password-hasher.service.js';
 import type { PrincipalDirectory } from './principal-directory.js';
 
@@ -16,6 +16,7 @@ interface UserRow {
   status: 'active' | 'disabled';
   app_roles: string[];
   authorization_version: number;
+  email_verified_at: Date | string | null;
   created_at: Date | string;
 }
 
@@ -36,9 +37,17 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-const USER_COLUMNS = 'id, email, display_name, password_hash, status, app_roles, authorization_version, created_at';
+const USER_COLUMNS =
+  'id, email, display_name, password_hash, status, app_roles, authorization_version, email_verified_at, created_at';
 
-/** Accounts: sign-up, password check, application roles and status (each change bumps the authorization version). */
+/** An account to create from a sign-up whose address was just proven. */
+export interface VerifiedSignup {
+  email: string;
+  passwordHash: string;
+  displayName?: string | undefined;
+}
+
+/** Accounts: creation from a proven sign-up, password check, proven addresses, application roles and status (each role or status change bumps the authorization version). */
 @injectable()
 export class UsersService {
   constructor(
@@ -49,32 +58,48 @@ export class UsersService {
   ) {}
 
   /**
-   * Creates an account with APP_USER. Nothing a person submits makes them an administrator: an operator grants
-   * APP_ADMIN on the server (`wildo users grant-role`), or an administrator through the API.
+   * Creates an account with APP_USER whose address is proven (its sign-up link was opened), or null when the address
+   * already has an account. Nothing a person submits makes them an administrator: an operator grants APP_ADMIN on the
+   * server (`wildo users grant-role`), or an administrator through the API.
    */
-  async signup(request: SignupRequest): Promise<AuthenticatedUser> {
-    const normalized = normalizeEmail(request.email);
+  async createVerified(signup: VerifiedSignup): Promise<AuthenticatedUser | null> {
     const roles = [CORE_APP_ROLES.APP_USER];
-    const passwordHash = await this.hasher.hash(request.password);
     const now = this.clock.now();
     const { rows } = await this.db.query<UserRow>(
-      `INSERT INTO wildo_users (id, email, email_normalized, display_name, password_hash, status, app_roles, authorization_version, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, 'active', $6, 1, $7, $7)
+      `INSERT INTO wildo_users (id, email, email_normalized, display_name, password_hash, status, app_roles, authorization_version, email_verified_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, 'active', $6, 1, $7, $7, $7)
        ON CONFLICT (email_normalized) DO NOTHING
        RETURNING ${USER_COLUMNS}`,
       [
         randomUUID(),
-        request.email.trim(),
-        normalized,
-        request.displayName ?? null,
-        passwordHash,
+        signup.email.trim(),
+        normalizeEmail(signup.email),
+        signup.displayName ?? null,
+        signup.passwordHash,
         JSON.stringify(roles),
         now,
       ],
     );
     const row = rows[0];
-    if (!row) throw new FrameworkError('CONFLICT', 'An account with this email already exists.');
-    return { user: toPublicUser(row), authorizationVersion: row.authorization_version };
+    return row ? { user: toPublicUser(row), authorizationVersion: row.authorization_version } : null;
+  }
+
+  /**
+   * Records that the account proved its address: only while the account still has that address (normalized), so a
+   * link mailed to a former address proves nothing. Returns the account, or null when it no longer matches.
+   */
+  async markEmailVerified(userId: string, emailNormalized: string): Promise<PublicUser | null> {
+    const { rows } = await this.db.query<UserRow>(
+      `UPDATE wildo_users SET email_verified_at = COALESCE(email_verified_at, $3), updated_at = $3
+       WHERE id = $1 AND email_normalized = $2 AND status = 'active' RETURNING ${USER_COLUMNS}`,
+      [userId, emailNormalized, this.clock.now()],
+    );
+    return rows[0] ? toPublicUser(rows[0]) : null;
+  }
+
+  /** Whether an account has this address (any letter case). */
+  async emailTaken(email: string): Promise<boolean> {
+    return (await this.findIdByEmail(email)) !== null;
   }
 
   /** The active user with this email and password, or null (same cost either way). */
@@ -180,6 +205,7 @@ function toPublicUser(row: UserRow): PublicUser {
     email: row.email,
     displayName: row.display_name,
     appRoles: row.app_roles,
+    emailVerified: row.email_verified_at !== null,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }

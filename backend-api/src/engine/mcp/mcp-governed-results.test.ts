@@ -103,11 +103,13 @@ describe('MCP result projection', () => {
       owner: { name: 'Ada' },
       items: [{ label: 'first' }, { label: 'second' }],
     });
-    const withheld = (result._meta![GOVERNANCE_META.PROJECTION] as { withheld: string[] }).withheld;
-    expect([...withheld].sort()).toEqual(['*', 'items[1].*', 'owner.*']);
+    const withheld = (result._meta![GOVERNANCE_META.PROJECTION] as { withheld: { path: string; reason: string }[] })
+      .withheld;
+    expect(withheld.map(({ path }) => path).sort()).toEqual(['*', 'items[1].*', 'owner.*']);
+    expect(new Set(withheld.map(({ reason }) => reason))).toEqual(new Set(['undeclared']));
     const text = result.content.map((block) => block.text).join('\n');
-    expect(text).toContain('withheld');
-    for (const path of withheld) expect(text).toContain(path);
+    expect(text).toContain('Withheld');
+    for (const { path } of withheld) expect(text).toContain(path);
     const everything = JSON.stringify(result);
     for (const leaked of [...LEAKED.keys, ...LEAKED.values]) expect(everything).not.toContain(leaked);
   });

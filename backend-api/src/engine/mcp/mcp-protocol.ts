@@ -35,4 +35,6 @@ export const GOVERNANCE_META = {
   LIFECYCLE_BLOCKED: 'dev.wildo/lifecycle_blocked',
   TOOL_ERROR: 'dev.wildo/tool_error',
   PROJECTION: 'dev.wildo/projection',
+  CONTRACT_VIOLATION: 'dev.wildo/contract_violation',
+  OPERATION_FAILED: 'dev.wildo/operation_failed',
 } as const;

@@ -1,20 +1,30 @@
 import type { FrameworkError } from '../errors/index.js';
+import { withheldNote, type WithheldValue } from '../governance/index.js';
 import { GOVERNANCE_META } from './mcp-protocol.js';
 import type { McpToolResult } from './mcp-tools.types.js';
 
-/** Renders a successful result: structured content, a text rendering, and where projection withheld data. */
-export function successResult(structured: unknown, withheld: readonly string[]): McpToolResult {
+/**
+ * Renders a successful result: structured content and its text rendering; when projection withheld values, a
+ * second text block says where and why, and `_meta["dev.wildo/projection"].withheld` lists them (`{ path, reason }`).
+ */
+export function successResult(structured: unknown, withheld: readonly WithheldValue[]): McpToolResult {
   const object = structured !== null && typeof structured === 'object' && !Array.isArray(structured);
   const text = JSON.stringify(structured, null, 2) ?? 'null';
-  const note =
-    withheld.length > 0
-      ? `\n\nSome data was withheld by the response contract at: ${[...new Set(withheld)].join(', ')}.`
-      : '';
+  if (withheld.length === 0) {
+    return {
+      content: [{ type: 'text', text }],
+      ...(object ? { structuredContent: structured as Record<string, unknown> } : {}),
+      isError: false,
+    };
+  }
   return {
-    content: [{ type: 'text', text: `${text}${note}` }],
+    content: [
+      { type: 'text', text },
+      { type: 'text', text: withheldNote(withheld) },
+    ],
     ...(object ? { structuredContent: structured as Record<string, unknown> } : {}),
     isError: false,
-    ...(withheld.length > 0 ? { _meta: { [GOVERNANCE_META.PROJECTION]: { withheld: [...new Set(withheld)] } } } : {}),
+    _meta: { [GOVERNANCE_META.PROJECTION]: { withheld } },
   };
 }
 
@@ -59,9 +69,25 @@ export function errorResult(tool: string, error: FrameworkError): McpToolResult 
       reason,
     });
   }
+  if (error.violation) {
+    return refusal(
+      `${tool} returned a result that does not match its declared output contract; the result was withheld.`,
+      GOVERNANCE_META.CONTRACT_VIOLATION,
+      { error: 'contract_violation', tool, missing: error.violation.missing, invalid: error.violation.invalid },
+    );
+  }
+  if (error.failure) {
+    return refusal(`${tool} failed: ${error.failure.description}`, GOVERNANCE_META.OPERATION_FAILED, {
+      error: 'operation_failed',
+      tool,
+      failure: error.failure.code,
+      description: error.failure.description,
+    });
+  }
   const kind = error.code === 'INTERNAL' ? 'internal_error' : error.code.toLowerCase();
   const message = error.code === 'INTERNAL' ? `${tool} failed on the server.` : `${tool} failed: ${error.message}`;
-  return refusal(message, GOVERNANCE_META.TOOL_ERROR, { error: kind, tool });
+  const status = error.upstreamStatus !== undefined ? { upstreamStatus: error.upstreamStatus } : {};
+  return refusal(message, GOVERNANCE_META.TOOL_ERROR, { error: kind, tool, ...status });
 }
 
 function refusal(text: string, key: string, meta: Record<string, unknown>): McpToolResult {

@@ -2,7 +2,7 @@ import { ResourceServerKind } from '@wildo/shared-lib';
 import express, { Router, type Request, type Response } from 'express';
 import type { CounterPolicy } from '../coordination/index.js';
 import { FrameworkError, toFrameworkError } from '../errors/index.js';
-import { burstKeyOf, httpState } from '../routing/index.js';
+import { burstKeyOf, httpState, streamOwnerOf, type EventStreams, type StreamKeepAlive } from '../routing/index.js';
 import { ENGINE_VERSION } from '../config/index.js';
 import {
   readUserSnapshot,
@@ -51,6 +51,8 @@ export interface McpRouterOptions {
   logger: Logger;
   /** The issuer (public URL); its host, and loopback hosts for a loopback issuer, are the accepted `Host`s. */
   issuer: string;
+  /** Open streams per principal, heartbeats and the idle timeout of a tool call answered as a stream (progress). */
+  streams: EventStreams;
 }
 
 const SERVER_INFO = { name: 'wildo-mcp', version: ENGINE_VERSION };
@@ -253,22 +255,33 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       );
     }
     let sse = false;
-    const write = (payload: unknown) => res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
+    let alive: StreamKeepAlive | undefined;
+    const write = (payload: unknown) => {
+      alive?.touch();
+      if (!res.writableEnded && !res.destroyed) res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
+    };
     const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
-    const progress =
+    // Progress streams only within the principal's stream budget; beyond it the call answers in one response.
+    const release =
       token !== undefined && (req.get('accept') ?? '').includes('text/event-stream')
-        ? async (value: number, total?: number) => {
-            if (!sse) {
-              sse = true;
-              res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-            }
-            write({
-              jsonrpc: '2.0',
-              method: 'notifications/progress',
-              params: { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}) },
-            });
-          }
+        ? streamSlot(options.streams, principal)
         : undefined;
+    if (release) res.once('close', release);
+    const progress = release
+      ? async (value: number, total?: number) => {
+          if (!sse) {
+            sse = true;
+            res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+            // A call quiet past the idle timeout loses its stream (its effect, if any, still happens).
+            alive = options.streams.keepAlive(res, () => undefined);
+          }
+          write({
+            jsonrpc: '2.0',
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}) },
+          });
+        }
+      : undefined;
     try {
       // The blanket principal throttle refuses a call as a governed result, like an operation's own policy.
       const result = throttled
@@ -306,6 +319,15 @@ export function createMcpRouter(options: McpRouterOptions): Router {
 
   router.all([MCP_PATH, `${MCP_PATH}/:instance`], handle);
   return router;
+}
+
+/** A stream slot of the principal, or undefined when all are taken (the call then answers without streaming). */
+function streamSlot(streams: EventStreams, principal: AuthenticatedPrincipal): (() => void) | undefined {
+  try {
+    return streams.acquire(streamOwnerOf(principal));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Results of the methods anyone may call: the handshake and stateless discovery. */

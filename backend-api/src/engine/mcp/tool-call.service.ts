@@ -100,7 +100,6 @@ export class McpToolCallService {
       ? await callOrganization(this.directory, call.principal, args.organizationId)
       : undefined;
     delete args.organizationId;
-    const withheld: string[] = [];
     const request: DispatchRequest = {
       operation,
       principal: call.principal,
@@ -109,11 +108,10 @@ export class McpToolCallService {
       contextIds: organizationId ? { organizationId } : {},
       ...(id ? { id } : {}),
       ...(operation.core === CoreResourceOperation.LIST ? { listArguments: args } : { body: args }),
-      withheld,
     };
     const result = await this.dispatcher.dispatch(request);
     const structured =
       result.nextCursor !== undefined ? { data: result.data, nextCursor: result.nextCursor } : result.data;
-    return successResult(structured, withheld);
+    return successResult(structured, result.withheld ?? []);
   }
 }

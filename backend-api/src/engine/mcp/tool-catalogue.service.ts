@@ -280,14 +280,16 @@ export class McpToolCatalogue {
 
   private annotations(operation: CompiledOperation): McpToolAnnotations {
     const read = operation.effect === ResourceOperationEffect.READ;
+    const irreversible = operation.effect === ResourceOperationEffect.IRREVERSIBLE;
     const risky =
       operation.riskLevel === ResourceOperationRiskLevel.HIGH ||
       operation.riskLevel === ResourceOperationRiskLevel.CRITICAL;
     return {
       readOnlyHint: read,
-      destructiveHint: operation.effect === ResourceOperationEffect.DESTRUCTIVE || (!read && risky),
+      destructiveHint: operation.effect === ResourceOperationEffect.DESTRUCTIVE || irreversible || (!read && risky),
       idempotentHint:
-        read || operation.core === CoreResourceOperation.UPDATE || operation.core === CoreResourceOperation.DELETE,
+        !irreversible &&
+        (read || operation.core === CoreResourceOperation.UPDATE || operation.core === CoreResourceOperation.DELETE),
       openWorldHint: false,
     };
   }

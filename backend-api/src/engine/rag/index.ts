@@ -9,18 +9,29 @@ export type {
   EmbedTextsRequest,
   EmbedTextsResult,
 } from './embeddings/embeddings.types.js';
+export { inflateArchive, type InflatedEntries, type InflateSelection } from './extraction/bounded-inflater.js';
 export {
   extractDocumentText,
   normalizeMediaType,
+  readDocumentLocally,
   type DocumentTextOptions,
+  type LocalDocumentReader,
+  type LocalReading,
   type TextRecognitionProvider,
 } from './extraction/document-text.js';
+export {
+  DEFAULT_EXTRACTION_WORKER_SETTINGS,
+  ExtractionWorker,
+  type ExtractionWorkerSettings,
+} from './extraction/extraction-worker.js';
 export {
   DEFAULT_EXTRACTION_LIMITS,
   EXTRACTION_MEDIA_TYPES,
   ExtractionError,
+  RATIO_CHECK_FLOOR_BYTES,
   type ExtractedText,
   type ExtractionFailureReason,
+  type ExtractionLimitName,
   type ExtractionLimits,
 } from './extraction/extraction.types.js';
 export { FileTextExtractionService, type ExtractableFile } from './extraction/file-text-extraction.service.js';

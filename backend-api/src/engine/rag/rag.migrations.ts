@@ -60,4 +60,9 @@ CREATE INDEX ${RAG_CHUNKS_TABLE}_org_idx ON ${RAG_CHUNKS_TABLE} (resource_type, 
 CREATE INDEX ${RAG_CHUNKS_TABLE}_user_idx ON ${RAG_CHUNKS_TABLE} (resource_type, user_id);
 `,
   },
+  {
+    // Which bound a refused file met (inflated bytes, compression ratio, memory, time, ...), beside its reason.
+    id: '0502_rag_source_failure_detail',
+    sql: `ALTER TABLE ${RAG_SOURCES_TABLE} ADD COLUMN failure_detail text;`,
+  },
 ];

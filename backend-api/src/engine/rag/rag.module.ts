@@ -8,6 +8,8 @@ import type { AgentTraceSink } from '../observability/index.js';
 import type { SqlDatabase } from '../persistence/index.js';
 import type { RoleHierarchyResolver } from '../identity/index.js';
 import { EmbeddingsBackendService } from './embeddings/embeddings-backend.service.js';
+import type { LocalDocumentReader } from './extraction/document-text.js';
+import type { ExtractionLimits } from './extraction/extraction.types.js';
 import { FileTextExtractionService } from './extraction/file-text-extraction.service.js';
 import { corpusDefinitionsOf } from './ingestion/corpus-definitions.js';
 import { RagIngestionService, type RagFileSource } from './ingestion/rag-ingestion.service.js';
@@ -26,10 +28,12 @@ export function createRagIngestion(options: {
   logger: Logger;
   clock: Clock;
   files?: RagFileSource;
+  /** Extraction bounds, and where the local readers run (the backend's extraction worker). */
+  extraction?: { limits?: Partial<ExtractionLimits>; reader?: LocalDocumentReader };
 }): RagIngestionService {
   return new RagIngestionService({
     corpora: corpusDefinitionsOf(options.registry.listResources()),
-    extraction: new FileTextExtractionService({ logger: options.logger }),
+    extraction: new FileTextExtractionService({ logger: options.logger, ...options.extraction }),
     logger: options.logger.child({ component: 'rag-ingestion' }),
     now: () => options.clock.now(),
     ...(options.files ? { files: options.files } : {}),

@@ -3,16 +3,18 @@ import type {
   CoreResourceOperation,
   ResourceOperationEffect,
   ResourceOperationLifecycle,
+  ResourceOperationFailures,
   ResourceOperationMcpExposure,
   ResourceOperationOwnerOnly,
+  ResourceOperationPolicies,
   ResourceOperationRateLimit,
   ResourceOperationRiskLevel,
   ResourceOperationVariant,
   ResourcePrimaryScope,
 } from '@wildo/shared-lib';
 import type { z } from 'zod';
+import type { Projector } from '../governance/index.js';
 import type { ResourceStoreDefinition, StoreFilterField } from '../persistence/index.js';
-import type { Projector } from './schema/index.js';
 
 /** Whether an operation addresses the collection or one record. */
 export type OperationTarget = 'collection' | 'instance';
@@ -55,6 +57,10 @@ export interface CompiledOperation {
   mcp?: ResourceOperationMcpExposure;
   description?: string;
   ownerOnly?: ResourceOperationOwnerOnly;
+  /** Who may call and how often per caller (the dispatch path's `policy` step). */
+  policies?: ResourceOperationPolicies;
+  /** The failures a custom operation declares (code → description). */
+  failures?: ResourceOperationFailures;
   /** A fresh single-use step-up proof must accompany the call. */
   requiresReauthentication: boolean;
   unimplemented: boolean;

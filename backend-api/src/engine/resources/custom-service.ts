@@ -1,5 +1,6 @@
-import type { CoreResourceOperation } from '@wildo/shared-lib';
+import type { CoreResourceOperation, ResourceOperationFailures } from '@wildo/shared-lib';
 import { FrameworkError, type InputProblem, type RefusalReason } from '../errors/index.js';
+import { declaredFailure, failureFromBackendAnswer, type BackendAnswer } from '../governance/index.js';
 import type { Logger } from '../logging/index.js';
 import type { SqlExecutor, StoreFilters } from '../persistence/index.js';
 import type { ExecutionContext } from './execution-context.js';
@@ -18,16 +19,33 @@ export interface ErrorBuilder {
   forbidden(message: string, reason?: RefusalReason): FrameworkError;
   notFound(message?: string): FrameworkError;
   conflict(message: string): FrameworkError;
+  /**
+   * One of the failures the operation declares, by its code: the caller receives the code and the declared
+   * description. A code the operation does not declare is an internal error (the caller sees the status only).
+   */
+  failure(code: string): FrameworkError;
+  /**
+   * A backend's non-2xx answer (its status and parsed body) as the error to throw: the declared failure its body
+   * names, else an error carrying the status only (see `failureFromBackendAnswer`).
+   */
+  fromBackendAnswer(answer: BackendAnswer): FrameworkError;
 }
 
-/** The default {@link ErrorBuilder}. */
-export const errorBuilder: ErrorBuilder = {
-  badRequest: (message, problems) =>
-    new FrameworkError('VALIDATION_FAILED', message, { reason: 'input_invalid', ...(problems ? { problems } : {}) }),
-  forbidden: (message, reason = 'role_refused') => new FrameworkError('FORBIDDEN', message, { reason }),
-  notFound: (message = 'The record was not found.') => new FrameworkError('NOT_FOUND', message),
-  conflict: (message) => new FrameworkError('CONFLICT', message),
-};
+/** The {@link ErrorBuilder} of an operation that declares `failures` (none: every failure code is undeclared). */
+export function errorBuilderFor(failures?: ResourceOperationFailures): ErrorBuilder {
+  return {
+    badRequest: (message, problems) =>
+      new FrameworkError('VALIDATION_FAILED', message, { reason: 'input_invalid', ...(problems ? { problems } : {}) }),
+    forbidden: (message, reason = 'role_refused') => new FrameworkError('FORBIDDEN', message, { reason }),
+    notFound: (message = 'The record was not found.') => new FrameworkError('NOT_FOUND', message),
+    conflict: (message) => new FrameworkError('CONFLICT', message),
+    failure: (code) => declaredFailure(failures, code),
+    fromBackendAnswer: (answer) => failureFromBackendAnswer(failures, answer),
+  };
+}
+
+/** The default {@link ErrorBuilder}: for hooks and guards, which belong to no one operation's declared failures. */
+export const errorBuilder: ErrorBuilder = errorBuilderFor();
 
 /** Records of one resource type inside the caller's tenant (the scope comes from the execution context). */
 export interface ScopedRecords {

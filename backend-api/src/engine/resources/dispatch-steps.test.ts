@@ -37,7 +37,12 @@ const notes = defineResource({
   schema: z.object({ title: z.string().max(100) }),
   operationsConfiguration: {
     [CoreResourceOperation.CREATE]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member }] },
-    [CoreResourceOperation.READ]: { variants: [{ variantType: API_CALL, isDefault: true, roles: member }] },
+    [CoreResourceOperation.READ]: {
+      variants: [
+        { variantType: API_CALL, isDefault: true, roles: member },
+        { variantType: API_CALL, key: 'people', roles: member, policies: { deny: [{ kind: 'machine' }] } },
+      ],
+    },
     [CoreResourceOperation.UPDATE]: {
       variants: [{ variantType: API_CALL, isDefault: true, roles: manager, requiresReauthentication: true }],
     },
@@ -89,12 +94,24 @@ function requestFor(core: CoreResourceOperation, extra: Partial<DispatchRequest>
   };
 }
 
+/** A stored note as the pipeline returns it, with a field the contract does not name. */
+const storedNote = {
+  _id: 'n-1',
+  title: 'Hello',
+  internalNote: 'not in the contract',
+  organizationId: 'o-1',
+  createdByUserId: 'u-1',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  version: 3,
+};
+
 /** Steps over fakes: a member's context, a store answering one note (with a field the contract does not name). */
 function fakes(roles: readonly string[] = member) {
   const deps = {
     contexts: { buildContext: vi.fn(async () => contextWith(roles)) },
     admission: new OperationAdmission(new RoleHierarchyResolver()),
-    rateLimits: { chargeOperation: vi.fn(async () => undefined) },
+    rateLimits: { chargeOperation: vi.fn(async () => undefined), chargePolicy: vi.fn(async () => undefined) },
     services: {
       executeCoreOperation: vi.fn(
         async (
@@ -106,7 +123,7 @@ function fakes(roles: readonly string[] = member) {
           options?: { gate?: () => Promise<void> },
         ) => {
           await options?.gate?.();
-          return { _id: id ?? 'n-new', title: 'Hello', internalNote: 'not in the contract', version: 3 };
+          return { ...storedNote, _id: id ?? 'n-new' };
         },
       ),
       executeCustomOperation: vi.fn(async () => ({})),
@@ -184,6 +201,27 @@ describe('the dispatch path as named steps', () => {
     expect(asManager.run('authorize', asManager.call)).toBeUndefined();
   });
 
+  it('policy: refuses a caller its deny list names, and admits the caller it does not name', async () => {
+    const people = registry.getOperationFromPath('notes.read#people');
+    const machine = {
+      kind: 'machine',
+      executionType: ExecutionContext_ExecutionType.ORGANIZATION_MACHINE,
+      clientId: 'k-1',
+      organizationId: 'o-1',
+      roles: member,
+      credential: { type: 'api_key', id: 'k-1' },
+    } as const;
+    const denied = await callBefore(
+      'policy',
+      requestFor(CoreResourceOperation.READ, { operation: people, principal: machine }),
+    );
+    expect(() => denied.run('policy', denied.call)).toThrow(
+      expect.objectContaining({ code: 'FORBIDDEN', reason: 'principal_denied' }),
+    );
+    const admitted = await callBefore('policy', requestFor(CoreResourceOperation.READ, { operation: people }));
+    expect(admitted.run('policy', admitted.call)).toBeUndefined();
+  });
+
   it('rate-policy: charges an operation that declares a policy, and spends no await on one that does not', async () => {
     const listed = await callBefore('rate-policy', requestFor(CoreResourceOperation.LIST));
     await listed.run('rate-policy', listed.call);
@@ -220,11 +258,23 @@ describe('the dispatch path as named steps', () => {
     expect(read.call.raw).toMatchObject({ _id: 'n-1', title: 'Hello' });
   });
 
-  it('projection: drops what the response contract does not name and keeps the version', async () => {
+  it('projection: drops what the response contract does not name, says where, and keeps the version', async () => {
     const { call, run } = await callBefore('projection', requestFor(CoreResourceOperation.READ, { id: 'n-1' }));
     await run('projection', call);
     expect(call.result.data).not.toHaveProperty('internalNote');
     expect(call.result).toMatchObject({ data: { _id: 'n-1', title: 'Hello' }, version: 3 });
+    expect(call.result.withheld).toEqual([{ path: '*', reason: 'undeclared' }]);
+  });
+
+  it('projection: refuses a result whose declared field has the wrong type, naming the field as invalid', async () => {
+    const { call, run } = await callBefore('projection', requestFor(CoreResourceOperation.READ, { id: 'n-1' }));
+    call.raw = { ...storedNote, title: { text: 'Hello' } };
+    expect(() => run('projection', call)).toThrow(
+      expect.objectContaining({
+        code: 'CONTRACT_VIOLATION',
+        violation: { missing: [], invalid: [{ field: 'title', expected: 'string' }] },
+      }),
+    );
   });
 
   it('a step that reads what an earlier step did not establish fails loudly, naming that step', () => {
@@ -277,6 +327,7 @@ describe('OperationDispatcher', () => {
     await expect(dispatcher.dispatch(requestFor(CoreResourceOperation.READ, { id: 'n-1' }))).resolves.toEqual({
       data: expect.objectContaining({ _id: 'n-1', title: 'Hello' }),
       version: 3,
+      withheld: [{ path: '*', reason: 'undeclared' }],
     });
     expect(lines).toEqual([]);
   });

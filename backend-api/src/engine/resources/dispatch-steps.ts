@@ -1,5 +1,11 @@
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import { FrameworkError } from '../errors/index.js';
+import {
+  breachesContract,
+  contractViolation,
+  enforcePrincipalPolicy,
+  newProjectionReport,
+} from '../governance/index.js';
 import type { AuthenticatedPrincipal, StepUpService } from '../identity/index.js';
 import type { CompiledOperation } from './compiled-resource.types.js';
 import type { ResourceRecord } from './custom-service.js';
@@ -25,6 +31,7 @@ export const DISPATCH_STEP_NAMES = [
   'credential',
   'context',
   'authorize',
+  'policy',
   'rate-policy',
   'input',
   'files',
@@ -121,7 +128,7 @@ export interface DispatchStep {
 export interface DispatchStepDependencies {
   contexts: Pick<ExecutionContextCreator, 'buildContext'>;
   admission: Pick<OperationAdmission, 'checkLifecycle' | 'authorize'>;
-  rateLimits: Pick<RateLimitService, 'chargeOperation'>;
+  rateLimits: Pick<RateLimitService, 'chargeOperation' | 'chargePolicy'>;
   /** The service pipeline (the services registry handler). */
   services: {
     executeCoreOperation(
@@ -230,21 +237,25 @@ function runService(deps: DispatchStepDependencies, call: DispatchCall): Promise
   );
 }
 
-/** Projects a result through the operation's response contract; `withheld` receives the paths it removed. */
-export function project(operation: CompiledOperation, raw: unknown, withheld: string[] | undefined): DispatchResult {
+/**
+ * Projects a result through the operation's response contract (per record for pages, `data[i]` in the paths).
+ * A result that breaks the contract is refused whole (`CONTRACT_VIOLATION`); what was withheld is reported with it.
+ */
+export function project(operation: CompiledOperation, raw: unknown): DispatchResult {
+  const report = newProjectionReport();
+  let result: DispatchResult;
   if (isPaged(operation)) {
     const page = raw as RecordPage;
-    const data = page.data.map((record, i) => {
-      const local: string[] | undefined = withheld ? [] : undefined;
-      const projected = operation.projector.project(record, local);
-      local?.forEach((path) => withheld?.push(`data[${i}]${path === '*' ? '.*' : `.${path}`}`));
-      return projected;
-    });
-    return { data, nextCursor: page.nextCursor };
+    const data = page.data.map((record, i) => operation.projector.project(record, report, `data[${i}]`));
+    result = { data, nextCursor: page.nextCursor };
+  } else {
+    const data = operation.projector.project(raw, report);
+    const version = operation.kind === 'core' ? (raw as Partial<ResourceRecord> | null)?.version : undefined;
+    result = { data: data ?? null, ...(typeof version === 'number' ? { version } : {}) };
   }
-  const data = operation.projector.project(raw, withheld);
-  const version = operation.kind === 'core' ? (raw as Partial<ResourceRecord>).version : undefined;
-  return { data: data ?? null, ...(typeof version === 'number' ? { version } : {}) };
+  if (breachesContract(report)) throw contractViolation(report);
+  if (report.withheld.length > 0) result.withheld = report.withheld;
+  return result;
 }
 
 /**
@@ -279,6 +290,17 @@ export function dispatchSteps(deps: DispatchStepDependencies): readonly Dispatch
       },
     },
     { name: 'authorize', run: (call) => deps.admission.authorize(call.operation, call.context) },
+    // The operation's own policies (allow and deny lists, then a rate limit per caller across every surface).
+    // Most operations declare none: nothing is awaited for them.
+    {
+      name: 'policy',
+      run: (call) => {
+        const { policies } = call.operation;
+        if (!policies) return;
+        enforcePrincipalPolicy(policies, { principal: call.principal, roles: call.context.initiatorRoles });
+        return policies.rateLimit ? deps.rateLimits.chargePolicy(call.operation, call.context) : undefined;
+      },
+    },
     // Most operations declare no rate policy: no await is spent on them.
     {
       name: 'rate-policy',
@@ -304,7 +326,7 @@ export function dispatchSteps(deps: DispatchStepDependencies): readonly Dispatch
     {
       name: 'projection',
       run: (call) => {
-        call.result = project(call.operation, call.raw, call.request.withheld);
+        call.result = project(call.operation, call.raw);
       },
     },
   ];

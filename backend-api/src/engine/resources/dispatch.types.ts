@@ -1,3 +1,4 @@
+import type { WithheldValue } from '../governance/index.js';
 import type { AuthenticatedPrincipal } from '../identity/index.js';
 import type { CompiledOperation } from './compiled-resource.types.js';
 import type { DispatchSurface } from './execution-context.js';
@@ -20,8 +21,6 @@ export interface DispatchRequest {
   listArguments?: Record<string, unknown>;
   /** The record version the caller last saw (HTTP If-Match). */
   expectedVersion?: number;
-  /** Receives the paths projection removed, for surfaces that report them. */
-  withheld?: string[];
   /** A step-up proof (`x-reauth-token`), for operations that require one. */
   reauthToken?: string;
 }
@@ -31,4 +30,6 @@ export interface DispatchResult {
   data: unknown;
   nextCursor?: string | null;
   version?: number;
+  /** Where projection withheld values, and why (present only when it withheld something); every surface reports it. */
+  withheld?: readonly WithheldValue[];
 }

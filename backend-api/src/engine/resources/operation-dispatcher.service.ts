@@ -9,7 +9,7 @@ export type { DispatchRequest, DispatchResult } from './dispatch.types.js';
 
 /**
  * The single dispatch path of every surface, as a list of named steps (see `dispatch-steps.ts`):
- * lifecycle → credential → context → authorize → rate-policy → input → files → service → projection.
+ * lifecycle → credential → context → authorize → policy → rate-policy → input → files → service → projection.
  * Refusals happen before any side effect; each one is logged with the step that refused it.
  */
 @injectable()

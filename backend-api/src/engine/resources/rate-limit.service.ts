@@ -25,6 +25,17 @@ export class RateLimitService {
     await this.charge(key, { points: policy.points, durationMs: policy.durationSeconds * 1_000 });
   }
 
+  /**
+   * Charges the operation's `policies.rateLimit`: one bucket per caller (a person, or one API key or client) for the
+   * operation, shared by every surface, on the coordination store (so it holds across replicas). Fails closed.
+   */
+  async chargePolicy(operation: CompiledOperation, context: ExecutionContext): Promise<void> {
+    const policy = operation.policies?.rateLimit;
+    if (!policy) return;
+    const key = `policy:${operation.servicePath}:${principalBucketKey(context)}`;
+    await this.charge(key, { points: policy.points, durationMs: policy.durationSeconds * 1_000 });
+  }
+
   /** Charges a security policy (sign-ups, re-authentication, ...); refused or unavailable storage both refuse (fail closed). */
   async charge(key: string, policy: CounterPolicy): Promise<void> {
     const decision = await this.reserve(key, policy);

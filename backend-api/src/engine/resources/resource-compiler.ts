@@ -9,6 +9,7 @@ import {
   type AnyResourceDeclaration,
   type ResourceOperationVariant,
 } from '@wildo/shared-lib';
+import { auditGovernedOutputs, auditPolicies, compileProjector } from '../governance/index.js';
 import type { CompiledFilter, CompiledOperation, CompiledResource } from './compiled-resource.types.js';
 import { buildOperationContracts } from './operation-contracts.js';
 import {
@@ -22,7 +23,6 @@ import {
 import type { DeclarationProblem } from './resources.errors.js';
 import {
   auditSchema,
-  compileProjector,
   formatPath,
   isNullableField,
   ragSourceTextFields,
@@ -59,6 +59,11 @@ export function compileResource(declaration: AnyResourceDeclaration): {
     return { problems };
   }
   for (const p of auditSchema(declaration.schema)) report(`schema.${p.path}`, p.message);
+  for (const p of auditGovernedOutputs(declaration.schema)) report(`schema.${p.path}`, p.message);
+  for (const [key, custom] of Object.entries(declaration.customOperations ?? {})) {
+    for (const p of auditGovernedOutputs(custom.responseSchema))
+      report(`customOperations.${key}.responseSchema.${p.path}`, p.message);
+  }
   const shape = shapeOf(declaration.schema);
   for (const field of SYSTEM_FIELDS)
     if (field in shape)
@@ -124,7 +129,7 @@ export function compileResource(declaration: AnyResourceDeclaration): {
         searchFields,
       },
       recordSchema,
-      recordProjector: compileProjector(recordSchema),
+      recordProjector: compileProjector(recordSchema, { internalKeys: internalFields }),
       schema: declaration.schema,
       storageSchema: toStrictInput(declaration.schema),
       createInputSchema: contracts.createInputSchema,
@@ -173,6 +178,7 @@ function compileOperationVariants(
         );
       }
     });
+    for (const p of auditPolicies(variant.policies, allowedRoles)) report(`${vPath}.${p.path}`, p.message);
     if (variant.requiresReauthentication && variant.mcp?.exposed) {
       report(
         `${vPath}.mcp`,
@@ -198,7 +204,8 @@ function compileOperationVariants(
       isDefault,
       servicePath: servicePathOf(declaration.type, key, isDefault ? undefined : variantKey),
       target,
-      effect: !isCore && custom ? custom.effect : coreEffect(key as CoreResourceOperation),
+      // The declaration may name the effect by its value ('irreversible'); the string enum's values are those names.
+      effect: !isCore && custom ? (custom.effect as ResourceOperationEffect) : coreEffect(key as CoreResourceOperation),
       scope: declaration.primaryScope,
       ...(routed ? { http: binding?.http ?? customBinding(target, base, key, custom?.httpMethods) } : {}),
       roles: variant.roles,
@@ -210,6 +217,8 @@ function compileOperationVariants(
         ? { description: variant.description ?? custom?.description }
         : {}),
       ...(variant.ownerOnly ? { ownerOnly: variant.ownerOnly } : {}),
+      ...(variant.policies ? { policies: variant.policies } : {}),
+      ...(custom?.failures && !isCore ? { failures: custom.failures } : {}),
       requiresReauthentication: variant.requiresReauthentication === true,
       unimplemented,
       ...(contract.inputSchema ? { inputSchema: contract.inputSchema } : {}),
@@ -217,7 +226,8 @@ function compileOperationVariants(
       filters,
       pageSize: variant.pageSize ?? DEFAULT_PAGE_SIZE,
       responseSchema: contract.responseSchema,
-      projector: compileProjector(contract.responseSchema),
+      // The resource's internal fields are stored, never returned: dropped, but no news to report on every answer.
+      projector: compileProjector(contract.responseSchema, { internalKeys: declaration.internalFields ?? [] }),
       variant,
     });
   });

@@ -16,6 +16,7 @@ import type {
 import type { CompiledOperation, CompiledResource } from './compiled-resource.types.js';
 import {
   errorBuilder,
+  errorBuilderFor,
   handlerFor,
   type AfterCommit,
   type ResourceCustomServiceImplementation,
@@ -197,7 +198,8 @@ export class ServicesRegistryHandler {
       compiled.target === 'instance'
         ? await this.addressedRecord(resource, executionContext, id, this.constraintFor(compiled, executionContext))
         : undefined;
-    const utils = this.utilsFor(resource, executionContext);
+    // The handler raises the operation's declared failures by code (`utils.errorBuilder.failure(code)`).
+    const utils = { ...this.utilsFor(resource, executionContext), errorBuilder: errorBuilderFor(compiled.failures) };
     const operationPath = compiled.servicePath;
     await impl?.guard?.({
       operation: operationKey,

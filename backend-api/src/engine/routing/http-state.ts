@@ -29,9 +29,27 @@ export function param(req: Request, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** Sends the success envelope `{ data }` (plus `nextCursor` for pages). */
-export function sendData(res: Response, status: number, data: unknown, nextCursor?: string | null): void {
-  const envelope = nextCursor === undefined ? { data } : { data, nextCursor };
+/** One place projection withheld a value (governance's `WithheldValue`, as the envelope carries it). */
+interface WithheldEntry {
+  path: string;
+  reason: string;
+}
+
+/**
+ * Sends the success envelope `{ data }`, plus `nextCursor` for pages and, when the response contract withheld
+ * values, `withheld: [{ path, reason }]` (paths into `data`; a list index is the item's position as the source
+ * returned it).
+ */
+export function sendData(
+  res: Response,
+  status: number,
+  data: unknown,
+  nextCursor?: string | null,
+  withheld?: readonly WithheldEntry[],
+): void {
+  const envelope: { data: unknown; nextCursor?: string | null; withheld?: readonly WithheldEntry[] } =
+    nextCursor === undefined ? { data } : { data, nextCursor };
+  if (withheld && withheld.length > 0) envelope.withheld = withheld;
   res.statusCode = status;
   // A conditional request goes through Express, which answers 304 when the ETag matches; every other answer is
   // written directly (Express's send re-parses the content type and checks freshness on each response).

@@ -1,4 +1,4 @@
-import { toFrameworkError } from '../../errors/index.js';
+import { clientFields, toFrameworkError } from '../../errors/index.js';
 import type { ProviderMessage, ProviderToolCall } from '../providers/index.js';
 import type { ToolOutcome } from '../tools/index.js';
 
@@ -39,17 +39,12 @@ export function toolMessage(call: ProviderToolCall, outcome: ToolOutcome): Provi
 /** The result of a call that was not run, saying why. */
 export const notRun = (message: string): ToolOutcome => ({ ok: false, error: { code: 'NOT_RUN', message } });
 
-/** A refusal as the model and the browser read it: the framework's code, reason and client-safe message only. */
+/**
+ * A refusal as the model and the browser read it: the framework's code, client-safe message, and what every surface
+ * tells a client beside them (reason, input problems, declared failure, contract violation, a backend's status).
+ */
 export function refusalOf(error: unknown): ToolOutcome {
   const framework = toFrameworkError(error);
   if (framework.code === 'INTERNAL') return { ok: false, error: { code: 'TOOL_FAILED', message: 'The tool failed.' } };
-  return {
-    ok: false,
-    error: {
-      code: framework.code,
-      message: framework.message,
-      ...(framework.reason ? { reason: framework.reason } : {}),
-      ...(framework.problems ? { problems: framework.problems } : {}),
-    },
-  };
+  return { ok: false, error: { code: framework.code, message: framework.message, ...clientFields(framework) } };
 }

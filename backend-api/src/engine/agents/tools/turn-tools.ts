@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FrameworkError, type InputProblem } from '../../errors/index.js';
+import { FrameworkError, type ClientErrorFields } from '../../errors/index.js';
 import { parseContract, refuseUnstorableText } from '../../resources/index.js';
 import type { ExternalMcpSession } from '../external-mcp/index.js';
 import type { ProviderToolSpec } from '../providers/index.js';
@@ -10,7 +10,7 @@ export type ToolOutcome =
   | { ok: true; result: unknown }
   | {
       ok: false;
-      error: { code: string; reason?: string; message: string; problems?: readonly InputProblem[]; content?: unknown };
+      error: { code: string; message: string; content?: unknown } & ClientErrorFields;
     };
 
 /** One tool offered to the model during a turn: a registered function tool or a discovered external one. */

@@ -1,14 +1,18 @@
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import { FrameworkError } from '../../errors/index.js';
 import { httpState, requirePrincipal, sendData } from '../../routing/index.js';
 import { throttleSourceOf } from '../../net/index.js';
 import { parseContract, type RateLimitService } from '../../resources/index.js';
 import {
+  EMAIL_LINK_LIFETIME_HOURS,
   LoginRequestSchema,
   normalizeEmail,
   ReauthRequestSchema,
   SignupRequestSchema,
+  VerifyEmailRequestSchema,
   type AccessTokenService,
+  type DeviceCookies,
+  type EmailOwnershipService,
   type OrganizationsService,
   type SigningKeyService,
   type StepUpService,
@@ -20,6 +24,12 @@ import type { LoginThrottle } from './login-throttle.js';
 const REAUTH_POLICY = { points: 20, durationMs: 15 * 60_000 };
 /** Sign-ups per client address per hour. */
 const SIGNUP_POLICY = { points: 30, durationMs: 60 * 60_000 };
+/** Sign-up mails to one address per hour (nobody can flood a person's inbox through the form). */
+const SIGNUP_ADDRESS_POLICY = { points: 5, durationMs: 60 * 60_000 };
+/** Links opened per client address per 15 minutes. */
+const VERIFY_POLICY = { points: 60, durationMs: 15 * 60_000 };
+/** Verification mails a signed-in person may ask for per hour. */
+const VERIFICATION_MAIL_POLICY = { points: 5, durationMs: 60 * 60_000 };
 
 /** Options of {@link createAuthRouter}. */
 export interface AuthRouterOptions {
@@ -27,32 +37,65 @@ export interface AuthRouterOptions {
   organizations: OrganizationsService;
   tokens: AccessTokenService;
   rateLimits: RateLimitService;
-  /** Failure budgets of `POST /auth/login` (per source, per account and source, per account). */
+  /** Failure budgets of `POST /auth/login` (per known device; per source, per account and source, per account). */
   loginThrottle: LoginThrottle;
+  /** The cookies that mark a device as having signed in to an account before. */
+  devices: DeviceCookies;
   stepUp: StepUpService;
+  ownership: EmailOwnershipService;
 }
 
-/** `POST /auth/signup`, `POST /auth/login`, `POST /auth/reauth`, `GET /auth/me`. */
+/**
+ * `POST /auth/signup` (mails a link; 202 for every address), `POST /auth/verify-email` (opens it: the new account,
+ * signed in, or an address proven), `POST /auth/email-verification` (mails a signed-in account's own address a
+ * link), `POST /auth/login`, `POST /auth/reauth`, `GET /auth/me`.
+ */
 export function createAuthRouter(options: AuthRouterOptions): Router {
   const router = Router();
 
   router.post('/auth/signup', async (req, res) => {
     await options.rateLimits.charge(`signup:${throttleSourceOf(req.ip)}`, SIGNUP_POLICY);
     const request = parseContract(SignupRequestSchema, req.body ?? {});
-    const { user, authorizationVersion } = await options.users.signup(request);
-    const token = await options.tokens.issueUserAccessToken({ id: user._id, authorizationVersion });
-    sendData(res, 201, { user, ...token });
+    await options.rateLimits.charge(`signup:address:${normalizeEmail(request.email)}`, SIGNUP_ADDRESS_POLICY);
+    await options.ownership.requestSignup(request);
+    // The same answer for a new address and a registered one: the mail says which.
+    sendData(res, 202, { status: 'check_email', linkLifetimeHours: EMAIL_LINK_LIFETIME_HOURS });
+  });
+
+  router.post('/auth/verify-email', async (req, res) => {
+    await options.rateLimits.charge(`verify-email:${throttleSourceOf(req.ip)}`, VERIFY_POLICY);
+    const { token } = parseContract(VerifyEmailRequestSchema, req.body ?? {});
+    const outcome = await options.ownership.openLink(token);
+    if ('verified' in outcome) return sendData(res, 200, { user: outcome.verified });
+    const { user, authorizationVersion } = outcome.created;
+    const issued = await options.tokens.issueUserAccessToken({ id: user._id, authorizationVersion });
+    rememberDevice(res, options.devices, normalizeEmail(user.email), undefined);
+    sendData(res, 201, { user, ...issued });
+  });
+
+  router.post('/auth/email-verification', async (_req, res) => {
+    const principal = requirePrincipal(res);
+    if (principal.kind !== 'user')
+      throw new FrameworkError('FORBIDDEN', 'Only a person has an address to confirm.', {
+        reason: 'principal_not_allowed',
+      });
+    await options.rateLimits.charge(`verification-mail:${principal.userId}`, VERIFICATION_MAIL_POLICY);
+    await options.ownership.requestVerification(principal.userId);
+    sendData(res, 202, { status: 'check_email', linkLifetimeHours: EMAIL_LINK_LIFETIME_HOURS });
   });
 
   router.post('/auth/login', async (req, res) => {
     const request = parseContract(LoginRequestSchema, req.body ?? {});
-    const verified = await options.loginThrottle.guard(normalizeEmail(request.email), req.ip, () =>
+    const account = normalizeEmail(request.email);
+    const device = options.devices.read(req.get('cookie'), account);
+    const verified = await options.loginThrottle.guard(account, { ip: req.ip, device }, () =>
       options.users.verifyCredentials(request.email, request.password),
     );
     if (!verified)
       throw new FrameworkError('UNAUTHENTICATED', 'The email or password is incorrect.', {
         reason: 'credential_invalid',
       });
+    rememberDevice(res, options.devices, account, device);
     const token = await options.tokens.issueUserAccessToken({
       id: verified.user._id,
       authorizationVersion: verified.authorizationVersion,
@@ -89,6 +132,12 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
   });
 
   return router;
+}
+
+/** Marks the device a sign-in succeeded on as known to the account (its cookie renewed, or a first one). */
+function rememberDevice(res: Response, devices: DeviceCookies, account: string, device: string | undefined): void {
+  const cookie = devices.issue(account, device);
+  res.cookie(cookie.name, cookie.value, cookie.options);
 }
 
 /** `GET /.well-known/jwks.json`: the public keys tokens are signed with. */

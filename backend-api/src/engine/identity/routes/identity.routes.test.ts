@@ -1,6 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { createLocalJWKSet, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { addMember, createOrganization, signUp, TEST_PASSWORD } from '../../../testing/identity.fixtures.js';
+import {
+  addMember,
+  createOrganization,
+  mailedLinkToken,
+  signUp,
+  TEST_PASSWORD,
+} from '../../../testing/identity.fixtures.js';
 import { createTestBackend, useTestDatabase } from '../../../testing/test-backend.js';
 import { SAAS_SERVICE_TYPES } from '../../container/saas-service-types.tokens.js';
 import type { UsersService } from '../users.service.js';
@@ -26,14 +33,30 @@ describe('sign-up and sign-in', () => {
     expect(JSON.stringify(me.body)).not.toMatch(/password/i);
   });
 
-  it('refuses a second account with the same email, whatever its case', async () => {
+  it('answers a sign-up the same for a registered email and a new one; the mail says which', async () => {
     await using t = await createTestBackend(database());
     const user = await signUp(t.api);
-    const res = await t.api
+    const fresh = `fresh-${randomUUID()}@example.test`;
+    const again = await t.api
       .post('/api/v1/auth/signup')
-      .send({ email: user.email.toUpperCase(), password: TEST_PASSWORD });
-    expect(res.status).toBe(409);
-    expect(res.body.error.code).toBe('CONFLICT');
+      .send({ email: user.email.toUpperCase(), password: 'another long passphrase' });
+    const other = await t.api.post('/api/v1/auth/signup').send({ email: fresh, password: TEST_PASSWORD });
+    expect(again.status).toBe(202);
+    expect({ status: other.status, body: other.body }).toEqual({ status: again.status, body: again.body });
+    expect(again.body).toEqual({ data: { status: 'check_email', linkLifetimeHours: 24 } });
+    const [toUser] = (await t.api.get('/api/v1/dev/outbox').query({ to: user.email })).body.data;
+    expect(toUser).toMatchObject({ kind: 'already-registered', links: ['http://localhost:4241/login'] });
+    const [toFresh] = (await t.api.get('/api/v1/dev/outbox').query({ to: fresh })).body.data;
+    expect(toFresh).toMatchObject({ kind: 'sign-up', links: [expect.stringMatching(/\/verify-email#token=wev_/)] });
+    // The registered account kept its password; a link works once.
+    expect((await t.api.post('/api/v1/auth/login').send({ email: user.email, password: TEST_PASSWORD })).status).toBe(
+      200,
+    );
+    const token = await mailedLinkToken(t.api, fresh);
+    expect((await t.api.post('/api/v1/auth/verify-email').send({ token })).status).toBe(201);
+    const reused = await t.api.post('/api/v1/auth/verify-email').send({ token });
+    expect(reused.status).toBe(401);
+    expect(reused.body.error.reason).toBe('credential_invalid');
   });
 
   it('refuses malformed sign-ups without echoing them', async () => {

@@ -5,6 +5,7 @@ import {
   addMember,
   createOrganization,
   invite,
+  mailedLinkToken,
   signInAgain,
   signUp,
   TEST_PASSWORD,
@@ -134,28 +135,74 @@ describe('invitations', () => {
     expect((await accept(person, id)).status).toBe(200);
   });
 
-  it('keeps an invitation for an email without an account until someone signs up with it and accepts', async () => {
+  it('keeps an invitation for an email without an account until its owner signs up through the mailed link and accepts', async () => {
     const { admin, organizationId } = await organization();
     const email = `later-${randomUUID()}@example.test`;
     const invited = await t.api
       .post(`/api/v1/organizations/${organizationId}/invitations`)
       .set(admin.auth)
-      .send({ email: email.toUpperCase(), role: 'ORG_MEMBER' });
+      .send({ email: email.toUpperCase(), role: 'ORG_ADMIN' });
     expect(invited.status).toBe(201);
-    const signup = await t.api.post('/api/v1/auth/signup').send({ email, password: TEST_PASSWORD });
+    // The address is told, in people's words, where to answer and how to get an account.
+    const [mail] = (await t.api.get('/api/v1/dev/outbox').query({ to: email })).body.data;
+    expect(mail).toMatchObject({ kind: 'invitation', subject: expect.stringContaining('invited you to') });
+    expect(mail.links).toEqual(['http://localhost:4241/account/invitations', 'http://localhost:4241/signup']);
+
+    // Someone else signs up first with the address: nothing exists until the mailed link is opened.
+    const squatter = await t.api.post('/api/v1/auth/signup').send({ email, password: 'a squatter’s password' });
+    expect(squatter.status).toBe(202);
+    expect((await t.api.post('/api/v1/auth/login').send({ email, password: 'a squatter’s password' })).status).toBe(
+      401,
+    );
+
+    // The owner of the mailbox signs up and opens the link (the fixture's path): the account exists, proven.
+    expect((await t.api.post('/api/v1/auth/signup').send({ email, password: TEST_PASSWORD })).status).toBe(202);
+    const opened = await t.api.post('/api/v1/auth/verify-email').send({ token: await mailedLinkToken(t.api, email) });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+    expect(opened.body.data.user).toMatchObject({ email, emailVerified: true });
     const person: TestUser = {
-      userId: signup.body.data.user._id,
+      userId: opened.body.data.user._id,
       email,
-      token: signup.body.data.accessToken,
-      auth: { Authorization: `Bearer ${signup.body.data.accessToken as string}` },
+      token: opened.body.data.accessToken,
+      auth: { Authorization: `Bearer ${opened.body.data.accessToken as string}` },
     };
-    // Signing up grants nothing (no email is verified): the invitation waits for an explicit acceptance.
+    // The squatter's link, opened later, creates nothing: the address already has its account.
+    const squatterLink = (await t.api.get('/api/v1/dev/outbox').query({ to: email })).body.data
+      .flatMap((m: { links: string[] }) => m.links)
+      .map((link: string) => /#token=([\w-]+)/.exec(link)?.[1])
+      .filter(Boolean);
+    const late = await t.api.post('/api/v1/auth/verify-email').send({ token: squatterLink.at(-1) });
+    expect(late.status).toBe(409);
+    // Signing up grants nothing: the invitation waits for an explicit acceptance.
     expect(await membershipsOf(person.userId)).toEqual([]);
-    expect((await t.api.get('/api/v1/organizations').set(person.auth)).body.data).toEqual([]);
     expect((await received(person)).body.data).toEqual([
       expect.objectContaining({ _id: invited.body.data._id, organizationId }),
     ]);
     await acceptInvitation(t.api, person, invited.body.data._id as string);
+    expect(await membershipsOf(person.userId)).toEqual([organizationId]);
+  });
+
+  it('lets only an account that proved its address see, accept or decline an invitation to it', async () => {
+    const { admin, organizationId } = await organization();
+    const person = await signUp(t.api, 'legacy');
+    // An account from before addresses were checked: its address is not proven.
+    await database().query('UPDATE wildo_users SET email_verified_at = NULL WHERE id = $1', [person.userId]);
+    const id = await invite(t.api, admin, organizationId, person.email, 'ORG_MEMBER');
+    expect((await received(person)).body.data).toEqual([]);
+    expect((await accept(person, id)).status).toBe(404);
+    expect((await decline(person, id)).status).toBe(404);
+    expect((await t.api.get('/api/v1/auth/me').set(person.auth)).body.data.user.emailVerified).toBe(false);
+    // It asks for a link to its own address and opens it; then the invitation is its to answer.
+    const asked = await t.api.post('/api/v1/auth/email-verification').set(person.auth);
+    expect(asked.status).toBe(202);
+    const opened = await t.api
+      .post('/api/v1/auth/verify-email')
+      .send({ token: await mailedLinkToken(t.api, person.email) });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    expect(opened.body.data.user).toMatchObject({ _id: person.userId, emailVerified: true });
+    expect(opened.body.data.accessToken).toBeUndefined();
+    expect((await received(person)).body.data).toEqual([expect.objectContaining({ _id: id })]);
+    await acceptInvitation(t.api, person, id);
     expect(await membershipsOf(person.userId)).toEqual([organizationId]);
   });
 

@@ -3,6 +3,12 @@ import { throttleSourceOf } from '../../net/index.js';
 import { rateLimited, type RateLimitService } from '../../resources/index.js';
 import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy } from '../index.js';
 
+/** Where a sign-in comes from: the client address, and the device id of a genuine device cookie for the account. */
+export interface LoginAttemptOrigin {
+  ip: string | undefined;
+  device: string | undefined;
+}
+
 /** A counter this attempt charged, and what a success gives back (the attempt, or the whole count). */
 interface Reservation {
   key: string;
@@ -11,14 +17,15 @@ interface Reservation {
 }
 
 /**
- * Throttles password guessing without locking the owner out (OWASP's failure-counting design): only failures
- * count, per source and per (account, source), and a source over either budget is refused before its password
- * is checked. A guesser spread over many sources is bounded by the account-wide budget: past it, only a source
- * with no failure in its own window may try, so the owner at a fresh address still signs in, while each
- * attacking source gets at most one more guess per window. A success clears the (account, source) count.
+ * Throttles password guessing without reopening lockout abuse (OWASP's device-cookie design). Only failures count.
+ * A device that signed in to the account before (a genuine device cookie) is judged by its own budget alone, so
+ * guesses from anywhere else never keep the owner out of it. Every other attempt is judged per source, per
+ * (account, source), and by the account's shared budget for unknown devices, whose windows grow (a minute, a quarter
+ * hour, an hour): a guesser rotating through many addresses is slowed, then refused, while the owner's known devices
+ * still get in at once. A known device that spends its own budget is treated as unknown.
  *
- * Each attempt reserves its failure before the password is checked (atomic on every replica, so parallel
- * guesses cannot slip past a budget) and gives the reservation back when it succeeds. The counters fail closed.
+ * Each attempt reserves its failure before the password is checked (atomic on every replica: the counters live in the
+ * coordination store, Redis across replicas) and gives the reservation back when it succeeds. The counters fail closed.
  */
 export class LoginThrottle {
   constructor(
@@ -27,15 +34,16 @@ export class LoginThrottle {
   ) {}
 
   /**
-   * Runs `verify` for `account` (a normalized email) from the client address `ip` when the budgets admit it; a
-   * `null` result is a failure and stays counted. Throws `RATE_LIMITED` (with the wait) when refused.
+   * Runs `verify` for `account` (a normalized email) from `origin` when the budgets admit it; a `null` result is a
+   * failure and stays counted. Throws `RATE_LIMITED` (with the wait) when refused.
    *
    * @example
-   * const user = await throttle.guard(normalizeEmail(email), req.ip, () => users.verifyCredentials(email, password));
+   * const user = await throttle.guard(account, { ip: req.ip, device }, () => users.verifyCredentials(email, password));
    */
-  async guard<T>(account: string, ip: string | undefined, verify: () => Promise<T | null>): Promise<T | null> {
-    const source = throttleSourceOf(ip);
-    const reservations = await this.reserve(account, source);
+  async guard<T>(account: string, origin: LoginAttemptOrigin, verify: () => Promise<T | null>): Promise<T | null> {
+    const reservations =
+      (origin.device ? await this.reserveKnownDevice(origin.device) : undefined) ??
+      (await this.reserveUnknownDevice(account, throttleSourceOf(origin.ip)));
     let result: T | null;
     try {
       result = await verify();
@@ -48,8 +56,18 @@ export class LoginThrottle {
     return result;
   }
 
-  /** Charges this attempt as a failure in advance, or refuses it (giving back what it charged). */
-  private async reserve(account: string, source: string): Promise<Reservation[]> {
+  /** The known device's own budget, or undefined when it is spent (the device is then judged as unknown). */
+  private async reserveKnownDevice(device: string): Promise<Reservation[] | undefined> {
+    const key = `login:device:${device}`;
+    const decision = await this.rateLimits.reserve(key, this.policy.perDevice);
+    // A success clears the device's failures, as it clears a pair's.
+    return decision.allowed
+      ? [{ key, policy: this.policy.perDevice, refundOnSuccess: this.policy.perDevice.points }]
+      : undefined;
+  }
+
+  /** Charges this attempt as a failure in advance to every budget of an unknown device, or refuses it. */
+  private async reserveUnknownDevice(account: string, source: string): Promise<Reservation[]> {
     const { perSource, perAccountSource, perAccount } = this.policy;
     const reserved: Reservation[] = [];
     const take = async (key: string, policy: CounterPolicy, refundOnSuccess = 1): Promise<CounterDecision> => {
@@ -63,11 +81,17 @@ export class LoginThrottle {
       // A success clears the pair's consecutive failures, not only this attempt.
       const byPair = await take(`login:pair:${source}:${account}`, perAccountSource, perAccountSource.points);
       if (!byPair.allowed) throw rateLimited(byPair);
-      const byAccount = await take(`login:account:${account}`, perAccount);
-      // Over the account-wide budget only a source without failures may try (this attempt is its one reserved charge).
-      if (!byAccount.allowed && perSource.points - bySource.remaining > 1) {
-        throw rateLimited({ ...byAccount, resetMs: Math.min(byAccount.resetMs, bySource.resetMs) });
+      // Every window of the account is asked: a refusal names the longest wait among those spent.
+      const refusals: CounterDecision[] = [];
+      for (const window of perAccount) {
+        const decision = await take(`login:account:${account}`, window);
+        if (!decision.allowed) refusals.push(decision);
       }
+      const longest = refusals.reduce<CounterDecision | undefined>(
+        (found, decision) => (found && found.resetMs >= decision.resetMs ? found : decision),
+        undefined,
+      );
+      if (longest) throw rateLimited(longest);
       return reserved;
     } catch (error) {
       await this.giveBack(reserved, () => 1);

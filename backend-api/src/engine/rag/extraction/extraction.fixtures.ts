@@ -1,4 +1,6 @@
-import { strToU8, zipSync, type Zippable } from 'fflate';
+import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import { expect } from 'vitest';
+import { ExtractionError } from './extraction.types.js';
 
 /**
  * Small documents built in memory for extraction tests: hand-written PDFs (with and without a text layer)
@@ -7,8 +9,19 @@ import { strToU8, zipSync, type Zippable } from 'fflate';
 
 /** A PDF whose pages each show one line of text (`pages` = the lines); no lines: one page with a drawing only. */
 export function minimalPdf(pages: readonly string[]): Uint8Array {
-  const contents =
-    pages.length > 0 ? pages.map((line) => `BT /F1 18 Tf 72 720 Td (${escapePdf(line)}) Tj ET`) : ['0 0 m 200 200 l S'];
+  return pdfOfContents(
+    pages.length > 0 ? pages.map((line) => `BT /F1 18 Tf 72 720 Td (${escapePdf(line)}) Tj ET`) : ['0 0 m 200 200 l S'],
+  );
+}
+
+/** A one-page PDF whose page shows `words` words, each drawn by its own operators: slow to read, page by page. */
+export function denseOnePagePdf(words: number): Uint8Array {
+  const shown = Array.from({ length: words }, (_, i) => `(w${i}) Tj 0.01 0 Td`).join('\n');
+  return pdfOfContents([`BT /F1 1 Tf 1 1 Td\n${shown}\nET`]);
+}
+
+/** A PDF with one page per content stream, in the Helvetica font. */
+function pdfOfContents(contents: readonly string[]): Uint8Array {
   const objects: string[] = [];
   const pageIds = contents.map((_, index) => 3 + index * 2);
   const fontId = 3 + contents.length * 2;
@@ -155,6 +168,59 @@ export function zipBomb(entry: string, bytes: number): Uint8Array {
   return zipSync({ [entry]: [new Uint8Array(bytes), { level: 9 }] });
 }
 
+/**
+ * Rewrites the inflated sizes a package declares to what `declare(name, actual)` says, in its local headers and its
+ * central directory alike (or, `centralOnly`, in the directory alone): a package that lies about its size the way a
+ * crafted bomb does.
+ */
+export function withDeclaredSizes(
+  zip: Uint8Array,
+  declare: (name: string, actual: number) => number,
+  centralOnly = false,
+): Uint8Array {
+  const out = zip.slice();
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  const nameAt = (offset: number, length: number) => new TextDecoder().decode(out.subarray(offset, offset + length));
+  const end = out.byteLength - 22; // the end-of-central-directory record (no comment)
+  const count = view.getUint16(end + 10, true);
+  let central = view.getUint32(end + 16, true);
+  for (let i = 0; i < count; i++) {
+    const nameLength = view.getUint16(central + 28, true);
+    const name = nameAt(central + 46, nameLength);
+    const declared = declare(name, view.getUint32(central + 24, true));
+    view.setUint32(central + 24, declared, true);
+    const local = view.getUint32(central + 42, true);
+    if (!centralOnly) view.setUint32(local + 22, declared, true);
+    central += 46 + nameLength + view.getUint16(central + 30, true) + view.getUint16(central + 32, true);
+  }
+  return out;
+}
+
+/**
+ * A .docx whose `word/document.xml` declares `declaredBytes` but inflates to `inflatedBytes` (a paragraph, then
+ * spaces): the bomb that passes a check of declared sizes.
+ */
+export function lyingDocxBomb(declaredBytes: number, inflatedBytes: number): Uint8Array {
+  const honest = minimalDocx(['A short memo.']);
+  const entries = unzipSync(honest);
+  const head = strToU8(`<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}"><w:body>`);
+  const document = new Uint8Array(inflatedBytes).fill(0x20);
+  document.set(head);
+  entries['word/document.xml'] = document;
+  const zip = zipSync(Object.fromEntries(Object.entries(entries).map(([name, data]) => [name, [data, { level: 9 }]])));
+  return withDeclaredSizes(zip, (name, actual) => (name === 'word/document.xml' ? declaredBytes : actual));
+}
+
 function xml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The refusal an extraction ended with (the test fails when it succeeded or failed otherwise). */
+export async function refusalOf(promise: Promise<unknown>): Promise<ExtractionError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ExtractionError);
+  return error as ExtractionError;
 }

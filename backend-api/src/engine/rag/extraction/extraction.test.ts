@@ -10,22 +10,14 @@ import {
   minimalPdf,
   minimalPptx,
   minimalXlsx,
+  refusalOf,
   zipBomb,
 } from './extraction.fixtures.js';
-import { EXTRACTION_MEDIA_TYPES as M, ExtractionError, type ExtractionFailureReason } from './extraction.types.js';
+import { EXTRACTION_MEDIA_TYPES as M, type ExtractionFailureReason } from './extraction.types.js';
 import { FileTextExtractionService } from './file-text-extraction.service.js';
 
-async function failure(promise: Promise<unknown>): Promise<ExtractionError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ExtractionError);
-  return error as ExtractionError;
-}
-
 async function expectFailure(promise: Promise<unknown>, reason: ExtractionFailureReason, retryable = false) {
-  const error = await failure(promise);
+  const error = await refusalOf(promise);
   expect({ reason: error.reason, retryable: error.retryable }).toEqual({ reason, retryable });
 }
 

@@ -1,6 +1,6 @@
 import type { Logger } from '../../logging/index.js';
 import type { ExecutionContext } from '../../resources/index.js';
-import { extractDocumentText, type TextRecognitionProvider } from './document-text.js';
+import { extractDocumentText, type LocalDocumentReader, type TextRecognitionProvider } from './document-text.js';
 import { ExtractionError, type ExtractedText, type ExtractionLimits } from './extraction.types.js';
 
 /** A stored file as extraction reads it: its declared media type and a way to download its bytes. */
@@ -16,6 +16,8 @@ export interface FileTextExtractionOptions {
   logger: Logger;
   limits?: Partial<ExtractionLimits>;
   provider?: TextRecognitionProvider;
+  /** Where the local readers run (the backend passes its extraction worker); this thread by default. */
+  reader?: LocalDocumentReader;
 }
 
 /**
@@ -50,6 +52,7 @@ export class FileTextExtractionService {
         allowProviderExtraction: extraction.allowProviderExtraction,
         ...(this.options.limits ? { limits: this.options.limits } : {}),
         ...(this.options.provider ? { provider: this.options.provider } : {}),
+        ...(this.options.reader ? { reader: this.options.reader } : {}),
       },
     );
   }

@@ -9,7 +9,7 @@ import {
   type ExtractionLimits,
   type ExtractionPartKind,
 } from './extraction.types.js';
-import { readZipEntries } from './zip-package.js';
+import { inflateArchive } from './bounded-inflater.js';
 
 /** An ordered XML node as fast-xml-parser gives it with `preserveOrder`: one tag key (or `#text`) and `:@` attributes. */
 type XmlNode = Record<string, unknown>;
@@ -176,7 +176,7 @@ export function isOfficeXmlMediaType(mediaType: string): boolean {
 }
 
 /**
- * Reads `.pptx .xlsx .odt .ods .odp` through the bounded ZIP reader and an XML parser. `partCount` counts the
+ * Reads `.pptx .xlsx .odt .ods .odp` through the bounded inflater and an XML parser. `partCount` counts the
  * document's real parts: slides of a presentation, sheets of a workbook, 1 for a text document.
  */
 export function readOfficeXml(
@@ -187,7 +187,7 @@ export function readOfficeXml(
 ): ExtractedText {
   const select = PARTS_OF[mediaType];
   if (!select) throw new ExtractionError('unsupported_media_type', `${mediaType} is not an Office XML type.`);
-  const files = readZipEntries(bytes, limits, select);
+  const files = inflateArchive(bytes, limits, { select });
   const { parts, kind } =
     mediaType === M.PPTX
       ? pptxText(files, deadline)

@@ -3,6 +3,7 @@ import {
   checkTextLength,
   describeText,
   ExtractionError,
+  limitExceeded,
   type ExtractedText,
   type ExtractionLimits,
 } from './extraction.types.js';
@@ -22,17 +23,15 @@ export async function readPdfTextLayer(
   const { getDocumentProxy } = await import('unpdf');
   let pdf: PdfDocument;
   try {
-    // pdf.js takes ownership of the buffer it is given: hand it a copy.
-    pdf = await getDocumentProxy(bytes.slice(), { isEvalSupported: false, stopAtErrors: true, verbosity: 0 });
+    // pdf.js takes ownership of the buffer it is given, and refuses a Node `Buffer` (what storage reads give):
+    // hand it a plain `Uint8Array` copy.
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false, stopAtErrors: true, verbosity: 0 });
   } catch (error) {
     throw new ExtractionError('malformed_document', 'The PDF cannot be read.', { cause: error });
   }
   try {
     if (pdf.numPages > limits.maxPages) {
-      throw new ExtractionError(
-        'limit_exceeded',
-        `The PDF has ${pdf.numPages} pages; at most ${limits.maxPages} are read.`,
-      );
+      throw limitExceeded('pages', `The PDF has ${pdf.numPages} pages; at most ${limits.maxPages} are read.`);
     }
     const pages: string[] = [];
     let length = 0;

@@ -32,6 +32,8 @@ export interface SourceWrite extends SourceKey, TenantStamps {
   fileIds?: readonly string[] | null;
   status: SourceState['status'];
   failureReason?: string | null;
+  /** The bound a `limit_exceeded` failure met (`inflated_bytes`, `memory`, ...). */
+  failureDetail?: string | null;
   retryable?: boolean;
   chunkCount: number;
   now: string;
@@ -63,7 +65,7 @@ export async function readSources(
 }
 
 const SOURCE_COLUMNS =
-  'resource_type, resource_id, field, kind, organization_id, user_id, created_by_user_id, source_hash, chunking_hash, file_ids, status, failure_reason, retryable, chunk_count, attempts, updated_at';
+  'resource_type, resource_id, field, kind, organization_id, user_id, created_by_user_id, source_hash, chunking_hash, file_ids, status, failure_reason, failure_detail, retryable, chunk_count, attempts, updated_at';
 
 /** Inserts or replaces the state of corpus fields, in one statement. */
 export async function writeSources(tx: SqlExecutor, sources: readonly SourceWrite[]): Promise<void> {
@@ -83,6 +85,7 @@ export async function writeSources(tx: SqlExecutor, sources: readonly SourceWrit
       source.fileIds ? [...source.fileIds] : null,
       source.status,
       source.failureReason ?? null,
+      source.failureDetail ?? null,
       source.retryable ?? false,
       source.chunkCount,
       source.now,
@@ -90,20 +93,31 @@ export async function writeSources(tx: SqlExecutor, sources: readonly SourceWrit
     const first = params.length;
     params.push(...values);
     const p = (offset: number) => `$${first + offset + 1}`;
-    return `(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::text[], ${p(10)}, ${p(11)}, ${p(12)}::boolean, ${p(13)}::int4, 0, ${p(14)}::timestamptz)`;
+    return `(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}::text[], ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}::boolean, ${p(14)}::int4, 0, ${p(15)}::timestamptz)`;
   });
   await tx.query(
     `INSERT INTO ${SOURCES} (${SOURCE_COLUMNS}) VALUES ${rows.join(', ')}
 ON CONFLICT (resource_type, resource_id, field) DO UPDATE SET kind = EXCLUDED.kind,
   organization_id = EXCLUDED.organization_id, user_id = EXCLUDED.user_id, created_by_user_id = EXCLUDED.created_by_user_id,
   source_hash = EXCLUDED.source_hash, chunking_hash = EXCLUDED.chunking_hash, file_ids = EXCLUDED.file_ids,
-  status = EXCLUDED.status, failure_reason = EXCLUDED.failure_reason, retryable = EXCLUDED.retryable,
-  chunk_count = EXCLUDED.chunk_count,
-  attempts = CASE WHEN EXCLUDED.status = 'failed' THEN ${SOURCES}.attempts + 1 ELSE 0 END,
+  status = EXCLUDED.status, failure_reason = EXCLUDED.failure_reason, failure_detail = EXCLUDED.failure_detail,
+  retryable = EXCLUDED.retryable, chunk_count = EXCLUDED.chunk_count,
+  attempts = CASE WHEN EXCLUDED.status = 'failed' THEN ${SOURCES}.attempts ELSE 0 END,
   updated_at = EXCLUDED.updated_at`,
     params,
     // One text per number of fields written together: a small, fixed set.
     { prepare: true },
+  );
+}
+
+/**
+ * Counts an extraction of a file source as started, before it runs (its own statement, committed at once): a source
+ * whose extractions keep being cut short (a process that died reading it) is not started again and again.
+ */
+export async function claimFileSource(executor: SqlExecutor, key: SourceKey, sourceHash: string): Promise<void> {
+  await executor.query(
+    `UPDATE ${SOURCES} SET attempts = attempts + 1 WHERE resource_type = $1 AND resource_id = $2 AND field = $3 AND source_hash = $4`,
+    [key.resourceType, key.resourceId, key.field, sourceHash],
   );
 }
 

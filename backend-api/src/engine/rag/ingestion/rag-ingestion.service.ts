@@ -6,6 +6,7 @@ import { ExtractionError } from '../extraction/extraction.types.js';
 import type { ExtractableFile, FileTextExtractionService } from '../extraction/file-text-extraction.service.js';
 import { RAG_SOURCES_TABLE as SOURCES } from '../rag.migrations.js';
 import {
+  claimFileSource,
   deleteFields,
   insertChunks,
   readSources,
@@ -54,6 +55,8 @@ export interface PendingFilesSummary {
 }
 
 const MAX_FILE_ATTEMPTS = 5;
+/** Extractions of one pending source that may start without finishing (the process died) before it is given up. */
+const MAX_INTERRUPTED_STARTS = 2;
 const MAX_HEADER_CHARACTERS = 200;
 
 function stampsOf(record: StoredRecord): TenantStamps {
@@ -178,10 +181,12 @@ export class RagIngestionService {
       created_by_user_id: string | null;
     }>(
       `SELECT resource_type, resource_id, field, source_hash, file_ids, organization_id, user_id, created_by_user_id
-FROM ${SOURCES} WHERE kind = 'file' AND (status = 'pending' OR (status = 'failed' AND retryable AND attempts < $1))
+FROM ${SOURCES} WHERE kind = 'file'
+  AND ((status = 'pending' AND attempts < $3) OR (status = 'failed' AND retryable AND attempts < $1))
 ORDER BY updated_at LIMIT $2`,
-      [MAX_FILE_ATTEMPTS, options.batchSize],
+      [MAX_FILE_ATTEMPTS, options.batchSize, MAX_INTERRUPTED_STARTS],
     );
+    summary.failed += await this.abandonInterrupted(database);
     for (const row of rows) {
       const corpus = this.corpusOf(row.resource_type);
       const field = corpus?.fields.find((candidate) => candidate.name === row.field);
@@ -195,6 +200,7 @@ ORDER BY updated_at LIMIT $2`,
         createdByUserId: row.created_by_user_id,
       };
       const key = { resourceType: row.resource_type, resourceId: row.resource_id, field: row.field };
+      await claimFileSource(database, key, row.source_hash);
       const result = await this.extractFiles(row.file_ids ?? [], owner, field);
       await database.transaction(async (tx) => {
         const current = (await readSources(tx, key.resourceType, key.resourceId)).get(key.field);
@@ -214,6 +220,7 @@ ORDER BY updated_at LIMIT $2`,
             ...base,
             status: 'failed',
             failureReason: result.error.reason,
+            failureDetail: result.error.limit ?? null,
             retryable: result.error.retryable,
             chunkCount: 0,
           });
@@ -228,6 +235,21 @@ ORDER BY updated_at LIMIT $2`,
       });
     }
     return summary;
+  }
+
+  /**
+   * Marks failed, for good, the pending file sources whose extractions were started {@link MAX_INTERRUPTED_STARTS}
+   * times and never finished (the process died reading them): they are not picked up again at the next start.
+   */
+  private async abandonInterrupted(database: SqlDatabase): Promise<number> {
+    const { affectedRows } = await database.query(
+      `UPDATE ${SOURCES} SET status = 'failed', failure_reason = 'limit_exceeded', failure_detail = 'interrupted',
+  retryable = false, updated_at = $2 WHERE kind = 'file' AND status = 'pending' AND attempts >= $1`,
+      [MAX_INTERRUPTED_STARTS, this.options.now().toISOString()],
+    );
+    if (affectedRows > 0)
+      this.options.logger.warn('rag file extraction abandoned after interrupted attempts', { sources: affectedRows });
+    return affectedRows;
   }
 
   private async extractFiles(
@@ -257,6 +279,7 @@ ORDER BY updated_at LIMIT $2`,
           : new ExtractionError('storage_unavailable', 'The file could not be read.', { cause: error });
       this.options.logger.warn('rag file extraction failed', {
         reason: failure.reason,
+        ...(failure.limit ? { limit: failure.limit } : {}),
         retryable: failure.retryable,
         error: String(error),
       });

@@ -14,7 +14,6 @@ export {
   toStorableValue,
   unstorableTextProblem,
 } from './storable-text.js';
-export { compileProjector, type Projector } from './projection.js';
 export { auditSchema, type SchemaAuditProblem } from './schema-audit.js';
 export { buildCreateInputSchema, buildPatchInputSchema, toStrictInput } from './strict-input.js';
 export { declaredKeysAt, defOf, isOmittable, shapeOf, unwrapTransparent } from './zod-internals.js';

@@ -1,7 +1,6 @@
 import { initZodDecorators, ragSourceRegistry } from '@wildo/shared-lib';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { compileProjector } from './projection.js';
 import { buildCreateInputSchema, buildPatchInputSchema, toStrictInput } from './strict-input.js';
 import { defOf, shapeOf } from './zod-internals.js';
 import { toInputProblems } from './input-problems.js';
@@ -70,38 +69,6 @@ describe('strict input contracts', () => {
     const strict = toStrictInput(NodeSchema);
     expect(strict.safeParse({ name: 'a', children: [{ name: 'b', children: [] }] }).success).toBe(true);
     expect(strict.safeParse({ name: 'a', children: [{ name: 'b', children: [], x: 1 }] }).success).toBe(false);
-  });
-});
-
-describe('projection', () => {
-  const projector = compileProjector(Doc);
-
-  it('keeps declared values and reports where it removed others', () => {
-    const withheld: string[] = [];
-    const out = projector.project(
-      {
-        title: 't',
-        status: 'b',
-        secret: 1,
-        items: [{ label: 'l', cost: 3 }, 'garbage'],
-        choice: { kind: 'x', x: 2, margin: 9 },
-      },
-      withheld,
-    );
-    expect(out).toEqual({ title: 't', status: 'b', items: [{ label: 'l' }], choice: { kind: 'x', x: 2 } });
-    expect(withheld).toEqual(expect.arrayContaining(['*', 'items[0].*', 'items[1]', 'choice.*']));
-    expect(withheld.join(' ')).not.toMatch(/secret|cost|margin/);
-  });
-
-  it('drops values of the wrong type instead of passing them through', () => {
-    expect(projector.project({ title: { $gt: '' }, status: 'zzz', items: 'no' })).toEqual({});
-  });
-
-  it('never throws on hostile input', () => {
-    const cyclicFree = JSON.parse('{"__proto__": {"polluted": true}, "title": "t", "items": []}');
-    expect(projector.project(cyclicFree)).toEqual({ title: 't', items: [] });
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    for (const value of [null, undefined, 42, 'x', [], () => 1]) expect(() => projector.project(value)).not.toThrow();
   });
 });
 

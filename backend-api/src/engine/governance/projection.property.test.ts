@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { referenceApplication } from '../../../modules/index.js';
-import { arbitraryFor, plainObjectsIn } from '../../../testing/zod-arbitrary.js';
-import { ResourcesRegistry } from '../resources-registry.service.js';
+import { referenceApplication } from '../../modules/index.js';
+import { arbitraryFor, plainObjectsIn } from '../../testing/zod-arbitrary.js';
+import { ResourcesRegistry } from '../resources/resources-registry.service.js';
+import { breachesContract, newProjectionReport } from './projection.js';
 
 const registry = ResourcesRegistry.fromApplication(referenceApplication);
 /** Names an attacker or a leaky backend might add; none is declared anywhere in the reference application. */
@@ -57,13 +58,14 @@ describe('projection drops undeclared fields at every depth, for every declared 
           const polluted = structuredClone(declared);
           if (plainObjectsIn(polluted).length === 0) return;
           const added = inject(polluted, additions);
-          const withheld: string[] = [];
-          const projected = operation.projector.project(polluted, withheld);
-          // Nothing added survives, at any depth, and everything declared is kept as it was.
+          const report = newProjectionReport();
+          const projected = operation.projector.project(polluted, report);
+          // Nothing added survives, at any depth, everything declared is kept as it was, and no breach is claimed.
           expect(projected).toEqual(expected);
+          expect(breachesContract(report)).toBe(false);
           const keys = ownKeysDeep(projected);
           for (const key of added) if (!ownKeysDeep(expected).has(key)) expect(keys.has(key)).toBe(false);
-          if (added.length > 0) expect(withheld.length).toBeGreaterThan(0);
+          if (added.length > 0) expect(report.withheld.length).toBeGreaterThan(0);
         }),
         { numRuns: 150 },
       );
