@@ -284,6 +284,7 @@ import {
   modelToolName,
   pendingApprovalsOf,
   postTurn,
+  signUpThroughOutbox,
   startStubModels,
   toolCallsReply,
   type StubModels,
@@ -323,12 +324,8 @@ beforeAll(async () => {
   const { runtime } = await loadStartupConfiguration({}, process.cwd());
   backend = await createWildoBackend({ application, runtime, env: models.env, logger: createSilentLogger() });
   api = \`\${(await backend.listen(0)).url}/api/v1\`;
-  const signUp = await fetch(\`\${api}/auth/signup\`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'ada@example.com', password: 'a long passphrase' }),
-  });
-  token = ((await signUp.json()) as { data: { accessToken: string } }).data.accessToken;
+  // Sign-up mails a link; on the embedded defaults the mail waits in the development outbox.
+  ({ accessToken: token } = await signUpThroughOutbox(api, { email: 'ada@example.com', password: 'a long passphrase' }));
   const organization = await call('POST', '/organizations', { name: 'Analytical Engines' });
   collection = \`/organizations/\${organization.body.data._id}/${module.type}\`;
 });

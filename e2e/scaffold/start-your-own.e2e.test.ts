@@ -1,7 +1,7 @@
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { postTurn, startStubModels, type StubModels } from '@wildo/backend-api/testing';
+import { postTurn, signUpThroughOutbox, startStubModels, type StubModels } from '@wildo/backend-api/testing';
 import { freePort } from '@wildo/backend-api/testing/backend-process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -138,9 +138,8 @@ async function exerciseRunningApplication(url: string): Promise<void> {
       headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
       body: JSON.stringify(body),
     }).then(json);
-  const signUp = await post('/auth/signup', { email: 'grace@example.com', password: 'a long passphrase' });
-  expect(signUp.status).toBe(201);
-  const bearer = `Bearer ${signUp.body.data.accessToken as string}`;
+  const { accessToken } = await signUpThroughOutbox(api, { email: 'grace@example.com', password: 'a long passphrase' });
+  const bearer = `Bearer ${accessToken}`;
   const org = (await post('/organizations', { name: 'Harvard Mark I' }, bearer)).body.data._id as string;
   const tickets = `/organizations/${org}/tickets`;
 
@@ -182,7 +181,7 @@ async function exerciseRunningApplication(url: string): Promise<void> {
   expect(JSON.stringify(call.body.result.structuredContent)).toContain(id);
 
   const turn = await postTurn(`${api}/organizations/${org}/flows-actors/systems/tickets-desk/turns`, {
-    token: signUp.body.data.accessToken as string,
+    token: accessToken,
     message: `call resource_tickets_read {"id":"${id}"}`,
   });
   expect(turn.events.map((event) => event.type)).toEqual(expect.arrayContaining(['tool_call', 'tool_result']));

@@ -5,6 +5,7 @@
 export { modelToolName, modelToolNames } from '../engine/agents/systems/agent-tool-listing.js';
 export { expectNoLeaks, findLeaks, type Leak, type LeakRules } from './leak-checker.js';
 export { TEST_PASSWORD_HASHING } from './password-hashing.js';
+export { signUpThroughOutbox, type DevelopmentAccount, type DevelopmentSignUp } from './development-accounts.js';
 export type { PendingApproval } from '../engine/agents/approvals/approval.service.js';
 export type { TurnCompletion, TurnEvent } from '../engine/agents/runtime/turn-events.js';
 export {
