@@ -3,10 +3,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 /**
- * The families of test files that run longest (a browser journey through every page, the MCP conformance suite,
+ * The families of test files that run longest (the packed packages scaffolded, installed and run outside the
+ * repository, a browser journey through every page, the MCP conformance suite,
  * the e2e scenarios against a running stack, the browser tests, the CLI's processes), in the order they should start.
  */
 const LONG_RUNNING_FIRST = [
+  'e2e/scaffold/',
   'e2e/host-ui.',
   'e2e/mcp-conformance/',
   'e2e/',
@@ -39,7 +41,7 @@ class LongRunningFirstSequencer extends BaseSequencer {
 // One run for the whole workspace; each package keeps its own config (environment, includes, timeouts).
 export default defineConfig({
   test: {
-    projects: ['shared-lib', 'backend-api', 'frontend', 'frontend/vitest.browser.config.ts', 'e2e'],
+    projects: ['shared-lib', 'backend-api', 'create-wildo', 'frontend', 'frontend/vitest.browser.config.ts', 'e2e'],
     // Vitest's default leaves one core idle (available parallelism minus one); on the two-core machines the
     // suite runs on, much of a test's time is spent waiting on child processes, sockets and the database.
     maxWorkers: 2,

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { createCapturedOutput, type CliOutput } from './cli.output.js';
 import {
@@ -142,6 +143,35 @@ function addDevelopmentCommands(
         ),
       );
     });
+  program
+    .command('new')
+    .description('Write a new application into <dir> (the same as `npm create wildo@latest <dir>`).')
+    .argument('<dir>', 'the directory to create (it must not exist or be empty)')
+    .option('--module <name>', "the module's resource type, kebab-case and plural", 'tickets')
+    .option('--package-manager <pm>', 'npm or pnpm', 'npm')
+    .option('--no-host-ui', 'do not serve the host UI from the backend')
+    .option('--name <package-name>', "the application's package name (default: the directory's name)")
+    .option('--from <dir>', "install the framework's packages from the tarballs in <dir> (`pnpm pack` output)")
+    .action(
+      async (
+        dir: string,
+        options: { module: string; packageManager: string; hostUi: boolean; name?: string; from?: string },
+      ) => {
+        const { runScaffolder } = await import('create-wildo');
+        const target = path.relative(process.cwd(), path.resolve(cwd, dir)) || '.';
+        const argv = [target, '--module', options.module, '--package-manager', options.packageManager];
+        if (!options.hostUi) argv.push('--no-host-ui');
+        if (options.name) argv.push('--name', options.name);
+        if (options.from) argv.push('--from', path.resolve(cwd, options.from));
+        setExitCode(
+          await runScaffolder(
+            argv,
+            (line) => output.out(`${line}\n`),
+            (line) => output.err(`${line}\n`),
+          ),
+        );
+      },
+    );
   program
     .command('dev')
     .description('Run the backend and restart it when a file it imports changes.')

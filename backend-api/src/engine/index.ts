@@ -140,7 +140,12 @@ export {
   type ApiKeyImplHandlers,
   type ApiKeyScope,
 } from './credentials/index.js';
-export { CimdTrustPolicy, OIDC_SUPPORTED_IDENTITY_SCOPES } from '@wildo/shared-lib';
+// Shared-lib names the guide imports from the backend package.
+export {
+  CimdTrustPolicy,
+  OIDC_SUPPORTED_IDENTITY_SCOPES,
+  type FlowActorSystem_InitializationFactoryMap,
+} from '@wildo/shared-lib';
 export {
   A2A_PROTOCOL_VERSIONS,
   A2aRuntime,

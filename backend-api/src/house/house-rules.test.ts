@@ -22,6 +22,18 @@ describe('the engine keeps its house plan', () => {
     expect(report.figures.roomCircles).toEqual([]);
   });
 
+  it('the reference application reaches the framework only through its package names, as an outside one does', () => {
+    const modules = path.resolve(import.meta.dirname, '../modules');
+    const reaching = readSourceTree(modules)
+      .filter((source) => !/\.(test|type-test)\.ts$/.test(source.file))
+      .flatMap((source) =>
+        source.imports
+          .filter((imported) => imported.target && !imported.target.startsWith(`${modules}${path.sep}`))
+          .map((imported) => `${path.relative(modules, source.file)} '${imported.specifier}'`),
+      );
+    expect(reaching).toEqual([]);
+  });
+
   it('names each room once', () => {
     const rooms = HOUSE_FLOORS.flatMap((floor) => Object.keys(floor.rooms));
     expect(rooms.length).toBe(new Set(rooms).size);

@@ -1,5 +1,5 @@
 import { ResourceServerKind } from '@wildo/shared-lib';
-import { defineBackendApplication } from '../engine/index.js';
+import { defineBackendApplication } from '@wildo/backend-api';
 import { supportDeskModule } from './support-desk/support-desk.module.js';
 import { tasksManagerModule } from './tasks-manager/index.js';
 import { travelDeskModule } from './travel-desk/travel-desk.module.js';

@@ -13,6 +13,7 @@ export {
   type AcpStubLauncherOptions,
   type AcpStubStep,
 } from './coding-stubs/index.js';
+export { signUpThroughOutbox, type DevelopmentAccount, type DevelopmentSignUp } from './development-accounts.js';
 export type { PendingApproval } from '../engine/agents/approvals/approval.service.js';
 export type { TurnCompletion, TurnEvent } from '../engine/agents/runtime/turn-events.js';
 export {

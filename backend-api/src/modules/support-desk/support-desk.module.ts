@@ -3,7 +3,7 @@
 import { CORE_ORG_ROLES, defineResource, LLM_Model, ResourceOperationEffect } from '@wildo/shared-lib';
 import { ResourceOperationVariantType, ResourcePrimaryScope, resourceRecordSchema } from '@wildo/shared-lib';
 import { z } from 'zod';
-import { defineActorSystem, defineChatAgent, type BackendDomainModule } from '../../engine/index.js';
+import { defineActorSystem, defineChatAgent, type BackendDomainModule } from '@wildo/backend-api';
 
 const member = { variantType: ResourceOperationVariantType.API_CALL, roles: [CORE_ORG_ROLES.ORG_MEMBER] };
 

@@ -1,4 +1,4 @@
-import type { BackendDomainModule } from '../../engine/index.js';
+import type { BackendDomainModule } from '@wildo/backend-api';
 import { tasksManagerContainerModule, tasksManagerFlowsActors } from './flows-actors/index.js';
 import { tasksManagerResources } from './resources/index.js';
 

@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify';
-import type { FlowsActorsContribution } from '../../../engine/index.js';
+import type { FlowsActorsContribution } from '@wildo/backend-api';
 import { ticketTriageAgent } from './ticket-triage.agent.js';
 import { TicketTriageBackendService } from './ticket-triage.service.js';
 import { TASKS_MANAGER_TYPES } from './tasks-manager.tokens.js';

@@ -4,7 +4,7 @@ import {
   type AskKnowledgeBaseResponse,
 } from '@wildo/shared-lib/app';
 import { z } from 'zod';
-import type { FunctionTool } from '../../../engine/index.js';
+import type { FunctionTool } from '@wildo/backend-api';
 
 /** The knowledge-base tool's ref: the ASK operation it dispatches. */
 export const KNOWLEDGE_BASE_ASK_TOOL_REF = `resource.${TasksManager_ResourceType.KNOWLEDGE_DOCUMENTS}.${KnowledgeDocuments_Operations.ASK}`;

@@ -6,7 +6,7 @@ import type {
 } from '@wildo/shared-lib';
 import { inject, injectable } from 'inversify';
 import type { z } from 'zod';
-import { SAAS_SERVICE_TYPES, type AgentsBackendService } from '../../../engine/index.js';
+import { SAAS_SERVICE_TYPES, type AgentsBackendService } from '@wildo/backend-api';
 import { TICKET_TRIAGE_AGENT_REF, TicketTriageSchema } from './ticket-triage.agent.js';
 
 /** Triage of support tickets through the registered structured agent. */

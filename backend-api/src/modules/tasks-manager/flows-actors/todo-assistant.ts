@@ -1,7 +1,7 @@
 import { CORE_ORG_ROLES, LLM_Model, ResourceOperationRiskLevel, ResourcePrimaryScope } from '@wildo/shared-lib';
 import { TodoSchema } from '@wildo/shared-lib/app';
 import { z } from 'zod';
-import { defineActorSystem, defineChatAgent } from '../../../engine/index.js';
+import { defineActorSystem, defineChatAgent } from '@wildo/backend-api';
 import { todosResource } from '../resources/todos.resource.js';
 import { KNOWLEDGE_BASE_ASK_TOOL_REF, knowledgeBaseAskTool } from './knowledge-base-tool.js';
 

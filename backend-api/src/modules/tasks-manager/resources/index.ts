@@ -1,4 +1,4 @@
-import type { BackendDomainModule } from '../../../engine/index.js';
+import type { BackendDomainModule } from '@wildo/backend-api';
 import { announcementsResource } from './announcements.resource.js';
 import { knowledgeDocumentsCustomImplementation } from './knowledge-documents.custom-impl.service.js';
 import { knowledgeDocumentsResource } from './knowledge-documents.resource.js';

@@ -4,7 +4,7 @@ import {
   TasksManager_ResourceType,
   type AskKnowledgeBaseResponse,
 } from '@wildo/shared-lib/app';
-import { SAAS_SERVICE_TYPES, type RagRetrievalBackendService, type RagRetrievalResult } from '../../../engine/index.js';
+import { SAAS_SERVICE_TYPES, type RagRetrievalBackendService, type RagRetrievalResult } from '@wildo/backend-api';
 import { knowledgeDocumentsResource } from './knowledge-documents.resource.js';
 
 /** Projects a retrieval result into the ASK answer: sources keep their document ids and passages for citation. */
