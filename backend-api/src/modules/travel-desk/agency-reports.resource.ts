@@ -3,7 +3,7 @@
 // (`wildo.organization_id`) that the table's policy reads.
 import { CORE_ORG_ROLES, defineResource, ResourceOperationVariantType, ResourcePrimaryScope } from '@wildo/shared-lib';
 import { z } from 'zod';
-import { bindResource, sqlConnector } from '../../engine/index.js';
+import { bindResource, sqlConnector } from '@wildo/backend-api';
 import { CityBookingsOutput, MonthInput } from './travel-desk.schemas.js';
 
 /** Reports over the agency's bookings, each the caller's own organization's only. */

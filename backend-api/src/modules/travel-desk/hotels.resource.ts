@@ -2,7 +2,7 @@
 // are ordinary ones (REST routes, MCP tools, agent tools, one dispatch path), so roles, policies and the input
 // contract are judged before the agency is asked, and projection judges what it answered.
 import { CORE_ORG_ROLES, defineResource, ResourceOperationVariantType, ResourcePrimaryScope } from '@wildo/shared-lib';
-import { bindResource, restConnector } from '../../engine/index.js';
+import { bindResource, restConnector } from '@wildo/backend-api';
 import {
   AvailabilityOutput,
   BookingInput,

@@ -2,7 +2,7 @@
 // reporting database (see e2e/synthetic-agency for the agency, which over-exposes on purpose). Nothing is stored
 // here; everything an assistant or a client sees passed the declared contracts.
 import { CORE_ORG_ROLES, LLM_Model, ResourcePrimaryScope } from '@wildo/shared-lib';
-import { defineActorSystem, defineChatAgent, type BackendDomainModule } from '../../engine/index.js';
+import { defineActorSystem, defineChatAgent, type BackendDomainModule } from '@wildo/backend-api';
 import { agencyReports, agencyReportsBinding } from './agency-reports.resource.js';
 import { hotels, hotelsBinding } from './hotels.resource.js';
 
