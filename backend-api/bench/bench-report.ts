@@ -106,16 +106,34 @@ const percent = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
 const integer = (value: number) => Math.round(value).toLocaleString('en-US');
 const millis = (value: number) => value.toFixed(2);
 
+/** How a report names what it measured and its two sides. */
+export interface ResultLabels {
+  /** `GET one todo` */
+  subject: string;
+  framework: string;
+  bare: string;
+}
+
+const REST_LABELS: ResultLabels = {
+  subject: 'GET one todo',
+  framework: 'framework (full pipeline)',
+  bare: 'bare Express handler',
+};
+
 /** The table of one database: requests/s and latency of each side, the ratio and the verdict. */
-export function formatResult(result: TargetResult, settings: BenchReport['settings']): string {
+export function formatResult(
+  result: TargetResult,
+  settings: BenchReport['settings'],
+  labels: ResultLabels = REST_LABELS,
+): string {
   const rows: [string, SideSummary][] = [
-    ['framework (full pipeline)', result.framework],
-    ['bare Express handler', result.bare],
+    [labels.framework, result.framework],
+    [labels.bare, result.bare],
   ];
   const name = (text: string) => text.padEnd(27);
   const cell = (text: string) => text.padStart(12);
   const lines = [
-    `GET one todo on ${result.label}: ${settings.connections} connections, ${settings.rounds} × ${settings.durationSeconds} s rounds per side, means over rounds`,
+    `${labels.subject} on ${result.label}: ${settings.connections} connections, ${settings.rounds} × ${settings.durationSeconds} s rounds per side, means over rounds`,
     `${name('')}${cell('req/s')}${cell('p50 ms')}${cell('p99 ms')}${cell('CPU µs/req')}`,
     ...rows.map(
       ([label, side]) =>
@@ -123,7 +141,7 @@ export function formatResult(result: TargetResult, settings: BenchReport['settin
     ),
     `${name('framework / bare')}${cell(percent(result.ratio))}   (rounds: ${result.roundRatios.map(percent).join(', ')})`,
     `${name('bare / framework CPU')}${cell(percent(result.cpuRatio))}   (server process CPU per request; ${result.backend === 'postgres' ? 'PostgreSQL server not counted' : 'PGlite included'})`,
-    `${result.meetsTarget ? 'PASS ' : 'BELOW'} target: the framework keeps ${percent(result.ratio)} of the bare handler's throughput (target ${percent(TARGET_RATIO)})`,
+    `${result.meetsTarget ? 'PASS ' : 'BELOW'} target: the framework keeps ${percent(result.ratio)} of the ${labels.bare}'s throughput (target ${percent(TARGET_RATIO)})`,
   ];
   return lines.join('\n');
 }

@@ -40,11 +40,8 @@ export async function signUpThroughOutbox(frameworkUrl: string, email: string, p
   return stringField(await post(`${api}/auth/verify-email`, { token }, 201), 'accessToken');
 }
 
-/**
- * Signs up a user, creates an organization (its admin) and one todo, through the framework's own HTTP API,
- * so the data has exactly the shape a real client would leave behind.
- */
-export async function seedTodo(frameworkUrl: string): Promise<SeededTodo> {
+/** Signs up a user and creates an organization (its admin), through the framework's own HTTP API. */
+export async function seedOrganization(frameworkUrl: string): Promise<{ token: string; organizationId: string }> {
   const api = `${frameworkUrl}/api/v1`;
   const token = await signUpThroughOutbox(
     frameworkUrl,
@@ -52,6 +49,15 @@ export async function seedTodo(frameworkUrl: string): Promise<SeededTodo> {
     'bench passphrase, long enough',
   );
   const organizationId = stringField(await post(`${api}/organizations`, { name: 'Bench' }, 201, token), '_id');
+  return { token, organizationId };
+}
+
+/**
+ * Signs up a user, creates an organization (its admin) and one todo, through the framework's own HTTP API,
+ * so the data has exactly the shape a real client would leave behind.
+ */
+export async function seedTodo(frameworkUrl: string): Promise<SeededTodo> {
+  const { token, organizationId } = await seedOrganization(frameworkUrl);
   const todoPath = `/api/v1/organizations/${organizationId}/todos`;
   const todoId = stringField(
     await post(`${frameworkUrl}${todoPath}`, { title: 'Measure the pipeline', priority: 2 }, 201, token),

@@ -2,7 +2,12 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
-import { createSilentLogger, createWildoBackend, type WildoBackend } from '../src/engine/index.js';
+import {
+  createSilentLogger,
+  createWildoBackend,
+  type WildoBackend,
+  type WildoBackendOptions,
+} from '../src/engine/index.js';
 import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '../src/engine/persistence/index.js';
 import { referenceApplication } from '../src/modules/index.js';
 import { readGeneratedRuntime } from '../src/testing/generated-runtime.js';
@@ -21,6 +26,8 @@ const BENCH_BURST = { points: 1_000_000_000, durationMs: 10_000 };
 export interface BenchServerChildOptions<TReady> {
   /** The bare comparison app, on the same database. */
   bareApp(database: SqlDatabase): RequestListener;
+  /** Options of the framework beside the bench's own, given the bare app's URL (it listens first). */
+  backendOptions?(bareUrl: string): Partial<WildoBackendOptions>;
   /** Seeds through the framework and builds the `ready` message from both base URLs. */
   ready(frameworkUrl: string, bareUrl: string): Promise<TReady>;
 }
@@ -112,6 +119,8 @@ export async function runBenchServerChild<TReady extends object>(
 
   try {
     database = await openDatabase(target);
+    bareServer = createServer(options.bareApp(database));
+    const bareUrl = await listen(bareServer);
     backend = await createWildoBackend({
       application: referenceApplication,
       database,
@@ -120,11 +129,10 @@ export async function runBenchServerChild<TReady extends object>(
       runtime: await readGeneratedRuntime(),
       env: {},
       http: { burst: BENCH_BURST },
+      ...options.backendOptions?.(bareUrl),
     });
     const framework = await backend.listen(0);
     frameworkServer = framework.server;
-    bareServer = createServer(options.bareApp(database));
-    const bareUrl = await listen(bareServer);
     send(await options.ready(framework.url, bareUrl));
   } catch (error) {
     send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });

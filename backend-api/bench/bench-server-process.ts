@@ -28,6 +28,8 @@ export interface BenchServerOptions {
   cpuProfDir?: string;
   /** The child's script (default `bench-server.ts`); it speaks the protocol of `bench-protocol.ts`. */
   script?: string;
+  /** A further JSON argument for the child's script (after the target). */
+  scriptOptions?: object;
 }
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
@@ -128,7 +130,8 @@ export async function startBenchServer<TReady extends { type: 'ready' } = BenchS
   options: BenchServerOptions = {},
 ): Promise<BenchServerProcess<TReady>> {
   const profile = options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`];
-  const child = fork(options.script ?? SERVER_SCRIPT, [JSON.stringify(target)], {
+  const args = [JSON.stringify(target), ...(options.scriptOptions ? [JSON.stringify(options.scriptOptions)] : [])];
+  const child = fork(options.script ?? SERVER_SCRIPT, args, {
     execArgv: [...process.execArgv, ...profile],
     stdio: ['ignore', 2, 'inherit', 'ipc'],
   });

@@ -1,9 +1,10 @@
 import { parseBenchArgs, type BenchOptions } from './bench-args.js';
-import { BenchResponseError, runLoad, type LoadRequest, type LoadSettings } from './bench-load.js';
+import { BenchResponseError, runLoad, type LoadRequest } from './bench-load.js';
 import { createBenchSchema } from './bench-postgres-schema.js';
 import type { BenchTarget } from './bench-protocol.js';
+import { measureRound } from './bench-rounds.js';
 import type { RoundResult } from './bench-report.js';
-import { benchRunResources, startBenchServer, type BenchServerProcess } from './bench-server-process.js';
+import { benchRunResources, startBenchServer } from './bench-server-process.js';
 import { MCP_BENCH_REVISION, MCP_BENCH_TOOL, type McpBenchServerReady } from './mcp-bench-protocol.js';
 import {
   buildMcpReport,
@@ -88,17 +89,6 @@ async function assertAnswersTool(request: LoadRequest, todoId: string): Promise<
       `${request.label} (${request.url}) did not return todo ${todoId}: ${text.slice(0, 500)}`,
     );
   }
-}
-
-async function measureRound(
-  server: BenchServerProcess<McpBenchServerReady>,
-  side: LoadRequest,
-  settings: LoadSettings,
-): Promise<RoundResult> {
-  const before = await server.cpuMicros();
-  const load = await runLoad(side, settings);
-  const after = await server.cpuMicros();
-  return { ...load, serverCpuMicrosPerRequest: (after - before) / load.requests };
 }
 
 async function benchTarget(

@@ -1,9 +1,10 @@
 import { parseBenchArgs, USAGE, type BenchOptions } from './bench-args.js';
-import { assertAnswersTodo, runLoad, type LoadRequest, type LoadSettings } from './bench-load.js';
+import { assertAnswersTodo, type LoadRequest } from './bench-load.js';
+import { measureAlternately } from './bench-rounds.js';
 import { createBenchSchema } from './bench-postgres-schema.js';
 import type { BenchTarget } from './bench-protocol.js';
-import { buildReport, compare, formatReport, type RoundResult, type TargetResult } from './bench-report.js';
-import { benchRunResources, startBenchServer, type BenchServerProcess } from './bench-server-process.js';
+import { buildReport, compare, formatReport, type TargetResult } from './bench-report.js';
+import { benchRunResources, startBenchServer } from './bench-server-process.js';
 
 /**
  * `pnpm bench:rest`: throughput of `GET` one todo through the full framework pipeline (user token,
@@ -16,47 +17,6 @@ import { benchRunResources, startBenchServer, type BenchServerProcess } from './
 const progress = (message: string) => process.stderr.write(`${message}\n`);
 
 const { schemas, release: releaseAll } = benchRunResources(progress);
-
-/** One round against one side, with the server child's CPU time spent meanwhile. */
-async function measureRound(
-  server: BenchServerProcess,
-  side: LoadRequest,
-  settings: LoadSettings,
-): Promise<RoundResult> {
-  const before = await server.cpuMicros();
-  const load = await runLoad(side, settings);
-  const after = await server.cpuMicros();
-  return { ...load, serverCpuMicrosPerRequest: (after - before) / load.requests };
-}
-
-/** Warms both servers up, then measures them alternately: a drift of the machine (heat, neighbours, GC of this runner) hits both sides alike. */
-async function measureAlternately(
-  label: string,
-  server: BenchServerProcess,
-  framework: LoadRequest,
-  bare: LoadRequest,
-  options: BenchOptions,
-) {
-  progress(`${label}: warming up (${options.warmupSeconds} s each)…`);
-  for (const side of [framework, bare])
-    await runLoad(side, { connections: options.connections, durationSeconds: options.warmupSeconds });
-
-  const rounds = { framework: [] as RoundResult[], bare: [] as RoundResult[] };
-  for (let round = 1; round <= options.rounds; round++) {
-    for (const side of [framework, bare]) {
-      const result = await measureRound(server, side, {
-        connections: options.connections,
-        durationSeconds: options.durationSeconds,
-      });
-      rounds[side === framework ? 'framework' : 'bare'].push(result);
-      const cpu = `${Math.round(result.serverCpuMicrosPerRequest)} µs CPU/req`;
-      progress(
-        `${label}: round ${round}/${options.rounds} ${side.label.padEnd(9)} ${Math.round(result.requestsPerSecond)} req/s, ${cpu}`,
-      );
-    }
-  }
-  return rounds;
-}
 
 async function benchTarget(label: string, target: BenchTarget, options: BenchOptions): Promise<TargetResult> {
   progress(`${label}: starting the server child…`);
@@ -73,7 +33,7 @@ async function benchTarget(label: string, target: BenchTarget, options: BenchOpt
     await assertAnswersTodo(framework, todoId);
     await assertAnswersTodo(bare, todoId);
 
-    const rounds = await measureAlternately(label, server, framework, bare, options);
+    const rounds = await measureAlternately(label, server, framework, bare, options, progress);
     return compare(target.backend, label, rounds.framework, rounds.bare);
   } finally {
     await server.stop();

@@ -78,6 +78,15 @@ export const BackendEnvironmentSchema = z.object({
   WILDO_LLM_OBS_CAPTURE_CONTENT: optionalText.describe(
     '`true` records prompts and completions in traces; default the configured captureContent (off).',
   ),
+  TRAVEL_AGENCY_API_URL: optionalText.describe(
+    "The travel desk's agency API (the reference connector example); without it, its stays operations answer 503.",
+  ),
+  TRAVEL_AGENCY_API_KEY: optionalText.describe(
+    "The travel desk's own agency key, sent with payments; without it, payments answer 503.",
+  ),
+  TRAVEL_AGENCY_REPORTING_DSN: optionalText.describe(
+    "The agency's reporting database (a role row-level security filters); without it, its reports answer 503.",
+  ),
 });
 export type BackendEnvironment = z.infer<typeof BackendEnvironmentSchema>;
 

@@ -28,6 +28,28 @@ export {
   type JsonRpcErrorObject,
   type RefusalReason,
 } from './errors/index.js';
+export {
+  bindResource,
+  loadCapabilityManifest,
+  type CapabilityManifestOptions,
+  CONNECTORS_TYPES,
+  ConnectorSetupError,
+  restConnector,
+  sqlConnector,
+  type Connector,
+  type ErrorRowCondition,
+  type ErrorRowMapping,
+  type IdentityClaim,
+  type JsonPath,
+  type OperationBinding,
+  type ResourceBindings,
+  type ResponseMapping,
+  type RestConnector,
+  type RestMethod,
+  type RestOperationBinding,
+  type SqlConnector,
+  type SqlOperationBinding,
+} from './connectors/index.js';
 // Governance: projection, origins and HTML checks, principal policies, declared failures.
 export {
   checkHtml,

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type supertest from 'supertest';
 import { expect } from 'vitest';
 import { SAAS_SERVICE_TYPES } from '../engine/container/saas-service-types.tokens.js';
+import { CONNECTORS_TYPES, type ConnectorRuntime } from '../engine/connectors/index.js';
 import type { McpToolCatalogue } from '../engine/mcp/tool-catalogue.service.js';
 import type { CompiledOperation } from '../engine/resources/compiled-resource.types.js';
 import type { ResourcesRegistry } from '../engine/resources/resources-registry.service.js';
@@ -157,12 +158,18 @@ export function sendBody(
   return request.set(world.admin.auth).send(body as object);
 }
 
-/** Every text field of every REST operation that takes a body, each with its positive control already sent. */
+/**
+ * Every text field of every REST operation that takes a body, each with its positive control already sent. Operations
+ * bound to a connector are left out: their valid calls go to a backend this world does not run (503); their input
+ * contract is the same dispatch step as everyone's, and the connector tests probe them against a backend.
+ */
 export async function bodyTargets(t: TestBackend, world: HostileWorld): Promise<BodyTarget[]> {
   const targets: BodyTarget[] = [];
+  const connectors = t.backend.container.get<ConnectorRuntime>(CONNECTORS_TYPES.ConnectorRuntime);
   for (const operation of world.registry.listOperations()) {
     if (!operation.http || !operation.inputSchema || operation.http.method === 'GET' || operation.unimplemented)
       continue;
+    if (connectors.binds(operation.resourceType, operation.operation)) continue;
     for (const path of textPathsOf(operation.inputSchema)) {
       const base = minimalValueFor(operation.inputSchema, path);
       const control = await sendBody(t, world, operation, base);

@@ -1,3 +1,4 @@
+import { governedOutputRegistry } from '@wildo/shared-lib';
 import fc from 'fast-check';
 import type { z } from 'zod';
 import { defOf } from '../engine/resources/schema/index.js';
@@ -15,7 +16,21 @@ function checksOf(schema: z.ZodType): CheckDef[] {
   return ((defOf(schema).checks ?? []) as { _zod: { def: CheckDef } }[]).map((c) => c._zod.def);
 }
 
+/** Values a governed output passes on: URLs on its declared origins, a clean HTML fragment. */
+function governedArbitrary(schema: z.ZodType): fc.Arbitrary<string> | undefined {
+  const governed = governedOutputRegistry.get(schema);
+  if (!governed) return undefined;
+  if (governed.kind === 'html')
+    return fc.constantFrom('<p>Quiet rooms.</p>', '<p><b>By the river</b>, near the old town.</p>');
+  if (governed.origins.length === 0) return undefined;
+  return fc
+    .tuple(fc.constantFrom(...governed.origins), fc.stringMatching(/^[a-z0-9]{1,8}$/))
+    .map(([origin, page]) => `${origin}/${page}`);
+}
+
 function stringArbitrary(schema: z.ZodType): fc.Arbitrary<string> {
+  const governed = governedArbitrary(schema);
+  if (governed) return governed;
   const def = defOf(schema);
   if (def.format === 'datetime')
     return fc

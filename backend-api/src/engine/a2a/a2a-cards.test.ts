@@ -81,8 +81,12 @@ describe('A2A agent cards', () => {
         },
       ],
     };
+    // The desk is the instance after the reference application's own.
+    const index = application.resourceServerInstances.length - 1;
     await expect(createTestBackend(database(), { application })).rejects.toThrow(
-      /A2A instance "desk" › resourceServerInstances\[2\]\.actorSystemRefs\[1\]: "no-such-system" is not a registered ACTOR system.*register that system/,
+      new RegExp(
+        `A2A instance "desk" › resourceServerInstances\\[${index}\\]\\.actorSystemRefs\\[1\\]: "no-such-system" is not a registered ACTOR system.*register that system`,
+      ),
     );
   });
 

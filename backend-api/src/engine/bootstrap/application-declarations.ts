@@ -7,6 +7,7 @@ import {
   ResourcesRegistry,
   type DeclarationProblem,
 } from '../resources/index.js';
+import { compileApplicationBindings } from '../connectors/index.js';
 import type { BackendApplicationDefinition } from './backend-domain-module.js';
 import { withEngineModules } from './engine-modules.js';
 
@@ -44,6 +45,7 @@ export function validateDeclarations(
   const full = withEngineModules(application);
   const compiled = compileApplicationResources(full);
   const problems: DeclarationProblem[] = [...compiled.problems];
+  compileApplicationBindings(full, compiled.resources, compiled.refusedTypes, problems);
   let agents: AgentsRegistry | undefined;
   try {
     agents = new AgentsRegistry(full, options.runtime, options.resolveModel ?? catalogueModelResolver(), {

@@ -6,6 +6,7 @@ import { Container } from 'inversify';
 import { A2aRuntime, createA2aRuntime, type A2aSettings } from '../a2a/index.js';
 import { createCoordination, type CoordinationBackend } from '../coordination/index.js';
 import type { CredentialDirectory } from '../credentials/index.js';
+import { compileBindingsOrThrow, CONNECTORS_TYPES, ConnectorRuntime } from '../connectors/index.js';
 import { CimdResolver } from '../oauth/cimd/index.js';
 import { McpToolCatalogue, UploadGrantMcpTools } from '../mcp/index.js';
 import { oauthSettingsFor, type OAuthSettings } from '../oauth/index.js';
@@ -106,6 +107,8 @@ export interface WildoBackendOptions {
   traceSink?: AgentTraceSink;
   /** A2A push callback guard and retries, task leases. */
   a2a?: A2aSettings;
+  /** The outbound guard of REST connectors (default: production rules; in development, their loopback base URLs over http). */
+  connectorOutbound?: OutboundTargetGuardOptions;
   /** Coding-agent launchers (by provider), subprocess timing and the host environment subprocesses draw on. */
   codingAgents?: CodingAgentSettings;
   /**
@@ -151,6 +154,16 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
   const clock = options.clock ?? systemClock;
   const owned: (() => Promise<void>)[] = [];
   try {
+    // Connector-backed operations, checked before anything else is opened: a SQL binding whose database role escapes
+    // row-level security refuses the start.
+    const connectors = await ConnectorRuntime.start({
+      bindings: compileBindingsOrThrow(application, new Map(registry.listResources().map((r) => [r.type, r]))),
+      env,
+      logger,
+      production: options.production === true,
+      ...(options.connectorOutbound ? { outbound: options.connectorOutbound } : {}),
+    });
+    owned.push(() => connectors.close());
     const database =
       options.database ?? (await openApplicationDatabase({ logger, ...pick(options, 'databaseUrl', 'dataDir') }));
     if (!options.database) owned.push(() => database.close());
@@ -263,6 +276,7 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
       for (const warning of agentProviderWarnings(agents.listAgents(), providers))
         logger.warn(warning.message, warning.fields);
     container.bind(T.ExternalMcpConnector).toConstantValue(new ExternalMcpConnector(externalMcpServers, logger));
+    container.bind(CONNECTORS_TYPES.ConnectorRuntime).toConstantValue(connectors);
     container
       .bind(CODING_TYPES.CodingAgentRuntimeOptions)
       .toConstantValue({ env, ...(options.codingAgents ? { settings: options.codingAgents } : {}) });

@@ -7,6 +7,7 @@ export {
   checkUserUsable,
   readUserSnapshot,
 } from './authenticator.service.js';
+export { delegatedTokenOf, rememberDelegatedToken } from './delegated-token.js';
 export type { PrincipalDirectory } from './principal-directory.js';
 export type { AuthenticatedPrincipal, MachinePrincipal, UserPrincipal, UserSnapshot } from './principal.types.js';
 export { RoleHierarchyResolver } from './role-hierarchy.service.js';

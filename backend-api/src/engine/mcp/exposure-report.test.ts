@@ -104,10 +104,11 @@ describe('exposure report of the reference application', () => {
     expect(entry(report, 'todos.stats')).toMatchObject({ status: 'exposed', catalogues: ['support'] });
   });
 
-  it('names both catalogues with their endpoints', () => {
+  it('names every catalogue with its endpoint', () => {
     expect(report.catalogues).toEqual([
       { name: 'default', endpoint: '/mcp' },
       { name: 'support', endpoint: '/mcp/support' },
+      { name: 'travel-desk', endpoint: '/mcp/travel-desk' },
     ]);
   });
 

@@ -5,6 +5,7 @@ import { FrameworkError } from '../errors/index.js';
 import {
   assertUserUsable,
   readUserSnapshot,
+  rememberDelegatedToken,
   type AccessTokenService,
   type AuthenticatedPrincipal,
   type PrincipalDirectory,
@@ -28,9 +29,11 @@ export class ResourceServerAuthenticator {
     if (looksLikeApiKey(authorization)) return this.credentials.authenticateApiKey(authorization);
     if (!/^bearer /i.test(authorization))
       throw new FrameworkError('UNAUTHENTICATED', 'The credential is not valid.', { reason: 'credential_invalid' });
-    const principal = await this.tokens.verifyAccessToken(authorization.slice(7).trim(), audience);
+    const token = authorization.slice(7).trim();
+    const principal = await this.tokens.verifyAccessToken(token, audience);
     if (principal.kind === 'user')
       assertUserUsable(await readUserSnapshot(this.directory, principal.userId), principal);
+    rememberDelegatedToken(principal, token);
     return principal;
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { supportAgent } from '../../../modules/support-desk/support-desk.module.js';
+import { travelDeskAgent } from '../../../modules/travel-desk/travel-desk.module.js';
 import {
   TICKET_TRIAGE_AGENT_REF,
   TODO_ASSISTANT_AGENT_REF,
@@ -25,6 +26,7 @@ describe('start-up warnings for agents whose provider cannot run', () => {
         `agent "${TICKET_TRIAGE_AGENT_REF}" cannot run: provider "anthropic" has no credential; set ANTHROPIC_API_KEY`,
         `agent "${TODO_ASSISTANT_AGENT_REF}" cannot run: provider "anthropic" has no credential; set ANTHROPIC_API_KEY`,
         `agent "${supportAgent.ref}" cannot run: provider "anthropic" has no credential; set ANTHROPIC_API_KEY`,
+        `agent "${travelDeskAgent.ref}" cannot run: provider "anthropic" has no credential; set ANTHROPIC_API_KEY`,
       ].sort(),
     );
     expect(warnings.map((w) => w.fields)).toContainEqual({
@@ -43,7 +45,7 @@ describe('start-up warnings for agents whose provider cannot run', () => {
       ANTHROPIC_API_KEY: 'test-key',
       ANTHROPIC_BASE_URL: 'ftp://proxy.example.test',
     });
-    expect(warnings).toHaveLength(3);
+    expect(warnings).toHaveLength(4);
     expect(warnings[0]!.message).toMatch(
       /^agent ".+" cannot run: Provider "anthropic": ANTHROPIC_BASE_URL is not an http\(s\) URL/,
     );
