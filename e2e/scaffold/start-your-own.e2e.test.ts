@@ -246,7 +246,8 @@ describe("the guide's code", () => {
         react: frontend.dependencies.react,
       },
       devDependencies: {
-        typescript: '5.9.3',
+        // npm's current TypeScript (the native compiler); the scaffolded applications check with the workspace's 5.9.
+        typescript: '7.0.2',
         '@types/node': '20.19.43',
         '@types/react': frontend.devDependencies['@types/react'],
       },
