@@ -173,14 +173,17 @@ export async function callAs(
     container.get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher),
     container.get<ResourcesRegistry>(SAAS_SERVICE_TYPES.ResourcesRegistry),
   );
+  const withheld: WithheldValue[] = [];
   const ctx = createToolExecutionContext(path, {
     principal: stack.principals[caller],
+    onWithheld: (values) => withheld.push(...values),
     organizationId: orgId,
     executionId: randomUUID(),
     requestId: randomUUID(),
   });
   try {
-    return { ok: true, data: await stays.tools.write(operation).execute(args, ctx), withheld: [], answer: undefined };
+    const data = await stays.tools.write(operation).execute(args, ctx);
+    return { ok: true, data, withheld, answer: undefined };
   } catch (error) {
     const outcome = refusalOf(error);
     if (outcome.ok) throw new Error('a refusal is never ok');

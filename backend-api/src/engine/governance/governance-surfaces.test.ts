@@ -78,10 +78,8 @@ describe.each(SURFACES)('%s', (surface) => {
       },
     });
     expectNoLeaks(outcome, AGENCY_LEAKS);
-    if (surface !== 'tool') {
-      expect(outcome.withheld).toContainEqual({ path: 'stay.rooms[0].amenities[1].*', reason: 'undeclared' });
-      expect(new Set(outcome.withheld.map((w) => w.reason))).toEqual(new Set(['undeclared']));
-    }
+    expect(outcome.withheld).toContainEqual({ path: 'stay.rooms[0].amenities[1].*', reason: 'undeclared' });
+    expect(new Set(outcome.withheld.map((w) => w.reason))).toEqual(new Set(['undeclared']));
   });
 
   it('withholds a photo on an undeclared host by its position, and keeps the other four (S-03)', async () => {
@@ -90,8 +88,7 @@ describe.each(SURFACES)('%s', (surface) => {
       gallery: { photos: [1, 2, 3, 5].map((n) => `${IMAGE_ORIGIN}/ws-1001/${n}.jpg`) },
     });
     expectNoLeaks(outcome, AGENCY_LEAKS);
-    if (surface !== 'tool')
-      expect(outcome.withheld).toContainEqual({ path: 'gallery.photos[3]', reason: 'origin_not_declared' });
+    expect(outcome.withheld).toContainEqual({ path: 'gallery.photos[3]', reason: 'origin_not_declared' });
     // Over MCP the note is a text block of its own, beside the result's text rendering.
     if (surface === 'mcp') {
       const note = (outcome.answer as { content: { text: string }[] }).content[1]?.text;
@@ -108,8 +105,7 @@ describe.each(SURFACES)('%s', (surface) => {
       ],
     });
     expectNoLeaks(outcome, AGENCY_LEAKS);
-    if (surface !== 'tool')
-      expect(outcome.withheld).toContainEqual({ path: 'pages[1].url', reason: 'origin_not_declared' });
+    expect(outcome.withheld).toContainEqual({ path: 'pages[1].url', reason: 'origin_not_declared' });
   });
 
   it('passes clean HTML byte for byte, and withholds HTML with a script or a foreign image whole', async () => {
@@ -122,7 +118,7 @@ describe.each(SURFACES)('%s', (surface) => {
       const outcome = expectOk(await callAs(stack, surface, 'member', 'description', { stayId }));
       expect(outcome.data).toEqual({ name: 'Casa Alfama' });
       expectNoLeaks(outcome, AGENCY_LEAKS);
-      if (surface !== 'tool') expect(outcome.withheld).toContainEqual({ path: 'description', reason });
+      expect(outcome.withheld).toContainEqual({ path: 'description', reason });
     }
   });
 

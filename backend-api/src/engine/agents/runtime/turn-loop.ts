@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { AgentCallUsage, LLMAgentConfig } from '@wildo/shared-lib';
 import { FrameworkError } from '../../errors/index.js';
+import type { WithheldValue } from '../../governance/index.js';
 import type { AuthenticatedPrincipal } from '../../identity/index.js';
 import type { Logger } from '../../logging/index.js';
 import type { DispatchSurface } from '../../resources/index.js';
@@ -114,8 +115,10 @@ export class TurnLoop {
   /** Runs one call as the conversation's owner; a thrown refusal becomes the outcome the model reads. */
   async runTool(run: TurnRun, tool: TurnTool, args: Record<string, unknown>): Promise<ToolOutcome> {
     const { execution } = run.hold;
+    const withheld: WithheldValue[] = [];
     const ctx = createToolExecutionContext(this.deps.toolDispatch, {
       principal: run.principal,
+      onWithheld: (values) => withheld.push(...values),
       ...(execution.organizationId ? { organizationId: execution.organizationId } : {}),
       executionId: execution.id,
       requestId: run.requestId,
@@ -123,7 +126,8 @@ export class TurnLoop {
       surface: run.toolSurface,
     });
     try {
-      return await tool.execute(args, ctx);
+      const outcome = await tool.execute(args, ctx);
+      return outcome.ok && withheld.length > 0 ? { ...outcome, withheld } : outcome;
     } catch (error) {
       if (run.signal?.aborted) throw error;
       const outcome = refusalOf(error);

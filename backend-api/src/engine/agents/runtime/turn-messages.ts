@@ -1,4 +1,5 @@
 import { clientFields, toFrameworkError } from '../../errors/index.js';
+import { withheldNote } from '../../governance/index.js';
 import type { ProviderMessage, ProviderToolCall } from '../providers/index.js';
 import type { ToolOutcome } from '../tools/index.js';
 
@@ -31,8 +32,10 @@ export function windowOf(history: readonly ProviderMessage[]): readonly Provider
 /** A call's result as the model reads it: JSON, cut to {@link MAX_TOOL_RESULT_CHARS}. */
 export function toolMessage(call: ProviderToolCall, outcome: ToolOutcome): ProviderMessage {
   const payload = JSON.stringify(outcome.ok ? (outcome.result ?? null) : { error: outcome.error }) ?? 'null';
-  const content =
+  const json =
     payload.length > MAX_TOOL_RESULT_CHARS ? `${payload.slice(0, MAX_TOOL_RESULT_CHARS)}… [truncated]` : payload;
+  // The model is told what was withheld in the words an MCP client reads, so it does not take a gap for an empty value.
+  const content = outcome.ok && outcome.withheld?.length ? `${json}\n\n${withheldNote(outcome.withheld)}` : json;
   return { role: 'tool', toolCallId: call.id, name: call.name, content, ...(outcome.ok ? {} : { isError: true }) };
 }
 

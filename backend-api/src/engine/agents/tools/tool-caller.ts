@@ -1,5 +1,6 @@
 import { CoreResourceOperation } from '@wildo/shared-lib';
 import { FrameworkError } from '../../errors/index.js';
+import type { WithheldValue } from '../../governance/index.js';
 import type { AuthenticatedPrincipal } from '../../identity/index.js';
 import {
   servicePathOf,
@@ -18,6 +19,8 @@ export interface ToolCallIdentity {
   requestId: string;
   /** The rate-limit bucket its calls are charged to: `tool` unless the turn came through a resource server (`a2a`). */
   surface?: DispatchSurface;
+  /** Told what projection withheld from a dispatch's result (only when it withheld something). */
+  onWithheld?: (withheld: readonly WithheldValue[]) => void;
 }
 
 /** One call to one operation, as a tool makes it. */
@@ -105,8 +108,13 @@ export function createToolCaller(path: ToolDispatchPath, identity: ToolCallIdent
     if (!found) throw new FrameworkError('NOT_FOUND', 'No such operation.');
     return found;
   };
-  const call = (resourceType: string, operation: string, args: ToolOperationCall = {}): Promise<DispatchResult> =>
-    path.dispatch({
+  const { onWithheld } = identity;
+  const call = async (
+    resourceType: string,
+    operation: string,
+    args: ToolOperationCall = {},
+  ): Promise<DispatchResult> => {
+    const result = await path.dispatch({
       operation: resolve(resourceType, operation, args.variant),
       principal,
       surface: identity.surface ?? 'tool',
@@ -117,6 +125,9 @@ export function createToolCaller(path: ToolDispatchPath, identity: ToolCallIdent
       ...(args.list !== undefined ? { listArguments: args.list } : {}),
       ...(args.expectedVersion !== undefined ? { expectedVersion: args.expectedVersion } : {}),
     });
+    if (onWithheld && result.withheld) onWithheld(result.withheld);
+    return result;
+  };
   const records = (resourceType: string): ToolRecords => {
     const run = (operation: CoreResourceOperation, args?: ToolOperationCall) => call(resourceType, operation, args);
     return {

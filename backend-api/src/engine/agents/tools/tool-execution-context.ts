@@ -1,3 +1,4 @@
+import type { WithheldValue } from '../../governance/index.js';
 import type { AuthenticatedPrincipal } from '../../identity/index.js';
 import type { DispatchSurface } from '../../resources/index.js';
 import type { FunctionToolExecutionContext } from './function-tool.types.js';
@@ -12,6 +13,8 @@ export interface ToolCallSite {
   signal?: AbortSignal;
   /** The surface its dispatches are charged to (default `tool`). */
   surface?: DispatchSurface;
+  /** Told what projection withheld from each dispatch of the call, so the model is told as MCP and REST clients are. */
+  onWithheld?: (withheld: readonly WithheldValue[]) => void;
 }
 
 /** A deep-frozen copy: what a tool holds cannot change the identity anything else dispatches with. */
@@ -37,6 +40,7 @@ export function createToolExecutionContext(path: ToolDispatchPath, site: ToolCal
     requestId: site.requestId,
     ...(site.organizationId ? { organizationId: site.organizationId } : {}),
     ...(site.surface ? { surface: site.surface } : {}),
+    ...(site.onWithheld ? { onWithheld: site.onWithheld } : {}),
   };
   return {
     ...createToolCaller(path, identity),

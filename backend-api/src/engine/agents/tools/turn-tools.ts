@@ -2,12 +2,18 @@ import { z } from 'zod';
 import { FrameworkError, type ClientErrorFields } from '../../errors/index.js';
 import { parseContract, refuseUnstorableText } from '../../resources/index.js';
 import type { ExternalMcpSession } from '../external-mcp/index.js';
+import type { WithheldValue } from '../../governance/index.js';
 import type { ProviderToolSpec } from '../providers/index.js';
 import type { FunctionTool, FunctionToolExecutionContext } from './function-tool.types.js';
 
 /** What a tool call produced, as the model and the browser see it. */
 export type ToolOutcome =
-  | { ok: true; result: unknown }
+  | {
+      ok: true;
+      result: unknown;
+      /** Where projection withheld values from what the call read, and why (as MCP's `_meta` and REST report it). */
+      withheld?: readonly WithheldValue[];
+    }
   | {
       ok: false;
       error: { code: string; message: string; content?: unknown } & ClientErrorFields;
