@@ -31,6 +31,7 @@ import type { OperationDispatcher, RateLimitService, ResourcesRegistry } from '.
 import { DEFAULT_EVENT_STREAM_SETTINGS, EventStreams, type EventStreamSettings } from '../routing/index.js';
 import { A2aRuntime, createA2aRouter, createA2aWellKnownRouter } from '../a2a/index.js';
 import { createAgentsRouter } from '../agents/index.js';
+import { createApprovalsRouter, type OperationApprovals } from '../approvals/index.js';
 import type { ApprovalService } from '../agents/approvals/index.js';
 import type { ConversationService } from '../agents/runtime/index.js';
 import {
@@ -248,6 +249,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       streams,
     }),
   );
+  api.use(createApprovalsRouter(get<OperationApprovals>(SAAS_SERVICE_TYPES.OperationApprovals)));
   app.use(API_PREFIX, api);
   const frontend = settings.frontendDist ? createFrontendRouter(settings.frontendDist) : null;
   if (frontend) app.use(frontend);

@@ -37,6 +37,10 @@ const POLICY_REASONS = new Set([
   'role_refused',
   'rate_limit_exceeded',
   'approval_required',
+  'approval_pending',
+  'approval_denied',
+  'approval_invalid',
+  'approval_not_evaluable',
   'step_up_required',
 ]);
 
@@ -67,6 +71,7 @@ export function errorResult(tool: string, error: FrameworkError): McpToolResult 
       error: 'policy_denied',
       tool,
       reason,
+      ...(error.approval ? { approval: error.approval } : {}),
     });
   }
   if (error.violation) {

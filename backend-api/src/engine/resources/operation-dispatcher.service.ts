@@ -1,4 +1,4 @@
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
@@ -9,7 +9,7 @@ export type { DispatchRequest, DispatchResult } from './dispatch.types.js';
 
 /**
  * The single dispatch path of every surface, as a list of named steps (see `dispatch-steps.ts`):
- * lifecycle → credential → context → authorize → policy → rate-policy → input → files → service → projection.
+ * lifecycle → credential → context → authorize → policy → rate-policy → input → files → approval → service → projection.
  * Refusals happen before any side effect; each one is logged with the step that refused it.
  */
 @injectable()
@@ -25,8 +25,18 @@ export class OperationDispatcher {
     @inject(SAAS_SERVICE_TYPES.Logger) private readonly logger: Logger,
     // Required: a dispatcher resolved before the check was bound would otherwise skip it (fail open).
     @inject(SAAS_SERVICE_TYPES.FileReferenceCheck) files: NonNullable<DispatchStepDependencies['files']>,
+    // Optional: an operation that declares approval is refused without it (fail closed), see the `approval` step.
+    @inject(SAAS_SERVICE_TYPES.OperationApprovals) @optional() approvals?: DispatchStepDependencies['approvals'],
   ) {
-    this.steps = dispatchSteps({ contexts, admission, rateLimits, services, stepUp, files });
+    this.steps = dispatchSteps({
+      contexts,
+      admission,
+      rateLimits,
+      services,
+      stepUp,
+      files,
+      ...(approvals ? { approvals } : {}),
+    });
   }
 
   /** Runs one call through every step and returns the projected result. */
