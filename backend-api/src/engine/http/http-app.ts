@@ -32,6 +32,7 @@ import { DEFAULT_EVENT_STREAM_SETTINGS, EventStreams, type EventStreamSettings }
 import { A2aRuntime, createA2aRouter, createA2aWellKnownRouter } from '../a2a/index.js';
 import { createAgentsRouter } from '../agents/index.js';
 import { createApprovalsRouter, type OperationApprovals } from '../approvals/index.js';
+import { createAuditRouter, type AuditTrail } from '../audit/index.js';
 import type { ApprovalService } from '../agents/approvals/index.js';
 import type { ConversationService } from '../agents/runtime/index.js';
 import {
@@ -250,6 +251,13 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
     }),
   );
   api.use(createApprovalsRouter(get<OperationApprovals>(SAAS_SERVICE_TYPES.OperationApprovals)));
+  api.use(
+    createAuditRouter({
+      audit: get<AuditTrail>(SAAS_SERVICE_TYPES.AuditTrail),
+      directory: get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory),
+      roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
+    }),
+  );
   app.use(API_PREFIX, api);
   const frontend = settings.frontendDist ? createFrontendRouter(settings.frontendDist) : null;
   if (frontend) app.use(frontend);

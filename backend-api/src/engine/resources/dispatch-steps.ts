@@ -176,6 +176,21 @@ export interface ApprovalGate {
   admit(call: ApprovalCall): Promise<void>;
 }
 
+/** What the audit trail learns of one dispatched call: where it ended and how, never its input or output. */
+export interface DispatchRecord {
+  request: DispatchRequest;
+  /** The step that refused or failed it; `projection` for a call that ran to its answer. */
+  phase: DispatchStepName;
+  /** What it was refused or failed with; undefined when it ran. */
+  error: unknown;
+  durationMs: number;
+}
+
+/** Records every dispatched call, executed or refused; the call is answered once its entry is stored. */
+export interface AuditRecorder {
+  record(entry: DispatchRecord): Promise<void>;
+}
+
 /** The `files` step, provided by the files capability: nothing to await unless a CREATE or UPDATE body names files. */
 export interface FileReferencesStep {
   check(operation: CompiledOperation, context: ExecutionContext, body: unknown): Promise<void> | undefined;

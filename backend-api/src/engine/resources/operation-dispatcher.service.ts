@@ -2,7 +2,13 @@ import { inject, injectable, optional } from 'inversify';
 import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import { DispatchCall, dispatchSteps, type DispatchStep, type DispatchStepDependencies } from './dispatch-steps.js';
+import {
+  DispatchCall,
+  dispatchSteps,
+  type AuditRecorder,
+  type DispatchStep,
+  type DispatchStepDependencies,
+} from './dispatch-steps.js';
 import type { DispatchRequest, DispatchResult } from './dispatch.types.js';
 
 export type { DispatchRequest, DispatchResult } from './dispatch.types.js';
@@ -27,6 +33,7 @@ export class OperationDispatcher {
     @inject(SAAS_SERVICE_TYPES.FileReferenceCheck) files: NonNullable<DispatchStepDependencies['files']>,
     // Optional: an operation that declares approval is refused without it (fail closed), see the `approval` step.
     @inject(SAAS_SERVICE_TYPES.OperationApprovals) @optional() approvals?: DispatchStepDependencies['approvals'],
+    @inject(SAAS_SERVICE_TYPES.AuditTrail) @optional() private readonly audit?: AuditRecorder,
   ) {
     this.steps = dispatchSteps({
       contexts,
@@ -43,6 +50,7 @@ export class OperationDispatcher {
   async dispatch(request: DispatchRequest): Promise<DispatchResult> {
     const call = new DispatchCall(request);
     const steps = this.steps;
+    const started = performance.now();
     let i = 0;
     try {
       for (; i < steps.length; i++) {
@@ -52,8 +60,17 @@ export class OperationDispatcher {
     } catch (error) {
       const step = steps[i];
       if (step) this.logRefusal(step, request, error);
+      if (this.audit && step)
+        await this.audit.record({ request, phase: step.name, error, durationMs: performance.now() - started });
       throw error;
     }
+    if (this.audit)
+      await this.audit.record({
+        request,
+        phase: 'projection',
+        error: undefined,
+        durationMs: performance.now() - started,
+      });
     return call.result;
   }
 
