@@ -257,6 +257,29 @@ export class OperationApprovals implements ApprovalGate {
     throw invalid('This approval expired; the caller must send the call again.');
   }
 
+  /**
+   * The caller's own client answers for its person (MCP elicitation): decides a pending approval of this caller's.
+   * Returns false when there is none pending (unknown, foreign, expired or already decided): the call then goes to
+   * the approval step, which says why.
+   */
+  async answerFromClient(
+    principal: AuthenticatedPrincipal,
+    approvalId: string,
+    decision: 'approve' | 'deny',
+  ): Promise<boolean> {
+    if (!/^[0-9a-f-]{36}$/.test(approvalId)) return false;
+    try {
+      const { affectedRows } = await this.db.query(
+        `UPDATE wildo_operation_approvals SET status = $3, decided_at = $4
+          WHERE id = $1 AND requester_key = $2 AND status = 'pending' AND expires_at > $4`,
+        [approvalId, requesterKeyOf(principal), decision === 'approve' ? 'approved' : 'denied', this.clock.now()],
+      );
+      return affectedRows === 1;
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
   private async find(approvalId: string): Promise<ApprovalRow | undefined> {
     if (!/^[0-9a-f-]{36}$/.test(approvalId)) return undefined;
     try {

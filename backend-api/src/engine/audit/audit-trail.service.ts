@@ -102,6 +102,8 @@ const COLUMNS = [
 const MAX_BATCH = 500;
 /** The most entries one sealing pass chains. */
 const SEAL_BATCH = 1_000;
+/** How long appended entries wait to be chained: one sealing pass covers every call of that span. */
+const SEAL_DELAY_MS = 250;
 
 /** Codes that say the call failed rather than a rule refusing it. */
 const FAILURE_CODES = new Set(['INTERNAL', 'UPSTREAM_FAILED', 'CONTRACT_VIOLATION', 'NOT_IMPLEMENTED']);
@@ -201,6 +203,7 @@ export class AuditTrail implements AuditRecorder {
   private flushing: Promise<void> | undefined;
   private sealing: Promise<void> | undefined;
   private resealRequested = false;
+  private sealTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: SqlDatabase,
@@ -235,7 +238,10 @@ export class AuditTrail implements AuditRecorder {
       for (const waiter of batch) waiter.resolve();
     }
     this.flushing = undefined;
-    void this.sealSoon();
+    this.sealTimer ??= setTimeout(() => {
+      this.sealTimer = undefined;
+      void this.sealSoon();
+    }, SEAL_DELAY_MS).unref();
   }
 
   private async append(entries: readonly NewEntry[]): Promise<void> {
@@ -271,6 +277,8 @@ export class AuditTrail implements AuditRecorder {
   /** Waits for every entry recorded so far to be stored and sealed. */
   async settle(): Promise<void> {
     while (this.flushing) await this.flushing;
+    clearTimeout(this.sealTimer);
+    this.sealTimer = undefined;
     await this.sealSoon();
   }
 

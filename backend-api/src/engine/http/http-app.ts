@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import type { Container } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/index.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
 import type { CoordinationBackend, CounterPolicy } from '../coordination/index.js';
 import {
   DeviceCookies,
@@ -42,7 +42,14 @@ import {
   type FileUploadGrantService,
   type FileUploadRedemption,
 } from '../files/index.js';
-import { createMcpRouter, McpToolCallService, type McpToolCatalogue } from '../mcp/index.js';
+import {
+  createMcpRouter,
+  McpClientReplies,
+  McpSessionCodec,
+  McpToolCallService,
+  RequestStateCodec,
+  type McpToolCatalogue,
+} from '../mcp/index.js';
 import {
   createAuthorizationRouter,
   createDiscoveryRouter,
@@ -161,7 +168,13 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
           get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher),
           directory,
           logger,
+          get<OperationApprovals>(SAAS_SERVICE_TYPES.OperationApprovals),
+          new RequestStateCodec(get<PrimarySecret>(SAAS_SERVICE_TYPES.PrimarySecret).derive('mcp-request-state'), () =>
+            get<Clock>(SAAS_SERVICE_TYPES.Clock).now(),
+          ),
         ),
+        sessions: new McpSessionCodec(get<PrimarySecret>(SAAS_SERVICE_TYPES.PrimarySecret).derive('mcp-sessions')),
+        replies: new McpClientReplies(get<CoordinationBackend>(SAAS_SERVICE_TYPES.Coordination)),
         authenticator: get<ResourceServerAuthenticator>(SAAS_SERVICE_TYPES.ResourceServerAuthenticator),
         resourceServers,
         directory,

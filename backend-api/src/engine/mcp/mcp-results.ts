@@ -67,7 +67,8 @@ export function errorResult(tool: string, error: FrameworkError): McpToolResult 
     });
   }
   if (reason && POLICY_REASONS.has(reason)) {
-    return refusal(`${tool} was refused: ${error.message}`, GOVERNANCE_META.POLICY_DENIED, {
+    const where = error.approval ? ` Approve it at ${error.approval.decideAt}` : '';
+    return refusal(`${tool} was refused: ${error.message}${where}`, GOVERNANCE_META.POLICY_DENIED, {
       error: 'policy_denied',
       tool,
       reason,
