@@ -1,5 +1,12 @@
-import { CORE_ORG_ROLES, defineResource, ResourceOperationVariantType, ResourcePrimaryScope } from '@wildo/shared-lib';
+import {
+  CORE_ORG_ROLES,
+  defineResource,
+  LLM_Model,
+  ResourceOperationVariantType,
+  ResourcePrimaryScope,
+} from '@wildo/shared-lib';
 import { z } from 'zod';
+import { defineActorSystem, defineChatAgent } from '../agents/systems/define-agent.js';
 import type { BackendDomainModule } from '../bootstrap/backend-domain-module.js';
 import { agency } from '../governance/governance-probes.fixtures.js';
 
@@ -41,9 +48,36 @@ export const refundsService = refunds.implement({
   issue: async ({ input }) => agency.ask('refund', () => ({ refunded: input.amount })),
 });
 
-/** A module serving the refunds beside the governance probes. */
+/** The refund tool: it does not ask for approval itself; the operation's declaration makes the conversation pause. */
+export const issueRefundTool = refunds.tools.write('issue', {
+  inputSchema: z.object({ bookingId: z.string().min(1).max(40), amount: z.number().positive() }),
+});
+
+/** A refund desk an organization's members talk to (REST turns and A2A tasks). */
+export const refundDesk = defineActorSystem({
+  ref: 'refund-desk',
+  displayName: 'Refund desk',
+  agents: [
+    {
+      agent: defineChatAgent({
+        ref: 'refund-desk.chat.agent',
+        displayName: 'Refund desk',
+        provider: 'anthropic',
+        model: LLM_Model.CLAUDE_SONNET_5,
+        prompt: { role: 'You refund bookings when asked.', persona: 'Brief.', instructions: ['Refund what is asked.'] },
+        tools: [issueRefundTool],
+        access: [{ primaryScope: ResourcePrimaryScope.ORGANIZATIONS, roles: [CORE_ORG_ROLES.ORG_MEMBER] }],
+      }),
+      ref: 'refund-desk.operator',
+      displayName: 'Desk',
+    },
+  ],
+});
+
+/** A module serving the refunds (and their desk) beside the governance probes. */
 export const approvalProbesModule: BackendDomainModule = {
   name: 'refunds',
   resources: [refunds],
   customServiceImplementations: [refundsService],
+  flowsActors: refundDesk,
 };

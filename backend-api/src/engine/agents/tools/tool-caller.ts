@@ -18,6 +18,8 @@ export interface ToolCallIdentity {
   requestId: string;
   /** The rate-limit bucket its calls are charged to: `tool` unless the turn came through a resource server (`a2a`). */
   surface?: DispatchSurface;
+  /** The person approved this tool call in the conversation: its dispatches pass the `approval` step. */
+  conversationApproval?: { approvalId: string };
 }
 
 /** One call to one operation, as a tool makes it. */
@@ -116,6 +118,7 @@ export function createToolCaller(path: ToolDispatchPath, identity: ToolCallIdent
       ...(args.input !== undefined ? { body: args.input } : {}),
       ...(args.list !== undefined ? { listArguments: args.list } : {}),
       ...(args.expectedVersion !== undefined ? { expectedVersion: args.expectedVersion } : {}),
+      ...(identity.conversationApproval ? { conversationApproval: identity.conversationApproval } : {}),
     });
   const records = (resourceType: string): ToolRecords => {
     const run = (operation: CoreResourceOperation, args?: ToolOperationCall) => call(resourceType, operation, args);

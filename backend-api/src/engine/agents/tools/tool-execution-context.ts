@@ -12,6 +12,8 @@ export interface ToolCallSite {
   signal?: AbortSignal;
   /** The surface its dispatches are charged to (default `tool`). */
   surface?: DispatchSurface;
+  /** The person approved this call in the conversation (its approval's id). */
+  conversationApproval?: { approvalId: string };
 }
 
 /** A deep-frozen copy: what a tool holds cannot change the identity anything else dispatches with. */
@@ -37,6 +39,7 @@ export function createToolExecutionContext(path: ToolDispatchPath, site: ToolCal
     requestId: site.requestId,
     ...(site.organizationId ? { organizationId: site.organizationId } : {}),
     ...(site.surface ? { surface: site.surface } : {}),
+    ...(site.conversationApproval ? { conversationApproval: { ...site.conversationApproval } } : {}),
   };
   return {
     ...createToolCaller(path, identity),
