@@ -12,30 +12,7 @@ export interface ExpectedFailure {
   reason: string;
 }
 
-const STATELESS_SERVER =
-  'the engine serves the handshake revisions statelessly (no session, JSON answers; SSE only for progress of the call itself): it never sends a request of its own to the client';
-
-export const EXPECTED_FAILURES: readonly ExpectedFailure[] = [
-  {
-    scenario: 'tools-call-with-logging',
-    check: 'tools-call-with-logging',
-    specVersions: ['2025-06-18', '2025-11-25'],
-    reason:
-      'the server declares no `logging` capability and does not implement `logging/setLevel` (the suite calls it first and gets -32601), and custom tools have no log channel (their context offers progress only)',
-  },
-  {
-    scenario: 'tools-call-sampling',
-    check: 'tools-call-sampling',
-    specVersions: ['2025-06-18', '2025-11-25'],
-    reason: `no \`test_sampling\` tool: ${STATELESS_SERVER}, so it cannot ask the client for \`sampling/createMessage\` in the middle of a call`,
-  },
-  {
-    scenario: 'tools-call-elicitation',
-    check: 'tools-call-elicitation',
-    specVersions: ['2025-06-18', '2025-11-25'],
-    reason: `no \`test_elicitation\` tool: ${STATELESS_SERVER}, so it cannot send \`elicitation/create\` in the middle of a call`,
-  },
-];
+export const EXPECTED_FAILURES: readonly ExpectedFailure[] = [];
 
 /** The entry covering a failed check, if any. */
 export function expectedFailureFor(scenario: string, specVersion: string, check: string): ExpectedFailure | undefined {

@@ -105,15 +105,52 @@ export const CONFORMANCE_FIXTURE_TOOLS: readonly McpCustomTool[] = [
     await context.progress?.(100, 100);
     return text('Progress tool completed');
   }),
-  // The engine gives custom tools no log channel (only progress): this tool never logs, which is what the
-  // stateless scenario checks (no notifications/message without a requested log level).
+  // The stateless revision has no log channel: this tool never logs, which is what the stateless scenario checks
+  // (no notifications/message without a requested log level).
   tool('test_logging_tool', 'Would log only when the client asked for a log level.', async () =>
     text('Logging tool completed without logging'),
   ),
+  tool('test_tool_with_logging', 'Sends three log messages while it runs.', async (_args, context) => {
+    context.log?.('info', 'Tool execution started');
+    await sleep(50);
+    context.log?.('info', 'Tool processing data');
+    await sleep(50);
+    context.log?.('info', 'Tool execution completed');
+    return text('Tool with logging completed');
+  }),
   tool(
-    'test_tool_with_logging',
-    'Handshake-era logging fixture; this server has no logging capability, so it does not log.',
-    async () => text('Tool completed (this server does not send log notifications)'),
+    'test_sampling',
+    'Asks the client’s model for a completion of the prompt.',
+    async (args, context) => {
+      if (!context.createMessage) throw new McpClientCapabilityRequired('sampling');
+      const answer = await context.createMessage({
+        messages: [{ role: 'user', content: { type: 'text', text: String(args.prompt) } }],
+        maxTokens: 100,
+      });
+      const content = answer.content as { text?: unknown } | undefined;
+      return text(`LLM response: ${typeof content?.text === 'string' ? content.text : ''}`);
+    },
+    { type: 'object', properties: { prompt: { type: 'string' } }, required: ['prompt'] },
+  ),
+  tool(
+    'test_elicitation',
+    'Asks the client’s person for a user name and an email address.',
+    async (args, context) => {
+      if (!context.elicit) throw new McpClientCapabilityRequired('elicitation');
+      const answer = await context.elicit({
+        message: String(args.message),
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            username: { type: 'string', description: "User's response" },
+            email: { type: 'string', description: "User's email address" },
+          },
+          required: ['username', 'email'],
+        },
+      });
+      return text(`User response: ${JSON.stringify(answer)}`);
+    },
+    { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
   ),
   tool('test_missing_capability', 'Needs the sampling client capability.', async (_args, context) => {
     if (!declares(context.clientCapabilities, 'sampling')) throw new McpClientCapabilityRequired('sampling');

@@ -22,9 +22,9 @@ export async function rest(
   baseUrl: string,
   method: string,
   path: string,
-  options: { token?: string; json?: unknown } = {},
+  options: { token?: string; json?: unknown; headers?: Record<string, string> } = {},
 ): Promise<RestResult> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.json !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${baseUrl}${path}`, {

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { ConsentsPage } from './account/consents.page';
 import { InvitationsPage } from './account/invitations.page';
 import { AppHeader } from './app-header';
+import { ApprovalsPage } from './approvals/approvals.page';
 import { AdminView, matchAdminPath } from './admin/admin-view';
 import { AssistantOrganizationPickerPage } from './assistant/organization-picker.page';
 import { LoginPage } from './auth/login.page';
@@ -46,6 +47,8 @@ function RouteView({ pathname, search, session }: { pathname: string; search: st
       return <InvitationsPage />;
     case '/assistant':
       return <AssistantOrganizationPickerPage />;
+    case '/approvals':
+      return <ApprovalsPage />;
     case '/uploads':
       return <UploadDropPage />;
     case '/dev/outbox':

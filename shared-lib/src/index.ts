@@ -194,6 +194,7 @@ export {
   type ResourceOperationName,
   type ResourceOperationOutput,
   type ResourceOperationOwnerOnly,
+  type ResourceOperationApproval,
   type ResourceOperationPolicies,
   type ResourceOperationPolicyRateLimit,
   type ResourceOperationRateLimit,

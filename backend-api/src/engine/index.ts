@@ -402,3 +402,16 @@ export {
   type PublicUrlSource,
   type ResolvedPublicUrls,
 } from './public-urls/index.js';
+export {
+  APPROVALS_PAGE_PATH,
+  OperationApprovals,
+  requesterKeyOf,
+  type OperationApprovalView,
+} from './approvals/index.js';
+export {
+  AuditTrail,
+  type AuditChainReport,
+  type AuditEntry,
+  type AuditOutcome,
+  type AuditQuery,
+} from './audit/index.js';

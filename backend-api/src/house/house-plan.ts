@@ -78,6 +78,10 @@ export const HOUSE_FLOORS: readonly HouseFloor[] = [
       'agents/providers': 'LLM provider adapters and the model catalogue',
       'agents/budgets': 'token budgets: plans, overrides, usage, admission',
       'agents/approvals': 'human approval of gated tool calls',
+      approvals:
+        "approval of operation calls on every surface: the dispatch path's approval step, its store and routes",
+      audit:
+        'the tamper-evident audit trail of every dispatched call: entries, sealing, the chain check, the query route',
       'agents/external-mcp': 'tools of external MCP servers offered to agents',
     },
   },

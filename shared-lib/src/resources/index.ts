@@ -13,6 +13,7 @@ export {
   type ResourceOperationConfiguration,
   type ResourceOperationMcpExposure,
   type ResourceOperationOwnerOnly,
+  type ResourceOperationApproval,
   type ResourceOperationRateLimit,
   type ResourceOperationVariant,
   type ResourceRelationship,

@@ -48,6 +48,12 @@ export const ResourceOperationVariantSchema = z.strictObject({
   requiresReauthentication: z.boolean().optional(),
   unimplemented: z.boolean().optional(),
   policies: ResourceOperationPoliciesSchema.optional(),
+  approval: z
+    .strictObject({
+      required: z.literal(true, { error: 'write approval: { required: true } or leave approval out' }),
+      lifetimeSeconds: z.number().int().min(30).max(86_400).optional(),
+    })
+    .optional(),
 });
 
 /** Validates a whole resource declaration before the engine compiles it. */

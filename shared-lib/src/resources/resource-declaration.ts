@@ -28,6 +28,17 @@ export interface ResourceOperationMcpExposure {
   description?: string;
 }
 
+/**
+ * A person must approve each call before it runs: the approval is bound to the operation, the call's exact input
+ * and the caller, used once, and expires (REST answers 428 with the pending approval; MCP asks through the
+ * client; agents pause). Works the same for operations a connector backs: the backend is not asked before it.
+ */
+export interface ResourceOperationApproval {
+  required: true;
+  /** How long a pending or granted approval stays usable (default 15 minutes, at most one day). */
+  lifetimeSeconds?: number;
+}
+
 /** Only the creator may reach a record through this variant, unless the caller holds an exempt role. */
 export interface ResourceOperationOwnerOnly {
   exemptRoles: readonly string[];
@@ -58,6 +69,8 @@ export interface ResourceOperationVariant {
   unimplemented?: boolean;
   /** Who may call this variant and how often, checked before the input is read (see {@link ResourceOperationPolicies}). */
   policies?: ResourceOperationPolicies;
+  /** Each call waits for a person's approval (see {@link ResourceOperationApproval}). */
+  approval?: ResourceOperationApproval;
 }
 
 /** The variants of one operation. */

@@ -31,6 +31,10 @@ export const SAAS_SERVICE_TYPES = {
   RoleHierarchyResolver: Symbol.for('wildo.RoleHierarchyResolver'),
   /** The dispatch path's check of `z_file` values, bound by the files capability (`FILES_TYPES.FileReferenceCheck`). */
   FileReferenceCheck: Symbol.for('wildo.FileReferenceCheck'),
+  /** The dispatch path's `approval` step (`OperationApprovals`), bound by the approvals capability. */
+  OperationApprovals: Symbol.for('wildo.OperationApprovals'),
+  /** The audit trail every dispatched call is recorded in (`AuditTrail`), bound by the audit capability. */
+  AuditTrail: Symbol.for('wildo.AuditTrail'),
   // Identity
   Authenticator: Symbol.for('wildo.Authenticator'),
   AuthenticationStrategies: Symbol.for('wildo.AuthenticationStrategies'),

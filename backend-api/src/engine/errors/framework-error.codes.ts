@@ -88,6 +88,10 @@ export const REFUSAL_REASONS = [
   'lifecycle_blocked',
   'input_invalid',
   'approval_required',
+  'approval_pending',
+  'approval_denied',
+  'approval_invalid',
+  'approval_not_evaluable',
   'step_up_required',
   'budget_exhausted',
 ] as const;

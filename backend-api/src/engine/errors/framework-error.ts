@@ -31,6 +31,16 @@ export interface ContractViolation {
   invalid: readonly InvalidField[];
 }
 
+/** A call waiting for a person's approval: what the caller needs to have it decided and to retry with it. */
+export interface ApprovalReference {
+  /** Send it back with the retry (REST: the `Approval-Id` header). */
+  id: string;
+  status: 'pending';
+  expiresAt: string;
+  /** The page where the person decides. */
+  decideAt: string;
+}
+
 /** Options of a {@link FrameworkError}. `details` and `cause` go to logs only, never to clients. */
 export interface FrameworkErrorOptions {
   reason?: RefusalReason;
@@ -41,6 +51,8 @@ export interface FrameworkErrorOptions {
   upstreamStatus?: number;
   /** Seconds a client should wait before retrying (429, 503). */
   retryAfterSeconds?: number;
+  /** The pending approval the call waits for (`approval_required`, `approval_pending`). */
+  approval?: ApprovalReference;
   /** Log-only context; never serialized to a client. */
   details?: Record<string, unknown>;
   cause?: unknown;
@@ -62,6 +74,7 @@ export class FrameworkError extends Error {
   readonly violation?: ContractViolation;
   readonly upstreamStatus?: number;
   readonly retryAfterSeconds?: number;
+  readonly approval?: ApprovalReference;
   readonly details?: Record<string, unknown>;
 
   constructor(code: FrameworkErrorCode, message: string, options: FrameworkErrorOptions = {}) {
@@ -73,6 +86,7 @@ export class FrameworkError extends Error {
     if (options.violation) this.violation = options.violation;
     if (options.upstreamStatus !== undefined) this.upstreamStatus = options.upstreamStatus;
     if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+    if (options.approval) this.approval = options.approval;
     if (options.details) this.details = options.details;
   }
 
@@ -95,6 +109,7 @@ export interface ClientErrorFields {
   failure?: DeclaredFailure;
   violation?: ContractViolation;
   upstreamStatus?: number;
+  approval?: ApprovalReference;
 }
 
 /** A JSON-RPC error object: `{ code, message, data? }`. */
@@ -131,6 +146,7 @@ export function clientFields(error: FrameworkError): ClientErrorFields {
     ...(error.failure ? { failure: error.failure } : {}),
     ...(error.violation ? { violation: error.violation } : {}),
     ...(error.upstreamStatus !== undefined ? { upstreamStatus: error.upstreamStatus } : {}),
+    ...(error.approval ? { approval: error.approval } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ export {
 } from './framework-error.codes.js';
 export {
   clientFields,
+  type ApprovalReference,
   FrameworkError,
   MAX_REPORTED_PROBLEMS,
   toFrameworkError,

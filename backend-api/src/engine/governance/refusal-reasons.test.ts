@@ -10,6 +10,8 @@ import { defineBackendApplication } from '../bootstrap/backend-domain-module.js'
 import { SAAS_SERVICE_TYPES } from '../container/saas-service-types.tokens.js';
 import { REFUSAL_REASONS, type RefusalReason } from '../errors/index.js';
 import type { PrincipalDirectory } from '../identity/principal-directory.js';
+import type { SqlDatabase } from '../persistence/index.js';
+import { approvalProbesModule } from '../approvals/approval-probes.fixtures.js';
 import { agency, governanceProbesApplication } from './governance-probes.fixtures.js';
 import { governedStack, type GovernedStack } from './governance-surfaces.fixtures.js';
 
@@ -26,7 +28,7 @@ beforeAll(async () => {
   stack = await governedStack(database(), {
     application: defineBackendApplication({
       ...referenceApplication,
-      modules: [...referenceApplication.modules, ...governanceProbesApplication.modules],
+      modules: [...referenceApplication.modules, ...governanceProbesApplication.modules, approvalProbesModule],
     }),
     ...anthropicStubOptions(model),
   });
@@ -52,6 +54,14 @@ function mcpReason(result: { isError: boolean; _meta?: Record<string, unknown> }
 const turnsOf = (orgId: string) => `/api/v1/organizations/${orgId}/flows-actors/systems/todo-assistant/turns`;
 const stays = (operation: string) => `/api/v1/organizations/${stack.orgId}/stays/${operation}`;
 const as = (caller: 'member' | 'manager') => stack.people[caller].auth;
+const refund = () => `/api/v1/organizations/${stack.orgId}/refunds/issue`;
+
+/** Asks for a refund (which needs a person's approval) and returns the pending approval's id. */
+async function pendingRefund(body: Record<string, unknown>): Promise<string> {
+  const res = await stack.t.api.post(refund()).set(as('member')).send(body);
+  expect(res.status).toBe(428);
+  return res.body.error.approval.id as string;
+}
 
 /** One scenario per reason: what it does, and the reason its refusal carried. */
 const SCENARIOS: Record<RefusalReason, () => Promise<RefusalReason | undefined>> = {
@@ -113,6 +123,41 @@ const SCENARIOS: Record<RefusalReason, () => Promise<RefusalReason | undefined>>
         .set(as('member'))
         .send({ approvalToken: 'forged', decision: 'approve' }),
     );
+  },
+  approval_pending: async () => {
+    const body = { bookingId: 'B-10', amount: 5 };
+    const id = await pendingRefund(body);
+    return restReason(await stack.t.api.post(refund()).set(as('member')).set('Approval-Id', id).send(body));
+  },
+  approval_denied: async () => {
+    const body = { bookingId: 'B-11', amount: 5 };
+    const id = await pendingRefund(body);
+    await stack.t.api.post(`/api/v1/approvals/${id}/decision`).set(as('member')).send({ decision: 'deny' });
+    return restReason(await stack.t.api.post(refund()).set(as('member')).set('Approval-Id', id).send(body));
+  },
+  approval_invalid: async () =>
+    restReason(
+      await stack.t.api
+        .post(refund())
+        .set(as('member'))
+        .set('Approval-Id', '00000000-0000-4000-8000-000000000000')
+        .send({ bookingId: 'B-12', amount: 5 }),
+    ),
+  approval_not_evaluable: async () => {
+    // The approvals table cannot be read or written: the call is refused (fail closed), never run.
+    const db = stack.t.backend.container.get<SqlDatabase>(SAAS_SERVICE_TYPES.Database);
+    const query = db.query.bind(db);
+    const spy = vi
+      .spyOn(db, 'query')
+      .mockImplementation(((text: string, params?: readonly unknown[]) =>
+        text.includes('wildo_operation_approvals')
+          ? Promise.reject(new Error('database unreachable'))
+          : query(text, params)) as typeof db.query);
+    try {
+      return restReason(await stack.t.api.post(refund()).set(as('member')).send({ bookingId: 'B-13', amount: 5 }));
+    } finally {
+      spy.mockRestore();
+    }
   },
   step_up_required: async () =>
     restReason(await stack.t.api.post(stays('payout')).set(as('manager')).send({ amount: 10 })),

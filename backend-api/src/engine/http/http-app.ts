@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import type { Container } from 'inversify';
-import { SAAS_SERVICE_TYPES } from '../container/index.js';
+import { SAAS_SERVICE_TYPES, type Clock } from '../container/index.js';
 import type { CoordinationBackend, CounterPolicy } from '../coordination/index.js';
 import {
   DeviceCookies,
@@ -31,6 +31,8 @@ import type { OperationDispatcher, RateLimitService, ResourcesRegistry } from '.
 import { DEFAULT_EVENT_STREAM_SETTINGS, EventStreams, type EventStreamSettings } from '../routing/index.js';
 import { A2aRuntime, createA2aRouter, createA2aWellKnownRouter } from '../a2a/index.js';
 import { createAgentsRouter } from '../agents/index.js';
+import { createApprovalsRouter, type OperationApprovals } from '../approvals/index.js';
+import { createAuditRouter, type AuditTrail } from '../audit/index.js';
 import type { ApprovalService } from '../agents/approvals/index.js';
 import type { ConversationService } from '../agents/runtime/index.js';
 import {
@@ -40,7 +42,14 @@ import {
   type FileUploadGrantService,
   type FileUploadRedemption,
 } from '../files/index.js';
-import { createMcpRouter, McpToolCallService, type McpToolCatalogue } from '../mcp/index.js';
+import {
+  createMcpRouter,
+  McpClientReplies,
+  McpSessionCodec,
+  McpToolCallService,
+  RequestStateCodec,
+  type McpToolCatalogue,
+} from '../mcp/index.js';
 import {
   createAuthorizationRouter,
   createDiscoveryRouter,
@@ -159,7 +168,13 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
           get<OperationDispatcher>(SAAS_SERVICE_TYPES.OperationDispatcher),
           directory,
           logger,
+          get<OperationApprovals>(SAAS_SERVICE_TYPES.OperationApprovals),
+          new RequestStateCodec(get<PrimarySecret>(SAAS_SERVICE_TYPES.PrimarySecret).derive('mcp-request-state'), () =>
+            get<Clock>(SAAS_SERVICE_TYPES.Clock).now(),
+          ),
         ),
+        sessions: new McpSessionCodec(get<PrimarySecret>(SAAS_SERVICE_TYPES.PrimarySecret).derive('mcp-sessions')),
+        replies: new McpClientReplies(get<CoordinationBackend>(SAAS_SERVICE_TYPES.Coordination)),
         authenticator: get<ResourceServerAuthenticator>(SAAS_SERVICE_TYPES.ResourceServerAuthenticator),
         resourceServers,
         directory,
@@ -246,6 +261,14 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
       approvals: get<ApprovalService>(SAAS_SERVICE_TYPES.ApprovalService),
       logger,
       streams,
+    }),
+  );
+  api.use(createApprovalsRouter(get<OperationApprovals>(SAAS_SERVICE_TYPES.OperationApprovals)));
+  api.use(
+    createAuditRouter({
+      audit: get<AuditTrail>(SAAS_SERVICE_TYPES.AuditTrail),
+      directory: get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory),
+      roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
     }),
   );
   app.use(API_PREFIX, api);

@@ -69,6 +69,7 @@ function handlerFor(operation: CompiledOperation, dispatcher: OperationDispatche
     const organizationId = params.organizationId;
     const expectedVersion = expectedVersionOf(req);
     const reauthToken = req.get('x-reauth-token');
+    const approvalId = operation.approval ? req.get('approval-id') : undefined;
     // Built field by field: the request object is made on every call, and optional fields stay absent.
     const request: DispatchRequest = {
       operation,
@@ -82,6 +83,7 @@ function handlerFor(operation: CompiledOperation, dispatcher: OperationDispatche
     if (withQuery) request.query = req.query as Record<string, unknown>;
     if (expectedVersion !== undefined) request.expectedVersion = expectedVersion;
     if (reauthToken) request.reauthToken = reauthToken;
+    if (approvalId) request.approvalId = approvalId;
     const result = await dispatcher.dispatch(request);
     if (operation.lifecycle === 'deprecated') res.setHeader('deprecation', 'true');
     if (result.version !== undefined) res.setHeader('etag', `"${result.version}"`);

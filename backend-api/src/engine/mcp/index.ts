@@ -4,6 +4,8 @@ export { McpToolCatalogue } from './tool-catalogue.service.js';
 export { UploadGrantMcpTools, uploadGrantToolName, type UploadGrantMinting } from './upload-grant-tools.js';
 export { createMcpRouter } from './mcp.routes.js';
 export { McpToolCallService } from './tool-call.service.js';
+export { McpClientReplies, McpSessionCodec, type McpClientChannel } from './mcp-client-requests.js';
+export { RequestStateCodec, REQUEST_STATE_TTL_MS } from './mcp-request-state.js';
 export { MCP_SUPPORTED_PROTOCOL_VERSIONS } from './mcp-protocol.js';
 export {
   McpClientCapabilityRequired,

@@ -37,6 +37,10 @@ const POLICY_REASONS = new Set([
   'role_refused',
   'rate_limit_exceeded',
   'approval_required',
+  'approval_pending',
+  'approval_denied',
+  'approval_invalid',
+  'approval_not_evaluable',
   'step_up_required',
 ]);
 
@@ -63,10 +67,12 @@ export function errorResult(tool: string, error: FrameworkError): McpToolResult 
     });
   }
   if (reason && POLICY_REASONS.has(reason)) {
-    return refusal(`${tool} was refused: ${error.message}`, GOVERNANCE_META.POLICY_DENIED, {
+    const where = error.approval ? ` Approve it at ${error.approval.decideAt}` : '';
+    return refusal(`${tool} was refused: ${error.message}${where}`, GOVERNANCE_META.POLICY_DENIED, {
       error: 'policy_denied',
       tool,
       reason,
+      ...(error.approval ? { approval: error.approval } : {}),
     });
   }
   if (error.violation) {

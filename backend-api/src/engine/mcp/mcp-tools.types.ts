@@ -43,6 +43,12 @@ export interface McpCustomToolContext {
   clientCapabilities?: unknown;
   /** Reports progress when the client asked for it (streamed as SSE notifications). */
   progress?: (progress: number, total?: number) => Promise<void>;
+  /** Sends a log message to the client (`notifications/message`; handshake revisions, when the answer streams). */
+  log?: (level: 'debug' | 'info' | 'notice' | 'warning' | 'error', data: unknown) => void;
+  /** Asks the client's person for input (`elicitation/create`), when the client declared elicitation. */
+  elicit?: (params: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** Asks the client's model for a completion (`sampling/createMessage`), when the client declared sampling. */
+  createMessage?: (params: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }
 
 /**

@@ -50,10 +50,12 @@ describe('MCP wire, handshake era', () => {
         id: 1,
         result: {
           protocolVersion: version,
-          capabilities: { tools: { listChanged: false } },
+          capabilities: { tools: { listChanged: false }, logging: {} },
           serverInfo: { name: 'wildo-mcp', version: ENGINE_VERSION },
         },
       });
+      // The session id carries the client's declared capabilities, signed: no server state.
+      expect(res.headers['mcp-session-id']).toMatch(/^[\w-]+\.[\w-]+$/);
     });
   }
 

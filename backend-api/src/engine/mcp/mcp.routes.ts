@@ -1,6 +1,7 @@
 import { ResourceServerKind } from '@wildo/shared-lib';
 import express, { Router, type Request, type Response } from 'express';
 import type { CounterPolicy } from '../coordination/index.js';
+import { requesterKeyOf } from '../approvals/index.js';
 import { FrameworkError, toFrameworkError } from '../errors/index.js';
 import { burstKeyOf, httpState, streamOwnerOf, type EventStreams, type StreamKeepAlive } from '../routing/index.js';
 import { ENGINE_VERSION } from '../config/index.js';
@@ -33,6 +34,7 @@ import {
   STATELESS_PROTOCOL_VERSIONS,
 } from './mcp-protocol.js';
 import { admitEra, isStatelessRequest, parseMessage, type McpEra } from './mcp-wire.js';
+import type { McpClientChannel, McpClientReplies, McpSessionCodec } from './mcp-client-requests.js';
 import type { McpToolCallService } from './tool-call.service.js';
 import type { McpToolCatalogue } from './tool-catalogue.service.js';
 import { isToolVisible } from './tool-visibility.js';
@@ -53,10 +55,19 @@ export interface McpRouterOptions {
   issuer: string;
   /** Open streams per principal, heartbeats and the idle timeout of a tool call answered as a stream (progress). */
   streams: EventStreams;
+  /**
+   * The handshake revisions' signed session ids (the client's declared capabilities) and the correlation of clients'
+   * answers to the server's own requests across replicas; without them the server never asks the client anything.
+   */
+  sessions?: McpSessionCodec;
+  replies?: McpClientReplies;
 }
 
 const SERVER_INFO = { name: 'wildo-mcp', version: ENGINE_VERSION };
 const CAPABILITIES = { tools: { listChanged: false } };
+/** The handshake revisions also take `logging/setLevel` and send log messages within calls. */
+const HANDSHAKE_CAPABILITIES = { ...CAPABILITIES, logging: {} };
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 /** A caller-specific catalogue: clients may reuse it briefly, never share it. */
 const CATALOGUE_CACHE = { ttlMs: 60_000, cacheScope: 'private' as const };
 /** The methods served, by own name, with the eras that serve them and whether anyone may call them. */
@@ -67,7 +78,20 @@ const MCP_METHODS = new JsonRpcMethods<{ stateless: boolean; handshake: boolean;
   'server/discover': { stateless: true, handshake: false, public: true },
   'tools/list': { stateless: true, handshake: true, public: false },
   'tools/call': { stateless: true, handshake: true, public: false },
+  'logging/setLevel': { stateless: false, handshake: true, public: false },
 });
+
+/** A JSON-RPC response message (a client's answer to one of the server's own requests). */
+function isResponseMessage(body: unknown): body is { id: unknown; result?: unknown; error?: unknown } {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+  const message = body as Record<string, unknown>;
+  return (
+    message.jsonrpc === '2.0' &&
+    message.method === undefined &&
+    'id' in message &&
+    ('result' in message || 'error' in message)
+  );
+}
 
 /** Answers a method this server does not serve (in this era): 404 in the stateless era, a 200 JSON-RPC error before it. */
 function methodNotFound(res: Response, message: JsonRpcMessage, stateless: boolean): void {
@@ -139,6 +163,7 @@ export function createMcpRouter(options: McpRouterOptions): Router {
   };
 
   const respond = async (req: Request, res: Response, instance: string | undefined) => {
+    if (isResponseMessage(req.body) && options.replies) return answer(req, res, instance, req.body);
     let message: JsonRpcMessage;
     let era: McpEra;
     try {
@@ -163,7 +188,15 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       return;
     }
     const send = (result: Record<string, unknown>) => res.json(rpcResult(message.id, finish(era, result)));
+    if (message.method === 'initialize' && options.sessions) {
+      const capabilities = (message.params as { capabilities?: unknown } | undefined)?.capabilities;
+      res.setHeader('mcp-session-id', options.sessions.mint(capabilities));
+    }
     if (method.public) return void send(publicResult(message));
+    if (!era.stateless && options.sessions) {
+      const declared = options.sessions.capabilities(req.get('mcp-session-id'));
+      if (declared) era = { ...era, clientCapabilities: declared };
+    }
 
     const audience = options.resourceServers.audienceOf(ResourceServerKind.MCP, instance);
     const metadata = `${new URL(options.issuer).origin}/.well-known/oauth-protected-resource${new URL(audience).pathname}`;
@@ -173,6 +206,18 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       burstKeyOf(principal, () => req.ip),
       options.burst,
     );
+    if (message.method === 'logging/setLevel') {
+      const level = (message.params as { level?: unknown } | undefined)?.level;
+      if (typeof level !== 'string' || !LOG_LEVELS.includes(level))
+        return void res.json(
+          rpcError(message.id, {
+            code: RPC_ERRORS.INVALID_PARAMS,
+            message: 'Invalid params: level must be a log level.',
+          }),
+        );
+      // The level is the client's wish for this session; the messages tools send are few, so all of them are sent.
+      return void send({});
+    }
     if (message.method === 'tools/list') {
       if (burst && !burst.allowed) {
         sendFrameworkError(res, message.id, rateLimited(burst));
@@ -195,6 +240,33 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       metadata,
       burst && !burst.allowed ? rateLimited(burst) : undefined,
     );
+  };
+
+  /** A client's answer to one of the server's own requests: authenticated, handed to the waiting call, 202. */
+  const answer = async (
+    req: Request,
+    res: Response,
+    instance: string | undefined,
+    body: { id: unknown; result?: unknown; error?: unknown },
+  ) => {
+    const audience = options.resourceServers.audienceOf(ResourceServerKind.MCP, instance);
+    const metadata = `${new URL(options.issuer).origin}/.well-known/oauth-protected-resource${new URL(audience).pathname}`;
+    const principal = await authenticate(
+      req,
+      res,
+      { jsonrpc: '2.0', id: null, method: '' } as JsonRpcMessage,
+      audience,
+      metadata,
+    );
+    if (!principal) return;
+    const delivered = await options.replies?.deliver(requesterKeyOf(principal), body);
+    if (!delivered)
+      return void res
+        .status(400)
+        .json(
+          rpcError(null, { code: RPC_ERRORS.INVALID_REQUEST, message: 'This answer names no request of this server.' }),
+        );
+    res.status(202).end();
   };
 
   const authenticate = async (
@@ -260,28 +332,53 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       alive?.touch();
       if (!res.writableEnded && !res.destroyed) res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
     };
-    const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
-    // Progress streams only within the principal's stream budget; beyond it the call answers in one response.
-    const release =
-      token !== undefined && (req.get('accept') ?? '').includes('text/event-stream')
-        ? streamSlot(options.streams, principal)
-        : undefined;
+    const meta = params._meta as { progressToken?: unknown; 'dev.wildo/approvalId'?: unknown } | undefined;
+    const token = meta?.progressToken;
+    const streamable = (req.get('accept') ?? '').includes('text/event-stream');
+    // The handshake revisions' server requests and log messages need the call's answer to stream.
+    const asks = !era.stateless && streamable && options.replies !== undefined;
+    // Streams only within the principal's stream budget; beyond it the call answers in one response.
+    const release = (token !== undefined || asks) && streamable ? streamSlot(options.streams, principal) : undefined;
     if (release) res.once('close', release);
-    const progress = release
-      ? async (value: number, total?: number) => {
-          if (!sse) {
-            sse = true;
-            res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-            // A call quiet past the idle timeout loses its stream (its effect, if any, still happens).
-            alive = options.streams.keepAlive(res, () => undefined);
+    const openStream = () => {
+      if (sse) return;
+      sse = true;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      // A call quiet past the idle timeout loses its stream (its effect, if any, still happens).
+      alive = options.streams.keepAlive(res, () => undefined);
+    };
+    const closed = new AbortController();
+    res.once('close', () => closed.abort());
+    const replies = options.replies;
+    const client: McpClientChannel | undefined =
+      release && asks && replies
+        ? {
+            notify: (method, notification) => {
+              openStream();
+              write({ jsonrpc: '2.0', method, params: notification });
+            },
+            request: (method, request) =>
+              replies.ask(
+                requesterKeyOf(principal),
+                (id) => {
+                  openStream();
+                  write({ jsonrpc: '2.0', id, method, params: request });
+                },
+                closed.signal,
+              ),
           }
-          write({
-            jsonrpc: '2.0',
-            method: 'notifications/progress',
-            params: { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}) },
-          });
-        }
-      : undefined;
+        : undefined;
+    const progress =
+      release && token !== undefined
+        ? async (value: number, total?: number) => {
+            openStream();
+            write({
+              jsonrpc: '2.0',
+              method: 'notifications/progress',
+              params: { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}) },
+            });
+          }
+        : undefined;
     try {
       // The blanket principal throttle refuses a call as a governed result, like an operation's own policy.
       const result = throttled
@@ -294,6 +391,11 @@ export function createMcpRouter(options: McpRouterOptions): Router {
             requestId: httpState(res).requestId,
             ...(era.clientCapabilities !== undefined ? { clientCapabilities: era.clientCapabilities } : {}),
             ...(progress ? { progress } : {}),
+            ...(client ? { client } : {}),
+            ...(era.stateless ? { stateless: true } : {}),
+            ...(isRecord(params.inputResponses) ? { inputResponses: params.inputResponses } : {}),
+            ...(params.requestState !== undefined ? { requestState: params.requestState } : {}),
+            ...(typeof meta?.['dev.wildo/approvalId'] === 'string' ? { approvalId: meta['dev.wildo/approvalId'] } : {}),
           });
       const envelope = rpcResult(message.id, finish(era, result as unknown as Record<string, unknown>));
       if (sse) return void (write(envelope), res.end());
@@ -337,7 +439,7 @@ function publicResult(message: JsonRpcMessage): Record<string, unknown> {
     // A supported revision is echoed; any other gets the newest handshake revision, for the client to check.
     const version =
       typeof asked === 'string' && HANDSHAKE_PROTOCOL_VERSIONS.includes(asked) ? asked : HANDSHAKE_PROTOCOL_VERSIONS[0];
-    return { protocolVersion: version, capabilities: CAPABILITIES, serverInfo: SERVER_INFO };
+    return { protocolVersion: version, capabilities: HANDSHAKE_CAPABILITIES, serverInfo: SERVER_INFO };
   }
   if (message.method === 'server/discover')
     return {
@@ -349,7 +451,11 @@ function publicResult(message: JsonRpcMessage): Record<string, unknown> {
   return {};
 }
 
-/** Stateless results say they are complete and name the server. */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Stateless results say they are complete (unless they ask for input) and name the server. */
 function finish(era: McpEra, result: Record<string, unknown>): Record<string, unknown> {
   if (!era.stateless) return result;
   return {

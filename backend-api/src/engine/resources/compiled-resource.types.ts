@@ -63,6 +63,8 @@ export interface CompiledOperation {
   failures?: ResourceOperationFailures;
   /** A fresh single-use step-up proof must accompany the call. */
   requiresReauthentication: boolean;
+  /** Each call waits for a person's approval (the dispatch path's `approval` step); how long one stays usable. */
+  approval?: { lifetimeMs: number };
   unimplemented: boolean;
   /** Strict input contract (body) of CREATE, UPDATE, SEARCH and custom operations. */
   inputSchema?: z.ZodType;

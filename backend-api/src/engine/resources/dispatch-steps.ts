@@ -35,6 +35,7 @@ export const DISPATCH_STEP_NAMES = [
   'rate-policy',
   'input',
   'files',
+  'approval',
   'service',
   'projection',
 ] as const;
@@ -151,6 +152,43 @@ export interface DispatchStepDependencies {
   stepUp: Pick<StepUpService, 'consume'>;
   /** The early check of `z_file` values (the store checks every write anyway); absent: refused only at the store. */
   files?: FileReferencesStep;
+  /** The approval step; absent, an operation that declares approval is refused. */
+  approvals?: ApprovalGate;
+}
+
+/** One call that needs a person's approval, as the approval capability sees it. */
+export interface ApprovalCall {
+  operation: CompiledOperation;
+  principal: AuthenticatedPrincipal;
+  surface: DispatchRequest['surface'];
+  organizationId: string | undefined;
+  /** The accepted input: what the approval binds (by a stable digest) and what the person is shown. */
+  input: AcceptedInput;
+  approvalId: string | undefined;
+  conversationApproval: { approvalId: string } | undefined;
+}
+
+/**
+ * The `approval` step, provided by the approvals capability: admits a call a person approved (once), or refuses it
+ * with the pending approval to decide. Absent: an operation that declares approval is refused (fail closed).
+ */
+export interface ApprovalGate {
+  admit(call: ApprovalCall): Promise<void>;
+}
+
+/** What the audit trail learns of one dispatched call: where it ended and how, never its input or output. */
+export interface DispatchRecord {
+  request: DispatchRequest;
+  /** The step that refused or failed it; `projection` for a call that ran to its answer. */
+  phase: DispatchStepName;
+  /** What it was refused or failed with; undefined when it ran. */
+  error: unknown;
+  durationMs: number;
+}
+
+/** Records every dispatched call, executed or refused; the call is answered once its entry is stored. */
+export interface AuditRecorder {
+  record(entry: DispatchRecord): Promise<void>;
 }
 
 /** The `files` step, provided by the files capability: nothing to await unless a CREATE or UPDATE body names files. */
@@ -211,6 +249,26 @@ async function requireStepUp(
       },
     );
   }
+}
+
+/** The `approval` step of a call whose operation declares approval. */
+function admitApproved(gate: ApprovalGate | undefined, call: DispatchCall): Promise<void> {
+  if (!gate)
+    return Promise.reject(
+      new FrameworkError('SERVICE_UNAVAILABLE', 'Approvals cannot be checked right now; try again later.', {
+        reason: 'approval_not_evaluable',
+      }),
+    );
+  const { request } = call;
+  return gate.admit({
+    operation: call.operation,
+    principal: call.principal,
+    surface: request.surface,
+    organizationId: request.contextIds.organizationId,
+    input: call.input,
+    approvalId: request.approvalId,
+    conversationApproval: request.conversationApproval,
+  });
 }
 
 /** Runs the service pipeline (addressed record, guard, step-up gate, prefix, persistence, postfix). */
@@ -316,6 +374,12 @@ export function dispatchSteps(deps: DispatchStepDependencies): readonly Dispatch
     // The store refuses such writes on every path; asked here too, a request is refused before prefix handlers run.
     // Only a body that names files awaits anything.
     { name: 'files', run: (call) => deps.files?.check(call.operation, call.context, call.input.body) },
+    // Only operations that declare approval await anything; a call reaches the service (and any backend) only with
+    // a person's approval of this exact input.
+    {
+      name: 'approval',
+      run: (call) => (call.operation.approval ? admitApproved(deps.approvals, call) : undefined),
+    },
     {
       name: 'service',
       run: (call) =>

@@ -23,6 +23,13 @@ export interface DispatchRequest {
   expectedVersion?: number;
   /** A step-up proof (`x-reauth-token`), for operations that require one. */
   reauthToken?: string;
+  /** The approval the caller retries with (REST `Approval-Id`, an MCP client's answer), for operations that declare one. */
+  approvalId?: string;
+  /**
+   * A person already approved this exact call in a conversation (an agent's or A2A task's approval pause). Set only
+   * by the engine in process, after its own signed approval was decided; no surface reads it from a request.
+   */
+  conversationApproval?: { approvalId: string };
 }
 
 /** A projected result. `version` is the record version for single-record results (HTTP ETag). */

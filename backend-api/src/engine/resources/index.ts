@@ -28,3 +28,11 @@ export { checkLifecycle, OperationAdmission } from './operation-admission.servic
 export { ServicesRegistryHandler } from './services-registry-handler.service.js';
 export { insertRecord, patchRecord, scopeFor } from './record-access.js';
 export type { EngineHandleTypes } from './handle-types.js';
+export type {
+  AcceptedInput,
+  ApprovalCall,
+  ApprovalGate,
+  AuditRecorder,
+  DispatchRecord,
+  DispatchStepName,
+} from './dispatch-steps.js';

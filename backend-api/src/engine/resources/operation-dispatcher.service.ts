@@ -1,15 +1,21 @@
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import { DispatchCall, dispatchSteps, type DispatchStep, type DispatchStepDependencies } from './dispatch-steps.js';
+import {
+  DispatchCall,
+  dispatchSteps,
+  type AuditRecorder,
+  type DispatchStep,
+  type DispatchStepDependencies,
+} from './dispatch-steps.js';
 import type { DispatchRequest, DispatchResult } from './dispatch.types.js';
 
 export type { DispatchRequest, DispatchResult } from './dispatch.types.js';
 
 /**
  * The single dispatch path of every surface, as a list of named steps (see `dispatch-steps.ts`):
- * lifecycle → credential → context → authorize → policy → rate-policy → input → files → service → projection.
+ * lifecycle → credential → context → authorize → policy → rate-policy → input → files → approval → service → projection.
  * Refusals happen before any side effect; each one is logged with the step that refused it.
  */
 @injectable()
@@ -25,14 +31,26 @@ export class OperationDispatcher {
     @inject(SAAS_SERVICE_TYPES.Logger) private readonly logger: Logger,
     // Required: a dispatcher resolved before the check was bound would otherwise skip it (fail open).
     @inject(SAAS_SERVICE_TYPES.FileReferenceCheck) files: NonNullable<DispatchStepDependencies['files']>,
+    // Optional: an operation that declares approval is refused without it (fail closed), see the `approval` step.
+    @inject(SAAS_SERVICE_TYPES.OperationApprovals) @optional() approvals?: DispatchStepDependencies['approvals'],
+    @inject(SAAS_SERVICE_TYPES.AuditTrail) @optional() private readonly audit?: AuditRecorder,
   ) {
-    this.steps = dispatchSteps({ contexts, admission, rateLimits, services, stepUp, files });
+    this.steps = dispatchSteps({
+      contexts,
+      admission,
+      rateLimits,
+      services,
+      stepUp,
+      files,
+      ...(approvals ? { approvals } : {}),
+    });
   }
 
   /** Runs one call through every step and returns the projected result. */
   async dispatch(request: DispatchRequest): Promise<DispatchResult> {
     const call = new DispatchCall(request);
     const steps = this.steps;
+    const started = performance.now();
     let i = 0;
     try {
       for (; i < steps.length; i++) {
@@ -42,8 +60,17 @@ export class OperationDispatcher {
     } catch (error) {
       const step = steps[i];
       if (step) this.logRefusal(step, request, error);
+      if (this.audit && step)
+        await this.audit.record({ request, phase: step.name, error, durationMs: performance.now() - started });
       throw error;
     }
+    if (this.audit)
+      await this.audit.record({
+        request,
+        phase: 'projection',
+        error: undefined,
+        durationMs: performance.now() - started,
+      });
     return call.result;
   }
 

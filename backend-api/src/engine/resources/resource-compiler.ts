@@ -220,6 +220,9 @@ function compileOperationVariants(
       ...(variant.policies ? { policies: variant.policies } : {}),
       ...(custom?.failures && !isCore ? { failures: custom.failures } : {}),
       requiresReauthentication: variant.requiresReauthentication === true,
+      ...(variant.approval?.required
+        ? { approval: { lifetimeMs: (variant.approval.lifetimeSeconds ?? DEFAULT_APPROVAL_SECONDS) * 1000 } }
+        : {}),
       unimplemented,
       ...(contract.inputSchema ? { inputSchema: contract.inputSchema } : {}),
       ...(contract.readOnlyFields ? { readOnlyFields: contract.readOnlyFields } : {}),
@@ -232,6 +235,9 @@ function compileOperationVariants(
     });
   });
 }
+
+/** How long an approval stays usable when the declaration does not say. */
+const DEFAULT_APPROVAL_SECONDS = 15 * 60;
 
 function compileFilters(
   declaration: AnyResourceDeclaration,

@@ -265,7 +265,7 @@ export class ConversationService {
       const tool = tools.byFunctionRef(applied.approval.functionRef);
       const outcome =
         applied.decision === 'approve' && tool
-          ? await this.loop.runTool(run, tool, applied.arguments)
+          ? await this.loop.runTool(run, tool, applied.arguments, applied.approval.approvalId)
           : ({
               ok: false,
               error: { code: 'DENIED', message: 'The person declined this action.' },

@@ -4,7 +4,7 @@ import { FrameworkError } from '../../errors/index.js';
 import type { WithheldValue } from '../../governance/index.js';
 import type { AuthenticatedPrincipal } from '../../identity/index.js';
 import type { Logger } from '../../logging/index.js';
-import type { DispatchSurface } from '../../resources/index.js';
+import { servicePathOf, type DispatchSurface } from '../../resources/index.js';
 import { firstUnstorablePath, toStorableValue } from '../../resources/schema/index.js';
 import type { AgentCallRecorder } from './agent-call-recorder.js';
 import type { ApprovalService } from '../approvals/index.js';
@@ -113,10 +113,16 @@ export class TurnLoop {
   }
 
   /** Runs one call as the conversation's owner; a thrown refusal becomes the outcome the model reads. */
-  async runTool(run: TurnRun, tool: TurnTool, args: Record<string, unknown>): Promise<ToolOutcome> {
+  async runTool(
+    run: TurnRun,
+    tool: TurnTool,
+    args: Record<string, unknown>,
+    approvalId?: string,
+  ): Promise<ToolOutcome> {
     const { execution } = run.hold;
     const withheld: WithheldValue[] = [];
     const ctx = createToolExecutionContext(this.deps.toolDispatch, {
+      ...(approvalId ? { conversationApproval: { approvalId } } : {}),
       principal: run.principal,
       onWithheld: (values) => withheld.push(...values),
       ...(execution.organizationId ? { organizationId: execution.organizationId } : {}),
@@ -164,7 +170,7 @@ export class TurnLoop {
     } catch (error) {
       return yield* this.replayable(run, call, functionRef, refusalOf(error));
     }
-    if (tool.requiresHumanApproval) {
+    if (tool.requiresHumanApproval || this.declaresApproval(tool)) {
       try {
         // The request refers to the conversation and its call: both are stored first.
         await run.journal.flush();
@@ -191,6 +197,14 @@ export class TurnLoop {
     run.journal.add(toolMessage(call, outcome));
     yield { type: 'tool_result', toolCallId: call.id, functionRef, outcome };
     return false;
+  }
+
+  /** Whether the tool dispatches an operation that declares approval: the conversation's pause asks the person. */
+  private declaresApproval(tool: TurnTool): boolean {
+    const target = tool.resourceOperation;
+    if (!target) return false;
+    const path = servicePathOf(target.resourceType, target.operation, target.variantKey);
+    return this.deps.toolDispatch.findOperation(path)?.approval !== undefined;
   }
 
   /** Reads and refusals are replayable: they are stored with the rest of the turn. */

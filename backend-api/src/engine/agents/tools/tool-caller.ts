@@ -21,6 +21,8 @@ export interface ToolCallIdentity {
   surface?: DispatchSurface;
   /** Told what projection withheld from a dispatch's result (only when it withheld something). */
   onWithheld?: (withheld: readonly WithheldValue[]) => void;
+  /** The person approved this tool call in the conversation: its dispatches pass the `approval` step. */
+  conversationApproval?: { approvalId: string };
 }
 
 /** One call to one operation, as a tool makes it. */
@@ -124,6 +126,7 @@ export function createToolCaller(path: ToolDispatchPath, identity: ToolCallIdent
       ...(args.input !== undefined ? { body: args.input } : {}),
       ...(args.list !== undefined ? { listArguments: args.list } : {}),
       ...(args.expectedVersion !== undefined ? { expectedVersion: args.expectedVersion } : {}),
+      ...(identity.conversationApproval ? { conversationApproval: identity.conversationApproval } : {}),
     });
     if (onWithheld && result.withheld) onWithheld(result.withheld);
     return result;

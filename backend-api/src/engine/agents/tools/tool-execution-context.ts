@@ -15,6 +15,8 @@ export interface ToolCallSite {
   surface?: DispatchSurface;
   /** Told what projection withheld from each dispatch of the call, so the model is told as MCP and REST clients are. */
   onWithheld?: (withheld: readonly WithheldValue[]) => void;
+  /** The person approved this call in the conversation (its approval's id). */
+  conversationApproval?: { approvalId: string };
 }
 
 /** A deep-frozen copy: what a tool holds cannot change the identity anything else dispatches with. */
@@ -41,6 +43,7 @@ export function createToolExecutionContext(path: ToolDispatchPath, site: ToolCal
     ...(site.organizationId ? { organizationId: site.organizationId } : {}),
     ...(site.surface ? { surface: site.surface } : {}),
     ...(site.onWithheld ? { onWithheld: site.onWithheld } : {}),
+    ...(site.conversationApproval ? { conversationApproval: { ...site.conversationApproval } } : {}),
   };
   return {
     ...createToolCaller(path, identity),

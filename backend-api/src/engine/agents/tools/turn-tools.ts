@@ -4,7 +4,11 @@ import { parseContract, refuseUnstorableText } from '../../resources/index.js';
 import type { ExternalMcpSession } from '../external-mcp/index.js';
 import type { WithheldValue } from '../../governance/index.js';
 import type { ProviderToolSpec } from '../providers/index.js';
-import type { FunctionTool, FunctionToolExecutionContext } from './function-tool.types.js';
+import type {
+  FunctionTool,
+  FunctionToolExecutionContext,
+  FunctionToolResourceOperation,
+} from './function-tool.types.js';
 
 /** What a tool call produced, as the model and the browser see it. */
 export type ToolOutcome =
@@ -31,6 +35,8 @@ export interface TurnTool {
   allowArgumentModification: boolean;
   /** Declared read-only by its registration (external tools never are: their hints are the server's word). */
   readOnly: boolean;
+  /** The resource operation it dispatches, when it is a resource tool (an operation that declares approval gates it). */
+  resourceOperation?: FunctionToolResourceOperation;
   /** Checks the model's (or a person's) arguments against the tool's contract; throws VALIDATION_FAILED. */
   validate(args: unknown): Record<string, unknown>;
   /** Runs the call. Thrown errors are turned into refusals by the caller. */
@@ -95,6 +101,7 @@ function functionTurnTool(tool: FunctionTool, gateAll: boolean, taken: Set<strin
     requiresHumanApproval: gateAll || tool.requiresHumanApproval === true,
     allowArgumentModification: tool.allowArgumentModification ?? true,
     readOnly: tool.readOnly === true,
+    ...(tool.resourceOperation ? { resourceOperation: tool.resourceOperation } : {}),
     validate: (args) => parseContract(contract, args) as Record<string, unknown>,
     execute: async (args, ctx) => ({ ok: true, result: await tool.execute(args, ctx) }),
   };
