@@ -31,6 +31,14 @@ export const BackendEnvironmentSchema = z.object({
   REDIS_URL: optionalText.describe(
     'Redis URL for rate limits, pub/sub and leases across replicas; default in-process.',
   ),
+  WILDO_FILE_STORAGE: z
+    .preprocess(
+      (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+      z.enum(['local', 'database']).optional(),
+    )
+    .describe(
+      'Where uploaded files live: `local` (the data directory, one replica) or `database` (the application database, shared by replicas); default local.',
+    ),
   WILDO_DATA_DIR: optionalText.describe(
     'Where embedded data lives (PGlite, the development secret); default .wildo-saas/data under the project root.',
   ),

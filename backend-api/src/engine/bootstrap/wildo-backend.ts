@@ -31,6 +31,7 @@ import {
   openFileStorage,
   withFileReferences,
   type FileStorage,
+  type FileStorageKind,
   type FileUploadGrantService,
 } from '../files/index.js';
 import {
@@ -99,8 +100,11 @@ export interface WildoBackendOptions {
   providers?: Omit<ProviderRegistryOptions, 'runtime' | 'env'>;
   /** External MCP servers agents may name in `capabilities.tools.mcpRefs`. */
   externalMcpServers?: readonly ExternalMcpServerDefinition[];
-  /** Where uploaded files' bytes go; otherwise a local directory: `<dataDir>/files`, or a temporary one without a data directory. */
-  fileStorage?: FileStorage;
+  /**
+   * Where uploaded files' bytes go: a storage, or `database` (the application's database, shared by replicas), or
+   * `local` (the default): `<dataDir>/files`, or a temporary directory without a data directory.
+   */
+  fileStorage?: FileStorage | FileStorageKind;
   /** Background job queue settings (polling, maintenance, drain timeout); defaults in `DEFAULT_JOB_QUEUE_SETTINGS`. */
   jobs?: Partial<JobQueueSettings>;
   /** A trace sink to use instead of the one built from the runtime configuration (logger, PostHog). */
@@ -173,7 +177,10 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
       logger,
     );
     // Every record write, whichever path makes it, names only files its tenant uploaded for the field.
-    const fileStorage = options.fileStorage ?? (await openFileStorage(options.dataDir, owned));
+    const fileStorage =
+      typeof options.fileStorage === 'object'
+        ? options.fileStorage
+        : await openFileStorage({ database, kind: options.fileStorage, ...pick(options, 'dataDir') }, owned);
     const fileRecords = new FileRecordsService(database, fileStorage, clock);
     const fileReferences = new FileReferenceCheck(registry, fileRecords);
     // Writes of corpus resources (fields marked `.ragSource()`) ingest their chunks in the same transaction; file
