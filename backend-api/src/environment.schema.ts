@@ -39,6 +39,15 @@ export const BackendEnvironmentSchema = z.object({
     .describe(
       'Where uploaded files live: `local` (the data directory, one replica) or `database` (the application database, shared by replicas); default local.',
     ),
+  WILDO_SHUTDOWN_DRAIN_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(10_000)
+    .describe(
+      'On SIGTERM, how long in-flight requests and streams get to finish before streams end with a shutdown event; default 10000.',
+    ),
   WILDO_DATA_DIR: optionalText.describe(
     'Where embedded data lives (PGlite, the development secret); default .wildo-saas/data under the project root.',
   ),

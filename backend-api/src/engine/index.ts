@@ -1,6 +1,7 @@
 // The public surface of the engine: explicit named exports, grouped by capability folder.
 export {
   createWildoBackend,
+  DEFAULT_DRAIN_BOUND_MS,
   defineBackendApplication,
   validateDeclarations,
   type BackendApplicationDefinition,
@@ -68,7 +69,7 @@ export {
   type WithheldReason,
   type WithheldValue,
 } from './governance/index.js';
-export { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http/index.js';
+export { DEFAULT_HTTP_SETTINGS, SHUTDOWN_STREAM_EVENT, type DrainOutcome, type HttpSettings } from './http/index.js';
 export {
   DEFAULT_EVENT_STREAM_SETTINGS,
   EventStreams,

@@ -22,7 +22,13 @@ import {
 } from '../identity/index.js';
 import { ResourceServerInstancesRegistryBackendService } from '../resource-servers/index.js';
 import type { OutboundTargetGuardOptions } from '../net/index.js';
-import { createHttpApp, DEFAULT_HTTP_SETTINGS, type HttpSettings } from '../http/index.js';
+import {
+  createHttpApp,
+  DEFAULT_HTTP_SETTINGS,
+  ServingState,
+  type DrainOutcome,
+  type HttpSettings,
+} from '../http/index.js';
 import {
   bindUploadGrants,
   FileRecordsService,
@@ -131,10 +137,19 @@ export interface WildoBackend {
   registry: ResourcesRegistry;
   /** Listens on `port` (0 = any free port). */
   listen(port?: number, host?: string): Promise<{ server: Server; url: string }>;
-  /** Stops listening and releases what the backend opened itself. */
+  /**
+   * Starts a graceful stop: readiness reports `draining`, listeners stop accepting, in-flight requests and streams
+   * get up to `boundMs` (default {@link DEFAULT_DRAIN_BOUND_MS}) to finish; streams still open then end with a
+   * `shutdown` event. Resolves once every connection is closed; `close` then releases the rest.
+   */
+  drain(boundMs?: number): Promise<DrainOutcome>;
+  /** Drains (when not done yet), then stops jobs, leases and pools and releases what the backend opened itself. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
+
+/** How long a shutdown waits for in-flight requests and streams before ending them: 10 s. */
+export const DEFAULT_DRAIN_BOUND_MS = 10_000;
 
 /**
  * Builds a backend from an application definition: validates every declaration (refusing to start with the
@@ -331,8 +346,9 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     // Drained first at shutdown (runs in flight finish while the database and services are still open).
     owned.unshift(() => jobs.drain());
 
-    const app = createHttpApp(container, { ...DEFAULT_HTTP_SETTINGS, ...options.http });
-    return assemble(app, container, registry, owned, logger, database);
+    const serving = new ServingState();
+    const app = createHttpApp(container, { ...DEFAULT_HTTP_SETTINGS, ...options.http }, serving);
+    return assemble(app, container, registry, owned, logger, database, serving);
   } catch (error) {
     await releaseAll(owned, logger);
     throw error;
@@ -357,12 +373,19 @@ function assemble(
   owned: (() => Promise<void>)[],
   logger: Logger,
   database: SqlDatabase,
+  serving: ServingState,
 ): WildoBackend {
   const servers: Server[] = [];
+  let drained: Promise<DrainOutcome> | undefined;
   let closed: Promise<void> | undefined;
+  const drain = (boundMs = DEFAULT_DRAIN_BOUND_MS) =>
+    (drained ??= serving.drain(servers, boundMs).then((outcome) => {
+      logger.info('drained', { ...outcome });
+      return outcome;
+    }));
   const close = () =>
     (closed ??= (async () => {
-      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      await drain();
       await releaseAll(owned, logger);
     })());
   return {
@@ -386,6 +409,7 @@ function assemble(
         });
       });
     },
+    drain,
     close,
     [Symbol.asyncDispose]: close,
   };
