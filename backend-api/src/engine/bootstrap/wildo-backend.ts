@@ -59,7 +59,15 @@ import { agentProviderWarnings } from '../agents/systems/index.js';
 import { ExternalMcpConnector, type ExternalMcpServerDefinition } from '../agents/external-mcp/index.js';
 import { ProviderCallError, ProviderRegistry, type ProviderRegistryOptions } from '../agents/providers/index.js';
 import type { RuntimeConfiguration } from '../config/index.js';
-import { createTraceSink, type AgentTraceSink } from '../observability/index.js';
+import {
+  createTraceSink,
+  resolveLlmObservabilityPolicy,
+  startTelemetry,
+  telemetrySettingsFrom,
+  type AgentTraceSink,
+  type Telemetry,
+  type TraceSinkRuntime,
+} from '../observability/index.js';
 import { CODING_TYPES, type CodingAgentSettings } from '../agents/coding/index.js';
 import type { BackendApplicationDefinition } from './backend-domain-module.js';
 import { SAAS_SERVICE_TYPES as T, systemClock, type Clock } from '../container/index.js';
@@ -115,6 +123,11 @@ export interface WildoBackendOptions {
   jobs?: Partial<JobQueueSettings>;
   /** A trace sink to use instead of the one built from the runtime configuration (logger, PostHog). */
   traceSink?: AgentTraceSink;
+  /**
+   * The OpenTelemetry SDK to use; otherwise one is started when the environment turns OTLP export on
+   * (`WILDO_OTLP_ENABLED`, `OTEL_EXPORTER_OTLP_ENDPOINT`), and stopped with the backend.
+   */
+  telemetry?: Telemetry;
   /** A2A push callback guard and retries, task leases. */
   a2a?: A2aSettings;
   /** The outbound guard of REST connectors (default: production rules; in development, their loopback base URLs over http). */
@@ -302,7 +315,9 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     container
       .bind(CODING_TYPES.CodingAgentRuntimeOptions)
       .toConstantValue({ env, ...(options.codingAgents ? { settings: options.codingAgents } : {}) });
-    const traceSink = options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger));
+    const telemetry = options.telemetry ?? startTelemetryFor(runtime ?? {}, env, logger, owned);
+    const traceSink =
+      options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger, telemetry ? { telemetry } : {}));
     if (!options.traceSink) owned.push(() => traceSink.shutdown?.() ?? traceSink.flush());
     container.bind(T.AgentTraceSink).toConstantValue(traceSink);
     // Bound before the engine's services resolve: the dispatcher's early file-reference check is not optional.
@@ -413,6 +428,20 @@ function assemble(
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/** Starts OTLP export when the environment turns it on; it is stopped last, after everything that emits. */
+function startTelemetryFor(
+  runtime: TraceSinkRuntime,
+  env: Readonly<Record<string, string | undefined>>,
+  logger: Logger,
+  owned: (() => Promise<void>)[],
+): Telemetry | undefined {
+  const settings = telemetrySettingsFrom(env, resolveLlmObservabilityPolicy(runtime, env, logger).captureContent);
+  if (!settings) return undefined;
+  const telemetry = startTelemetry(settings, logger);
+  owned.push(() => telemetry.shutdown());
+  return telemetry;
 }
 
 async function releaseAll(owned: (() => Promise<void>)[], logger: Logger): Promise<void> {
