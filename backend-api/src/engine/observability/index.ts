@@ -37,3 +37,4 @@ export {
   type TelemetrySettings,
 } from './telemetry.js';
 export { traceMcpToolCall, type McpToolCallTrace } from './mcp-spans.js';
+export { traceAgentTurn } from './agent-spans.js';

@@ -185,6 +185,21 @@ describe('OpenTelemetry over OTLP/HTTP (protobuf)', () => {
       'gen_ai.agent.name': expect.any(String),
     });
     expect(first?.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
+    // The turn is an invoke_agent span; its model calls and its tool call are children of it.
+    const invoke = receiver.spans.find((span) => span.name === 'invoke_agent todo-assistant');
+    expect(invoke?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_agent',
+      'wildo.turn.status': 'completed',
+      'wildo.time_to_first_chunk_ms': expect.any(Number),
+    });
+    expect(chats.map((chat) => chat.parentSpanId)).toEqual([invoke?.spanId, invoke?.spanId]);
+    const executed = receiver.spans.find((span) => span.name.startsWith('execute_tool '));
+    expect(executed).toMatchObject({ parentSpanId: invoke?.spanId, traceId: invoke?.traceId });
+    expect(executed?.attributes).toMatchObject({
+      'gen_ai.tool.call.id': 'call-1',
+      'gen_ai.tool.name': expect.any(String),
+    });
+    expect(executed?.attributes).not.toHaveProperty('error.type');
     // In the trace of the turn request: up the parent links (Express's spans) to its HTTP server span.
     const ancestors: DecodedSpan[] = [];
     for (let at = first; at?.parentSpanId;) {
