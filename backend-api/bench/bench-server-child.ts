@@ -127,7 +127,10 @@ export async function runBenchServerChild<TReady extends object>(
       logger: createSilentLogger(),
       primarySecret: BENCH_PRIMARY_SECRET,
       runtime: await readGeneratedRuntime(),
-      env: {},
+      // Only bench:otel sets it (on one of its two children): the OTLP endpoint this child exports to.
+      env: process.env.BENCH_OTEL_EXPORTER_OTLP_ENDPOINT
+        ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.env.BENCH_OTEL_EXPORTER_OTLP_ENDPOINT }
+        : {},
       http: { burst: BENCH_BURST },
       ...options.backendOptions?.(bareUrl),
     });

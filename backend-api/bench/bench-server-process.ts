@@ -30,11 +30,13 @@ export interface BenchServerOptions {
   script?: string;
   /** A further JSON argument for the child's script (after the target). */
   scriptOptions?: object;
+  /** Variables laid over this process's environment for the child. */
+  env?: Record<string, string>;
 }
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
-/** PGlite's first start (WASM compile, migrations) takes a few seconds on a small machine. */
-const START_TIMEOUT_MS = 60_000;
+/** PGlite's first start (WASM compile, migrations) takes seconds on a small machine, minutes on a busy one. */
+const START_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 // Last resort: whatever way this process ends, no server child outlives it.
@@ -134,6 +136,7 @@ export async function startBenchServer<TReady extends { type: 'ready' } = BenchS
   const child = fork(options.script ?? SERVER_SCRIPT, args, {
     execArgv: [...process.execArgv, ...profile],
     stdio: ['ignore', 2, 'inherit', 'ipc'],
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
   });
   children.add(child);
   try {

@@ -1,3 +1,5 @@
+import type { LoadRequest } from './bench-load.js';
+
 /**
  * What `mcp.bench.ts` and its server child (`mcp-bench-server.ts`) say to each other. The child speaks the
  * protocol of `bench-protocol.ts` (stop, CPU usage, failed); only its ready message differs.
@@ -22,4 +24,35 @@ export interface McpBenchServerReady {
   organizationId: string;
   /** `Authorization` values: a person's delegated token for the endpoint (`Bearer ...`) and an organization API key. */
   credentials: { token: string; apiKey: string };
+}
+
+/** The same JSON-RPC request to every server (credential included; the bare ones ignore it). */
+export function toolCall(label: string, url: string, ready: McpBenchServerReady, authorization: string): LoadRequest {
+  const body = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: {
+      name: MCP_BENCH_TOOL,
+      arguments: { todoId: ready.todoId, organizationId: ready.organizationId },
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': MCP_BENCH_REVISION,
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  };
+  return {
+    label,
+    url,
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: {
+      authorization,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MCP_BENCH_REVISION,
+      'mcp-method': 'tools/call',
+      'mcp-name': MCP_BENCH_TOOL,
+    },
+  };
 }

@@ -5,7 +5,7 @@ import type { BenchTarget } from './bench-protocol.js';
 import { measureRound } from './bench-rounds.js';
 import type { RoundResult } from './bench-report.js';
 import { benchRunResources, startBenchServer } from './bench-server-process.js';
-import { MCP_BENCH_REVISION, MCP_BENCH_TOOL, type McpBenchServerReady } from './mcp-bench-protocol.js';
+import { MCP_BENCH_REVISION, MCP_BENCH_TOOL, toolCall, type McpBenchServerReady } from './mcp-bench-protocol.js';
 import {
   buildMcpReport,
   compareMcp,
@@ -41,37 +41,6 @@ request with the same read, on PGlite and, when DATABASE_URL is set, on PostgreS
 const SERVER_SCRIPT = new URL('./mcp-bench-server.ts', import.meta.url).pathname;
 const progress = (message: string) => process.stderr.write(`${message}\n`);
 const { schemas, release: releaseAll } = benchRunResources(progress);
-
-/** The same JSON-RPC request to every server (credential included; the bare ones ignore it). */
-function toolCall(label: string, url: string, ready: McpBenchServerReady, authorization: string): LoadRequest {
-  const body = {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: {
-      name: MCP_BENCH_TOOL,
-      arguments: { todoId: ready.todoId, organizationId: ready.organizationId },
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': MCP_BENCH_REVISION,
-        'io.modelcontextprotocol/clientCapabilities': {},
-      },
-    },
-  };
-  return {
-    label,
-    url,
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: {
-      authorization,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MCP_BENCH_REVISION,
-      'mcp-method': 'tools/call',
-      'mcp-name': MCP_BENCH_TOOL,
-    },
-  };
-}
 
 /** One request before (and after) the load: a 200 with a successful result holding the seeded todo. */
 async function assertAnswersTool(request: LoadRequest, todoId: string): Promise<void> {

@@ -31,6 +31,23 @@ export const BackendEnvironmentSchema = z.object({
   REDIS_URL: optionalText.describe(
     'Redis URL for rate limits, pub/sub and leases across replicas; default in-process.',
   ),
+  WILDO_FILE_STORAGE: z
+    .preprocess(
+      (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+      z.enum(['local', 'database']).optional(),
+    )
+    .describe(
+      'Where uploaded files live: `local` (the data directory, one replica) or `database` (the application database, shared by replicas); default local.',
+    ),
+  WILDO_SHUTDOWN_DRAIN_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(10_000)
+    .describe(
+      'On SIGTERM, how long in-flight requests and streams get to finish before streams end with a shutdown event; default 10000.',
+    ),
   WILDO_DATA_DIR: optionalText.describe(
     'Where embedded data lives (PGlite, the development secret); default .wildo-saas/data under the project root.',
   ),
@@ -72,6 +89,26 @@ export const BackendEnvironmentSchema = z.object({
     'PostHog project key: with the LLM_OBSERVABILITY capability enabled, model calls are traced to PostHog too; without it, to the log only.',
   ),
   POSTHOG_HOST: optionalText.describe("PostHog endpoint (EU cloud, self-hosted, a proxy); default posthog-node's own."),
+  WILDO_OTLP_ENABLED: optionalText.describe(
+    '`true` exports traces and metrics over OTLP/HTTP (protobuf), to OTEL_EXPORTER_OTLP_ENDPOINT or http://localhost:4318; default off unless an OTLP endpoint is set.',
+  ),
+  OTEL_SDK_DISABLED: optionalText.describe(
+    '`true` turns OpenTelemetry export off whatever else is set; default unset.',
+  ),
+  OTEL_SERVICE_NAME: optionalText.describe('The service name on exported traces and metrics; default wildo-backend.'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.describe(
+    'OTLP/HTTP base URL (traces to /v1/traces, metrics to /v1/metrics); setting it turns export on; default unset (off).',
+  ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalText.describe(
+    'Full OTLP/HTTP URL for traces; default the base URL + /v1/traces.',
+  ),
+  OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: optionalText.describe(
+    'Full OTLP/HTTP URL for metrics; default the base URL + /v1/metrics.',
+  ),
+  OTEL_EXPORTER_OTLP_HEADERS: optionalText.describe(
+    'Headers sent with every export (`key=value,key2=value2`); default none.',
+  ),
+  OTEL_METRIC_EXPORT_INTERVAL: optionalText.describe('Milliseconds between metric exports; default 60000.'),
   WILDO_LLM_OBS_SAMPLE_RATE: optionalText.describe(
     'Share of model calls traced, 0 to 1 (written to runtime.env by `wildo config sync`); default the configured sample rate.',
   ),

@@ -60,6 +60,7 @@ export function backendOptionsFromRuntime(
       consentGrantLifetimeDays: runtime.auth.consentGrantLifetimeDays,
     },
     ...storeOptionsFromEnvironment(env, rootDir),
+    ...(env.WILDO_FILE_STORAGE ? { fileStorage: env.WILDO_FILE_STORAGE } : {}),
     mail: {
       ...(env.WILDO_SMTP_URL ? { smtpUrl: env.WILDO_SMTP_URL } : {}),
       ...(env.WILDO_MAIL_FROM ? { from: env.WILDO_MAIL_FROM } : {}),

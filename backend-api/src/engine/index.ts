@@ -1,6 +1,7 @@
 // The public surface of the engine: explicit named exports, grouped by capability folder.
 export {
   createWildoBackend,
+  DEFAULT_DRAIN_BOUND_MS,
   defineBackendApplication,
   validateDeclarations,
   type BackendApplicationDefinition,
@@ -68,7 +69,7 @@ export {
   type WithheldReason,
   type WithheldValue,
 } from './governance/index.js';
-export { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http/index.js';
+export { DEFAULT_HTTP_SETTINGS, SHUTDOWN_STREAM_EVENT, type DrainOutcome, type HttpSettings } from './http/index.js';
 export {
   DEFAULT_EVENT_STREAM_SETTINGS,
   EventStreams,
@@ -374,12 +375,18 @@ export {
   FILE_UPLOAD_GRANT_DEFAULT_MINUTES,
   FILE_UPLOAD_GRANT_MAX_MINUTES,
   FILES_TYPES,
+  DatabaseFileStorage,
+  FileIntegrityError,
   FileRecordsService,
   FileUploadGrantService,
   LocalDirectoryFileStorage,
+  readAllBytes,
   UPLOAD_GRANT_HEADER,
+  type FileBytesSource,
   type FileRecord,
   type FileStorage,
+  type FileStorageKind,
+  type StoredBytes,
   type FileUploadGrantMetadata,
   type UploadGrantResponse,
   type UploadGrantStatus,

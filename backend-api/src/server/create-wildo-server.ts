@@ -26,6 +26,11 @@ export interface WildoServerOptions {
   /** Stop gracefully on SIGINT and SIGTERM (default true). */
   handleSignals?: boolean;
   /**
+   * On a stop, how long in-flight requests and streams get before streams end with a `shutdown` event and the
+   * remaining connections close; default `WILDO_SHUTDOWN_DRAIN_MS` (10 s).
+   */
+  drainBoundMs?: number;
+  /**
    * On a refused start (configuration, environment, declarations, a data directory in use), print its one line and
    * exit 1, as NestJS's `abortOnError` does (default true); false rejects with the error instead.
    */
@@ -39,7 +44,10 @@ export interface WildoServer {
   url: string;
   /** The URL clients use (tokens, discovery documents and links name it). */
   publicUrl: string;
-  /** Stops listening, drains and closes what the backend opened. */
+  /**
+   * Stops gracefully: readiness reports `draining`, the listener stops accepting, in-flight requests and streams
+   * drain within the bound, then jobs, leases, the data directory lock and pools are released.
+   */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -103,26 +111,47 @@ async function startServer(
       url,
     });
   }
-  const close = () => backend.close();
-  if (options.handleSignals !== false) stopOnSignals(backend, logger);
+  const drainBoundMs = options.drainBoundMs ?? env.WILDO_SHUTDOWN_DRAIN_MS;
+  const close = async () => {
+    await backend.drain(drainBoundMs);
+    await backend.close();
+  };
+  if (options.handleSignals !== false) stopOnSignals(close, drainBoundMs, logger);
   return { backend, url, publicUrl, close, [Symbol.asyncDispose]: close };
 }
 
-/** Closes the backend on the first SIGINT or SIGTERM, then exits (1 when closing failed). */
-function stopOnSignals(backend: WildoBackend, logger: Logger): void {
+/** What releasing jobs, leases and pools may take after the drain before the process gives up on them. */
+const RELEASE_GRACE_MS = 10_000;
+
+/**
+ * Stops gracefully on the first SIGINT or SIGTERM, then exits 0 (1 when stopping failed or overran the drain bound
+ * and the release grace); a second signal exits 1 at once.
+ */
+function stopOnSignals(close: () => Promise<void>, drainBoundMs: number, logger: Logger): void {
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      logger.warn('second signal: exiting without finishing the stop', { signal });
+      process.exit(1);
+    }
     stopping = true;
-    logger.info('shutting down', { signal });
-    backend.close().then(
-      () => process.exit(0),
+    logger.info('shutting down', { signal, drainBoundMs });
+    const overrun = setTimeout(() => {
+      logger.error('shutdown overran its bound', { drainBoundMs, releaseGraceMs: RELEASE_GRACE_MS });
+      process.exit(1);
+    }, drainBoundMs + RELEASE_GRACE_MS);
+    overrun.unref();
+    close().then(
+      () => {
+        logger.info('stopped', { signal });
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error('shutdown failed', { error: String(error) });
         process.exit(1);
       },
     );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 }

@@ -11,6 +11,7 @@ import {
   streamOwnerOf,
 } from '../routing/index.js';
 import type { Logger } from '../logging/index.js';
+import { traceAgentTurn } from '../observability/index.js';
 import { parseContract } from '../resources/index.js';
 import type { ApprovalService } from './approvals/index.js';
 import { MAX_USER_MESSAGE_CHARS, type ConversationService, type TurnEvent } from './runtime/index.js';
@@ -111,16 +112,19 @@ export function createAgentsRouter(options: AgentsRouterOptions): Router {
     const body = parseContract(TurnBody, req.body);
     const organizationId = param(req, 'organizationId');
     await streamTurn(res, logger, streams, (signal) =>
-      conversations.startTurn({
-        systemRef: param(req, 'systemRef'),
-        message: body.message,
-        ...(body.executionId ? { executionId: body.executionId } : {}),
-        principal,
-        ...(organizationId ? { organizationId } : {}),
-        requestId: httpState(res).requestId,
-        surface: 'rest',
-        signal,
-      }),
+      traceAgentTurn(
+        param(req, 'systemRef'),
+        conversations.startTurn({
+          systemRef: param(req, 'systemRef'),
+          message: body.message,
+          ...(body.executionId ? { executionId: body.executionId } : {}),
+          principal,
+          ...(organizationId ? { organizationId } : {}),
+          requestId: httpState(res).requestId,
+          surface: 'rest',
+          signal,
+        }),
+      ),
     );
   };
   router.post('/flows-actors/systems/:systemRef/turns', startTurn);

@@ -9,4 +9,9 @@ export {
   type ValidatedApplication,
   validateDeclarations,
 } from './application-declarations.js';
-export { createWildoBackend, type WildoBackend, type WildoBackendOptions } from './wildo-backend.js';
+export {
+  createWildoBackend,
+  DEFAULT_DRAIN_BOUND_MS,
+  type WildoBackend,
+  type WildoBackendOptions,
+} from './wildo-backend.js';

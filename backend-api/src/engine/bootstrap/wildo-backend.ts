@@ -22,7 +22,13 @@ import {
 } from '../identity/index.js';
 import { ResourceServerInstancesRegistryBackendService } from '../resource-servers/index.js';
 import type { OutboundTargetGuardOptions } from '../net/index.js';
-import { createHttpApp, DEFAULT_HTTP_SETTINGS, type HttpSettings } from '../http/index.js';
+import {
+  createHttpApp,
+  DEFAULT_HTTP_SETTINGS,
+  ServingState,
+  type DrainOutcome,
+  type HttpSettings,
+} from '../http/index.js';
 import {
   bindUploadGrants,
   FileRecordsService,
@@ -31,6 +37,7 @@ import {
   openFileStorage,
   withFileReferences,
   type FileStorage,
+  type FileStorageKind,
   type FileUploadGrantService,
 } from '../files/index.js';
 import {
@@ -52,7 +59,15 @@ import { agentProviderWarnings } from '../agents/systems/index.js';
 import { ExternalMcpConnector, type ExternalMcpServerDefinition } from '../agents/external-mcp/index.js';
 import { ProviderCallError, ProviderRegistry, type ProviderRegistryOptions } from '../agents/providers/index.js';
 import type { RuntimeConfiguration } from '../config/index.js';
-import { createTraceSink, type AgentTraceSink } from '../observability/index.js';
+import {
+  createTraceSink,
+  resolveLlmObservabilityPolicy,
+  startTelemetry,
+  telemetrySettingsFrom,
+  type AgentTraceSink,
+  type Telemetry,
+  type TraceSinkRuntime,
+} from '../observability/index.js';
 import { CODING_TYPES, type CodingAgentSettings } from '../agents/coding/index.js';
 import type { BackendApplicationDefinition } from './backend-domain-module.js';
 import { SAAS_SERVICE_TYPES as T, systemClock, type Clock } from '../container/index.js';
@@ -99,12 +114,20 @@ export interface WildoBackendOptions {
   providers?: Omit<ProviderRegistryOptions, 'runtime' | 'env'>;
   /** External MCP servers agents may name in `capabilities.tools.mcpRefs`. */
   externalMcpServers?: readonly ExternalMcpServerDefinition[];
-  /** Where uploaded files' bytes go; otherwise a local directory: `<dataDir>/files`, or a temporary one without a data directory. */
-  fileStorage?: FileStorage;
+  /**
+   * Where uploaded files' bytes go: a storage, or `database` (the application's database, shared by replicas), or
+   * `local` (the default): `<dataDir>/files`, or a temporary directory without a data directory.
+   */
+  fileStorage?: FileStorage | FileStorageKind;
   /** Background job queue settings (polling, maintenance, drain timeout); defaults in `DEFAULT_JOB_QUEUE_SETTINGS`. */
   jobs?: Partial<JobQueueSettings>;
   /** A trace sink to use instead of the one built from the runtime configuration (logger, PostHog). */
   traceSink?: AgentTraceSink;
+  /**
+   * The OpenTelemetry SDK to use; otherwise one is started when the environment turns OTLP export on
+   * (`WILDO_OTLP_ENABLED`, `OTEL_EXPORTER_OTLP_ENDPOINT`), and stopped with the backend.
+   */
+  telemetry?: Telemetry;
   /** A2A push callback guard and retries, task leases. */
   a2a?: A2aSettings;
   /** The outbound guard of REST connectors (default: production rules; in development, their loopback base URLs over http). */
@@ -127,10 +150,19 @@ export interface WildoBackend {
   registry: ResourcesRegistry;
   /** Listens on `port` (0 = any free port). */
   listen(port?: number, host?: string): Promise<{ server: Server; url: string }>;
-  /** Stops listening and releases what the backend opened itself. */
+  /**
+   * Starts a graceful stop: readiness reports `draining`, listeners stop accepting, in-flight requests and streams
+   * get up to `boundMs` (default {@link DEFAULT_DRAIN_BOUND_MS}) to finish; streams still open then end with a
+   * `shutdown` event. Resolves once every connection is closed; `close` then releases the rest.
+   */
+  drain(boundMs?: number): Promise<DrainOutcome>;
+  /** Drains (when not done yet), then stops jobs, leases and pools and releases what the backend opened itself. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
+
+/** How long a shutdown waits for in-flight requests and streams before ending them: 10 s. */
+export const DEFAULT_DRAIN_BOUND_MS = 10_000;
 
 /**
  * Builds a backend from an application definition: validates every declaration (refusing to start with the
@@ -173,7 +205,10 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
       logger,
     );
     // Every record write, whichever path makes it, names only files its tenant uploaded for the field.
-    const fileStorage = options.fileStorage ?? (await openFileStorage(options.dataDir, owned));
+    const fileStorage =
+      typeof options.fileStorage === 'object'
+        ? options.fileStorage
+        : await openFileStorage({ database, kind: options.fileStorage, ...pick(options, 'dataDir') }, owned);
     const fileRecords = new FileRecordsService(database, fileStorage, clock);
     const fileReferences = new FileReferenceCheck(registry, fileRecords);
     // Writes of corpus resources (fields marked `.ragSource()`) ingest their chunks in the same transaction; file
@@ -280,7 +315,9 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     container
       .bind(CODING_TYPES.CodingAgentRuntimeOptions)
       .toConstantValue({ env, ...(options.codingAgents ? { settings: options.codingAgents } : {}) });
-    const traceSink = options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger));
+    const telemetry = options.telemetry ?? startTelemetryFor(runtime ?? {}, env, logger, owned);
+    const traceSink =
+      options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger, telemetry ? { telemetry } : {}));
     if (!options.traceSink) owned.push(() => traceSink.shutdown?.() ?? traceSink.flush());
     container.bind(T.AgentTraceSink).toConstantValue(traceSink);
     // Bound before the engine's services resolve: the dispatcher's early file-reference check is not optional.
@@ -324,8 +361,9 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     // Drained first at shutdown (runs in flight finish while the database and services are still open).
     owned.unshift(() => jobs.drain());
 
-    const app = createHttpApp(container, { ...DEFAULT_HTTP_SETTINGS, ...options.http });
-    return assemble(app, container, registry, owned, logger, database);
+    const serving = new ServingState();
+    const app = createHttpApp(container, { ...DEFAULT_HTTP_SETTINGS, ...options.http }, serving);
+    return assemble(app, container, registry, owned, logger, database, serving);
   } catch (error) {
     await releaseAll(owned, logger);
     throw error;
@@ -350,12 +388,19 @@ function assemble(
   owned: (() => Promise<void>)[],
   logger: Logger,
   database: SqlDatabase,
+  serving: ServingState,
 ): WildoBackend {
   const servers: Server[] = [];
+  let drained: Promise<DrainOutcome> | undefined;
   let closed: Promise<void> | undefined;
+  const drain = (boundMs = DEFAULT_DRAIN_BOUND_MS) =>
+    (drained ??= serving.drain(servers, boundMs).then((outcome) => {
+      logger.info('drained', { ...outcome });
+      return outcome;
+    }));
   const close = () =>
     (closed ??= (async () => {
-      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      await drain();
       await releaseAll(owned, logger);
     })());
   return {
@@ -379,9 +424,24 @@ function assemble(
         });
       });
     },
+    drain,
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/** Starts OTLP export when the environment turns it on; it is stopped last, after everything that emits. */
+function startTelemetryFor(
+  runtime: TraceSinkRuntime,
+  env: Readonly<Record<string, string | undefined>>,
+  logger: Logger,
+  owned: (() => Promise<void>)[],
+): Telemetry | undefined {
+  const settings = telemetrySettingsFrom(env, resolveLlmObservabilityPolicy(runtime, env, logger).captureContent);
+  if (!settings) return undefined;
+  const telemetry = startTelemetry(settings, logger);
+  owned.push(() => telemetry.shutdown());
+  return telemetry;
 }
 
 async function releaseAll(owned: (() => Promise<void>)[], logger: Logger): Promise<void> {

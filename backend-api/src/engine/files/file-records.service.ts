@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../container/index.js';
 import type { SqlDatabase, SqlExecutor, TenantScope } from '../persistence/index.js';
-import type { FileStorage } from './file-storage.js';
+import { ByteTally, FileIntegrityError, type FileStorage } from './file-storage.js';
 
 /** Where a file is in its life: its row exists while `uploading`; `stored` once every byte is in the storage. */
 export type FileState = 'uploading' | 'stored' | 'failed';
@@ -132,7 +132,7 @@ export class FileRecordsService {
       ],
     );
     try {
-      await this.storage.put(storageKey, upload.bytes);
+      await this.storage.write(storageKey, upload.bytes, { sizeBytes: upload.bytes.byteLength, sha256 });
     } catch (error) {
       await this.setState(id, 'failed');
       throw error;
@@ -153,16 +153,39 @@ export class FileRecordsService {
     return row ? recordOf(row) : null;
   }
 
-  /** The bytes of the tenant's stored file; rejects when it is not one. */
+  /** The bytes of the tenant's stored file; rejects when it is not one, or when they are not those recorded. */
   async readBytes(id: string, tenant: TenantScope): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.openBytes(id, tenant)) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  }
+
+  /**
+   * The bytes of the tenant's stored file chunk by chunk, checked against the size and SHA-256 recorded at upload
+   * (the iteration rejects before its last chunk when they differ, whichever storage holds them).
+   */
+  async *openBytes(id: string, tenant: TenantScope): AsyncIterable<Buffer> {
     const [kind, tenantId] = tenantColumns(tenant);
-    const { rows } = await this.database.query<{ storage_key: string }>(
-      `SELECT storage_key FROM wildo_files WHERE id = $1 AND tenant_kind = $2 AND tenant_id = $3 AND state = 'stored'`,
+    const { rows } = await this.database.query<{ storage_key: string; size_bytes: string; sha256: string }>(
+      `SELECT storage_key, size_bytes, sha256 FROM wildo_files
+       WHERE id = $1 AND tenant_kind = $2 AND tenant_id = $3 AND state = 'stored'`,
       [id, kind, tenantId],
     );
     const row = rows[0];
     if (!row) throw new Error('No stored file with this id for this tenant.');
-    return this.storage.get(row.storage_key);
+    const expected = { sizeBytes: Number(row.size_bytes), sha256: row.sha256 };
+    const tally = new ByteTally();
+    let previous: Buffer | undefined;
+    // One chunk behind, so the check runs before the consumer sees the end of the file.
+    for await (const chunk of this.storage.read(row.storage_key)) {
+      tally.add(chunk);
+      if (previous) yield previous;
+      previous = chunk;
+    }
+    const actual = tally.finish();
+    if (actual.sizeBytes !== expected.sizeBytes || actual.sha256 !== expected.sha256)
+      throw new FileIntegrityError(row.storage_key, expected, actual);
+    if (previous) yield previous;
   }
 
   /**

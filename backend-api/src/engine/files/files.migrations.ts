@@ -29,4 +29,26 @@ CREATE TABLE wildo_files (
 CREATE INDEX wildo_files_by_owner ON wildo_files (tenant_kind, tenant_id, resource_type, field_name);
 `,
   },
+  {
+    // The bytes themselves when the storage is the database (WILDO_FILE_STORAGE=database): a header per key with the
+    // size and SHA-256 checked on every read, and the bytes in 256 KiB chunks (stored uncompressed: files arrive
+    // compressed already, or are small).
+    id: '0402_file_chunks',
+    sql: `
+CREATE TABLE wildo_file_blobs (
+  storage_key text PRIMARY KEY,
+  size_bytes bigint NOT NULL,
+  sha256 text NOT NULL,
+  chunk_count integer NOT NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE TABLE wildo_file_chunks (
+  storage_key text NOT NULL REFERENCES wildo_file_blobs (storage_key) ON DELETE CASCADE,
+  seq integer NOT NULL,
+  bytes bytea NOT NULL,
+  PRIMARY KEY (storage_key, seq)
+);
+ALTER TABLE wildo_file_chunks ALTER COLUMN bytes SET STORAGE EXTERNAL;
+`,
+  },
 ];

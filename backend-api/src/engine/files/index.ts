@@ -13,7 +13,16 @@ export {
 } from './file-records.service.js';
 export { FileReferenceCheck } from './file-reference.check.js';
 export { FileReferencingStore, withFileReferences } from './file-referencing-store.js';
-export { LocalDirectoryFileStorage, type FileStorage } from './file-storage.js';
+export {
+  FILE_STORAGE_CHUNK_BYTES,
+  FileIntegrityError,
+  LocalDirectoryFileStorage,
+  readAllBytes,
+  type FileBytesSource,
+  type FileStorage,
+  type StoredBytes,
+} from './file-storage.js';
+export { DatabaseFileStorage } from './file-storage.database.js';
 export {
   DeclaredFileSchema,
   FILE_UPLOAD_GRANT_DEFAULT_MINUTES,
@@ -34,6 +43,11 @@ export { FILES_MIGRATIONS } from './files.migrations.js';
 export { FILES_TYPES } from './files.tokens.js';
 export { filesModule } from './files.module.js';
 export { bindUploadGrants } from './files.bindings.js';
-export { openFileStorage } from './file-storage.open.js';
+export {
+  FILE_STORAGE_KINDS,
+  openFileStorage,
+  type FileStorageKind,
+  type OpenFileStorageOptions,
+} from './file-storage.open.js';
 export { createFileGrantRouter, createFileUploadRouter } from './file-upload.routes.js';
 export { FileUploadRedemption } from './file-upload-redemption.js';

@@ -69,6 +69,7 @@ import { createFrontendRouter } from './frontend-assets.js';
 import { authenticationMiddleware, burstThrottleMiddleware } from './authentication.middleware.js';
 import { errorMiddleware, notFoundHandler } from './error.middleware.js';
 import { createHealthRouter, type DatabaseHealth } from './health.routes.js';
+import { ServingState } from './serving-state.js';
 import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { requestContextMiddleware } from './request-context.middleware.js';
 import { createResourceRouter } from './resource.routes.js';
@@ -102,7 +103,11 @@ export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
  * Builds the Express application: request context, health and JWKS (public), JSON bodies, authentication,
  * the burst throttle, identity routes, generated resource routes, then not-found and the error middleware.
  */
-export function createHttpApp(container: Container, settings: HttpSettings): Express {
+export function createHttpApp(
+  container: Container,
+  settings: HttpSettings,
+  serving: ServingState = new ServingState(),
+): Express {
   const get = <T>(token: symbol) => container.get<T>(token);
   const logger = get<Logger>(SAAS_SERVICE_TYPES.Logger);
   const rateLimits = get<RateLimitService>(SAAS_SERVICE_TYPES.RateLimitService);
@@ -114,6 +119,8 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
 
   const oauthSettings = get<OAuthSettings>(SAAS_SERVICE_TYPES.OAuthSettings);
   const streams = new EventStreams({ ...DEFAULT_EVENT_STREAM_SETTINGS, ...settings.streams });
+  serving.attachStreams(streams);
+  app.use(serving.middleware);
   app.use(requestContextMiddleware);
   app.use(accessLogMiddleware(logger, API_PREFIX));
   app.use(storableUrlMiddleware);
@@ -146,7 +153,7 @@ export function createHttpApp(container: Container, settings: HttpSettings): Exp
     ]),
   );
   const api = express.Router();
-  api.use(onlyUnder(HEALTH_PATH, [createHealthRouter(get<DatabaseHealth>(SAAS_SERVICE_TYPES.Database))]));
+  api.use(onlyUnder(HEALTH_PATH, [createHealthRouter(get<DatabaseHealth>(SAAS_SERVICE_TYPES.Database), serving)]));
   // Development only: the mails kept instead of sent, like a local mail catcher (no credential).
   if (container.isBound(SAAS_SERVICE_TYPES.DevelopmentOutbox))
     api.use(onlyUnder('/dev/', [createOutboxRouter(get<OutboxMailSender>(SAAS_SERVICE_TYPES.DevelopmentOutbox))]));

@@ -12,6 +12,7 @@ import {
   type RoleHierarchyResolver,
 } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
+import { traceMcpToolCall } from '../observability/index.js';
 import type {
   ResourceServerAuthenticator,
   ResourceServerInstancesRegistryBackendService,
@@ -383,20 +384,24 @@ export function createMcpRouter(options: McpRouterOptions): Router {
       // The blanket principal throttle refuses a call as a governed result, like an operation's own policy.
       const result = throttled
         ? errorResult(name, throttled)
-        : await options.calls.call({
-            instance,
-            principal,
-            name,
-            arguments: args as Record<string, unknown>,
-            requestId: httpState(res).requestId,
-            ...(era.clientCapabilities !== undefined ? { clientCapabilities: era.clientCapabilities } : {}),
-            ...(progress ? { progress } : {}),
-            ...(client ? { client } : {}),
-            ...(era.stateless ? { stateless: true } : {}),
-            ...(isRecord(params.inputResponses) ? { inputResponses: params.inputResponses } : {}),
-            ...(params.requestState !== undefined ? { requestState: params.requestState } : {}),
-            ...(typeof meta?.['dev.wildo/approvalId'] === 'string' ? { approvalId: meta['dev.wildo/approvalId'] } : {}),
-          });
+        : await traceMcpToolCall(
+            { tool: name, protocolVersion: era.version, requestId: message.id, meta: params._meta },
+            () =>
+              options.calls.call({
+                instance,
+                principal,
+                name,
+                arguments: args as Record<string, unknown>,
+                requestId: httpState(res).requestId,
+                ...(era.clientCapabilities !== undefined ? { clientCapabilities: era.clientCapabilities } : {}),
+                ...(progress ? { progress } : {}),
+                ...(client ? { client } : {}),
+                ...(era.stateless ? { stateless: true } : {}),
+                ...(isRecord(params.inputResponses) ? { inputResponses: params.inputResponses } : {}),
+                ...(params.requestState !== undefined ? { requestState: params.requestState } : {}),
+                ...(typeof meta?.['dev.wildo/approvalId'] === 'string' ? { approvalId: meta['dev.wildo/approvalId'] } : {}),
+              }),
+          );
       const envelope = rpcResult(message.id, finish(era, result as unknown as Record<string, unknown>));
       if (sse) return void (write(envelope), res.end());
       res.json(envelope);

@@ -9,6 +9,8 @@ import {
   type PostHogCaptureClient,
   type PostHogClientOptions,
 } from './posthog-trace-sink.js';
+import { OpenTelemetryTraceSink } from './opentelemetry-trace-sink.js';
+import type { Telemetry } from './telemetry.js';
 import type { AgentTraceSink } from './trace-sink.js';
 
 /** The environment variable with the PostHog project key (the catalogue's credential variable). */
@@ -76,6 +78,8 @@ export interface CreateTraceSinkOptions {
   random?: () => number;
   /** Builds the PostHog client (tests pass a fake or point `host` at a local server); default `posthog-node`. */
   createPostHogClient?: (options: PostHogClientOptions) => PostHogCaptureClient | Promise<PostHogCaptureClient>;
+  /** The process's OpenTelemetry SDK when export is on: model calls become GenAI spans and metrics too. */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -97,6 +101,14 @@ export async function createTraceSink(
   const sinks: AgentTraceSink[] = [new LoggerTraceSink(logger)];
   const posthog = await postHogSinkFor(runtime, env, logger, options);
   if (posthog) sinks.push(posthog);
+  if (options.telemetry)
+    sinks.push(
+      new OpenTelemetryTraceSink(
+        options.telemetry.tracer,
+        options.telemetry.meter,
+        options.telemetry.settings.captureContent,
+      ),
+    );
   return new CompositeTraceSink(sinks, logger);
 }
 

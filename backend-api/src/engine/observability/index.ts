@@ -26,3 +26,15 @@ export {
   type TraceSinkRuntime,
 } from './create-trace-sink.js';
 export { boundedTraceContent, DEFAULT_TRACE_CONTENT_LIMITS, type TraceContentLimits } from './trace-content.js';
+export { GEN_AI, OpenTelemetryTraceSink } from './opentelemetry-trace-sink.js';
+export {
+  activeTracer,
+  OTLP_ENABLED_ENV,
+  startTelemetry,
+  TELEMETRY_SCOPE,
+  telemetrySettingsFrom,
+  type Telemetry,
+  type TelemetrySettings,
+} from './telemetry.js';
+export { traceMcpToolCall, type McpToolCallTrace } from './mcp-spans.js';
+export { traceAgentTurn } from './agent-spans.js';

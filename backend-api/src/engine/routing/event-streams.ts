@@ -41,11 +41,18 @@ export function streamOwnerOf(principal: AuthenticatedPrincipal): string {
  */
 export class EventStreams {
   private readonly open = new Map<string, number>();
+  /** Every stream watched by {@link keepAlive} now, with what ends it early. */
+  private readonly live = new Map<Response, () => void>();
+  private accepting = true;
 
   constructor(readonly settings: EventStreamSettings = DEFAULT_EVENT_STREAM_SETTINGS) {}
 
   /** Takes a stream slot for `owner`; the returned function gives it back (once). Throws `RATE_LIMITED` when full. */
   acquire(owner: string): () => void {
+    if (!this.accepting)
+      throw new FrameworkError('SERVICE_UNAVAILABLE', 'This server is shutting down; retry against another one.', {
+        retryAfterSeconds: 1,
+      });
     const count = this.open.get(owner) ?? 0;
     if (count >= this.settings.maxPerPrincipal) {
       throw new FrameworkError(
@@ -93,8 +100,10 @@ export class EventStreams {
     const stop = () => {
       clearInterval(heartbeat);
       clearTimeout(idle);
+      this.live.delete(res);
     };
     arm(idleTimeoutMs);
+    this.live.set(res, onIdle);
     res.once('close', stop);
     return {
       touch: () => {
@@ -102,5 +111,30 @@ export class EventStreams {
       },
       stop,
     };
+  }
+
+  /** Refuses every new stream from now on (503): the backend is shutting down. */
+  stopAccepting(): void {
+    this.accepting = false;
+  }
+
+  /** Streams open now on this backend. */
+  get size(): number {
+    return this.live.size;
+  }
+
+  /**
+   * Ends every open stream with a last event (`event: <name>` with `data` as JSON), stopping what feeds it first
+   * (its `onIdle`): at shutdown, once the drain bound is reached, so a client learns why its stream ended.
+   */
+  endAll(name: string, data: unknown): number {
+    const ending = [...this.live];
+    for (const [res, onEnd] of ending) {
+      this.live.delete(res);
+      if (!res.writableEnded && !res.destroyed) res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+      onEnd();
+      if (!res.writableEnded) res.end();
+    }
+    return ending.length;
   }
 }
