@@ -13,6 +13,8 @@ import {
   type RoleChangeKind,
 } from './command-help.js';
 import { runConfigSync } from './config-sync.command.js';
+import { createStyle } from './cli.style.js';
+import { addToolchainCommands } from './toolchain.commands.js';
 
 /** What one CLI run produced: its exit code and everything it wrote to each stream. */
 export interface CliResult {
@@ -29,6 +31,8 @@ export interface RunWildoCliOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Where output also goes as it is written (the process entry streams it); it is returned either way. */
   forward?: CliOutput;
+  /** Colours and progress lines (the process entry sets it on a terminal); default off. */
+  colors?: boolean;
 }
 
 /** Builds the `wildo` command tree; `setExitCode` receives each action's exit code. */
@@ -37,6 +41,7 @@ export function createWildoProgram(
   cwd: string,
   setExitCode: (code: number) => void,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  colors = false,
 ): Command {
   const program = new Command('wildo')
     .description('The Wildo framework command line.')
@@ -102,6 +107,7 @@ export function createWildoProgram(
     });
   addDevelopmentCommands(program, output, cwd, setExitCode, env);
   addUsersCommands(program, output, cwd, setExitCode, env);
+  addToolchainCommands(program, { output, style: createStyle(colors, output), cwd, env, setExitCode });
   return program;
 }
 
@@ -264,6 +270,7 @@ export async function runWildoCli(argv: readonly string[], options: RunWildoCliO
       exitCode = code;
     },
     options.env ?? process.env,
+    options.colors ?? false,
   );
   try {
     await program.parseAsync([...argv], { from: 'user' });

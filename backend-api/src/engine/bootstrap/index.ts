@@ -10,3 +10,4 @@ export {
   validateDeclarations,
 } from './application-declarations.js';
 export { createWildoBackend, type WildoBackend, type WildoBackendOptions } from './wildo-backend.js';
+export { withEngineModules } from './engine-modules.js';

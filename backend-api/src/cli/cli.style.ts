@@ -1,0 +1,36 @@
+import { styleText } from 'node:util';
+import type { CliOutput } from './cli.output.js';
+
+/** How a command marks its words: colours and progress on a terminal only, plain text in a pipe or a file. */
+export interface CliStyle {
+  readonly colors: boolean;
+  red(text: string): string;
+  yellow(text: string): string;
+  green(text: string): string;
+  bold(text: string): string;
+  dim(text: string): string;
+  /** `[3/12] hotels.find` on standard error, on a terminal only (a pipe gets the result alone). */
+  progress(done: number, total: number, label: string): void;
+}
+
+/** The style of one run: `colors` when standard output is a terminal and NO_COLOR is not set. */
+export function createStyle(colors: boolean, output: CliOutput): CliStyle {
+  const paint = (format: Parameters<typeof styleText>[0]) => (text: string) =>
+    colors ? styleText(format, text) : text;
+  return {
+    colors,
+    red: paint('red'),
+    yellow: paint('yellow'),
+    green: paint('green'),
+    bold: paint('bold'),
+    dim: paint('dim'),
+    progress(done, total, label) {
+      if (colors) output.err(styleText('dim', `[${done}/${total}] ${label}`));
+    },
+  };
+}
+
+/** Whether the process's own output is a terminal that takes colours. */
+export function terminalColors(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  return process.stdout.isTTY === true && env.NO_COLOR === undefined && env.TERM !== 'dumb';
+}
