@@ -1,5 +1,5 @@
 import { processOutput } from './cli.output.js';
-import { terminalColors } from './cli.style.js';
+import { terminalColors, terminalPrompt } from './cli.style.js';
 import { runWildoCli } from './wildo.cli.js';
 
 /** The process entry of `wildo` (see bin/wildo.mjs): runs the CLI, writing its output as it comes; returns the exit code. */
@@ -8,6 +8,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     cwd: process.cwd(),
     forward: processOutput,
     colors: terminalColors(),
+    ...(process.stdin.isTTY ? { prompt: terminalPrompt } : {}),
   });
   return result.exitCode;
 }

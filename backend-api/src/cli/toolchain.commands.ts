@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliOutput } from './cli.output.js';
 import type { CliStyle } from './cli.style.js';
 import { LINT_RULES } from '../engine/toolchain/doctor-rules.js';
-import { DIFF_HELP, doctorHelp } from './toolchain-help.js';
+import { ADOPT_HELP, DIFF_HELP, doctorHelp, INIT_HELP, VERIFY_HELP } from './toolchain-help.js';
 
 /** What each toolchain command receives from the command tree. */
 export interface ToolchainContext {
@@ -11,11 +11,13 @@ export interface ToolchainContext {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   setExitCode: (code: number) => void;
+  /** Asks a person on a terminal (`wildo adopt`); absent when there is none. */
+  prompt?: (question: string) => Promise<string | undefined>;
 }
 
 /** `wildo diff`, `doctor`, `verify`, `adopt`, `init`: the commands that keep declarations honest. */
 export function addToolchainCommands(program: Command, context: ToolchainContext): void {
-  const { output, style, cwd, setExitCode } = context;
+  const { output, style, cwd, env, setExitCode } = context;
   program
     .command('diff')
     .description('Compare two declaration sets and class each change as breaking, notable or compatible.')
@@ -62,6 +64,94 @@ export function addToolchainCommands(program: Command, context: ToolchainContext
             ...(options.app ? { app: options.app } : {}),
             ...(options.export ? { exportName: options.export } : {}),
             ...(options.envSchema ? { envSchema: options.envSchema } : {}),
+          },
+          output,
+          style,
+        ),
+      );
+    });
+  const declarationOptions = (command: Command) =>
+    command
+      .option('--manifest <dir>', 'a manifest directory holding the declarations (instead of an application file)')
+      .option('--app <path>', 'the file exporting the application (relative to the working directory)')
+      .option('--export <name>', 'the application export; default: referenceApplication, else the first')
+      .option('--root <dir>', 'the project root; default: search upward')
+      .option('--contracts <file>', 'the contract file; default: wildo.contract.json beside the declaration');
+  type DeclarationFlags = { manifest?: string; app?: string; export?: string; root?: string; contracts?: string };
+  const located = (options: DeclarationFlags) => ({
+    cwd,
+    env,
+    ...(options.manifest ? { manifest: options.manifest } : {}),
+    ...(options.app ? { app: options.app } : {}),
+    ...(options.export ? { exportName: options.export } : {}),
+    ...(options.root ? { root: options.root } : {}),
+    ...(options.contracts ? { contracts: options.contracts } : {}),
+  });
+  declarationOptions(
+    program
+      .command('verify')
+      .description(
+        'Check that each connector-bound read still answers what its recorded contract says (green, yellow, red); --record records it.',
+      ),
+  )
+    .option(
+      '--record',
+      'call each bound read with its fixture input and record the answer (paths and types only)',
+      false,
+    )
+    .option('--strict', 'a gained field (yellow) fails the run too', false)
+    .option('--json', 'print the verdicts as canonical JSON', false)
+    .addHelpText('after', VERIFY_HELP)
+    .action(async (options: DeclarationFlags & { record: boolean; strict: boolean; json: boolean }) => {
+      const { runVerify } = await import('./verify.command.js');
+      setExitCode(
+        await runVerify(
+          { ...located(options), record: options.record, strict: options.strict, json: options.json },
+          output,
+          style,
+        ),
+      );
+    });
+  declarationOptions(
+    program
+      .command('adopt')
+      .description('Declare fields the backend gained, field by field, after a person says yes and describes each.'),
+  )
+    .option('--answers <file>', 'scripted answers (JSON) instead of a terminal')
+    .addHelpText('after', ADOPT_HELP)
+    .action(async (options: DeclarationFlags & { answers?: string }) => {
+      const { runAdopt } = await import('./verify.command.js');
+      setExitCode(
+        await runAdopt(
+          {
+            ...located(options),
+            ...(options.answers ? { answers: options.answers } : {}),
+            ...(context.prompt ? { prompt: context.prompt } : {}),
+          },
+          output,
+          style,
+        ),
+      );
+    });
+  program
+    .command('init')
+    .description(
+      'List a candidate capability per operation of an OpenAPI description; write them once effects are decided.',
+    )
+    .argument('<openapi>', 'the OpenAPI 3.0 or 3.1 description (YAML or JSON)')
+    .option('--decisions <file>', 'the effects a person decided (YAML or JSON), instead of a terminal')
+    .option('--out <file>', 'where to write the candidates; default wildo.candidates.json')
+    .addHelpText('after', INIT_HELP)
+    .action(async (description: string, options: { decisions?: string; out?: string }) => {
+      const { runInit } = await import('./init.command.js');
+      setExitCode(
+        await runInit(
+          {
+            cwd,
+            description,
+            ...(options.decisions ? { decisions: options.decisions } : {}),
+            ...(options.out ? { out: options.out } : {}),
+            ...(context.prompt ? { prompt: context.prompt } : {}),
           },
           output,
           style,

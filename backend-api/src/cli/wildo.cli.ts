@@ -33,6 +33,8 @@ export interface RunWildoCliOptions {
   forward?: CliOutput;
   /** Colours and progress lines (the process entry sets it on a terminal); default off. */
   colors?: boolean;
+  /** Asks a person a question (the process entry sets it when standard input is a terminal); default none. */
+  prompt?: (question: string) => Promise<string | undefined>;
 }
 
 /** Builds the `wildo` command tree; `setExitCode` receives each action's exit code. */
@@ -42,6 +44,7 @@ export function createWildoProgram(
   setExitCode: (code: number) => void,
   env: Readonly<Record<string, string | undefined>> = process.env,
   colors = false,
+  prompt?: (question: string) => Promise<string | undefined>,
 ): Command {
   const program = new Command('wildo')
     .description('The Wildo framework command line.')
@@ -107,7 +110,14 @@ export function createWildoProgram(
     });
   addDevelopmentCommands(program, output, cwd, setExitCode, env);
   addUsersCommands(program, output, cwd, setExitCode, env);
-  addToolchainCommands(program, { output, style: createStyle(colors, output), cwd, env, setExitCode });
+  addToolchainCommands(program, {
+    output,
+    style: createStyle(colors, output),
+    cwd,
+    env,
+    setExitCode,
+    ...(prompt ? { prompt } : {}),
+  });
   return program;
 }
 
@@ -271,6 +281,7 @@ export async function runWildoCli(argv: readonly string[], options: RunWildoCliO
     },
     options.env ?? process.env,
     options.colors ?? false,
+    options.prompt,
   );
   try {
     await program.parseAsync([...argv], { from: 'user' });
