@@ -1,5 +1,4 @@
 import { createInterface } from 'node:readline/promises';
-import { styleText } from 'node:util';
 import type { CliOutput } from './cli.output.js';
 
 /** How a command marks its words: colours and progress on a terminal only, plain text in a pipe or a file. */
@@ -16,17 +15,18 @@ export interface CliStyle {
 
 /** The style of one run: `colors` when standard output is a terminal and NO_COLOR is not set. */
 export function createStyle(colors: boolean, output: CliOutput): CliStyle {
-  const paint = (format: Parameters<typeof styleText>[0]) => (text: string) =>
-    colors ? styleText(format, text) : text;
+  // SGR codes written directly: the decision (a terminal, NO_COLOR) is made once by the process entry.
+  const paint = (open: number, close: number) => (text: string) =>
+    colors ? `\u001b[${open}m${text}\u001b[${close}m` : text;
   return {
     colors,
-    red: paint('red'),
-    yellow: paint('yellow'),
-    green: paint('green'),
-    bold: paint('bold'),
-    dim: paint('dim'),
+    red: paint(31, 39),
+    yellow: paint(33, 39),
+    green: paint(32, 39),
+    bold: paint(1, 22),
+    dim: paint(2, 22),
     progress: (done, total, label) => {
-      if (colors) output.err(styleText('dim', `[${done}/${total}] ${label}`));
+      if (colors) output.err(`\u001b[2m[${done}/${total}] ${label}\u001b[22m`);
     },
   };
 }

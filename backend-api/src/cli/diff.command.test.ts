@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeclarationDiff } from '../engine/toolchain/index.js';
 import { runWildoCli } from './wildo.cli.js';
@@ -106,6 +107,12 @@ describe('wildo diff', () => {
       'reaches REST POST /organizations/:organizationId/bookings/find; MCP tool bookings__find (default); REST agency',
     );
     expect(human.stdout).not.toContain('\u001b[');
+  });
+
+  it('colours the classes on a terminal only, with the same words', async () => {
+    const coloured = await runWildoCli(['diff', V1, V2], { cwd: fixtures, colors: true });
+    expect(coloured.stdout).toContain('\u001b[31mBREAKING');
+    expect(stripVTControlCharacters(coloured.stdout)).toBe(human.stdout);
   });
 
   it(

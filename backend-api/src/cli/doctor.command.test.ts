@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LINT_RULES, lintDeclarations, type DeclarationSnapshot, type LintFinding } from '../engine/toolchain/index.js';
+// Imported as a consumer imports them: the package entry.
+import { LINT_RULES, lintDeclarations, type DeclarationSnapshot, type LintFinding } from '@wildo/backend-api/toolchain';
 import { runWildoCli } from './wildo.cli.js';
 
 // `wildo doctor` on an application carrying one flaw per lint, and on the reference application, which has none.

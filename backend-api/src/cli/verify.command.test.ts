@@ -126,6 +126,26 @@ describe('wildo verify', () => {
   });
 });
 
+describe('wildo exposure on the recorded manifest', () => {
+  it('lists each connector-bound capability and the observed paths its binding withholds', async () => {
+    const result = await runWildoCli(['exposure', '--json', '--manifest', 'manifest'], { cwd: dir, env });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const { connectors } = JSON.parse(result.stdout) as {
+      connectors: { capability: string; call: string; read: string[]; observedWithheld: string[] | null }[];
+    };
+    const search = connectors.find((c) => c.capability === 'wanderlust.search-capability');
+    expect(search).toMatchObject({ call: 'POST /v1/stays/search', read: expect.arrayContaining(['stays[].name']) });
+    const availability = connectors.find((c) => c.capability === 'wanderlust.availability');
+    expect(availability?.observedWithheld).toEqual(expect.arrayContaining(['margin', 'commission']));
+    expect(availability?.observedWithheld).not.toContain('roomsFree');
+    const human = await runWildoCli(['exposure', '--manifest', 'manifest'], { cwd: dir, env });
+    expect(human.stdout).toContain('Connector-backed capabilities');
+    expect(human.stdout).toMatch(
+      /wanderlust\.availability\n {4}reads {5}date, pricePerNight, propertyId, roomsFree\n {4}withheld  commission, margin/,
+    );
+  });
+});
+
 describe('wildo adopt', () => {
   it('writes nothing and exits 1 with no terminal and no answers', async () => {
     rewriteAvailability((body) => ({ ...body, wifi: true }));

@@ -7,7 +7,9 @@ import {
   APPLICATION_ROLES,
   BACKEND_ENTRY_FILE,
   CHECK_HELP,
+  CONFIG_SYNC_HELP,
   DEV_HELP,
+  NEW_HELP,
   EXPOSURE_HELP,
   USERS_ROLE_HELP,
   type RoleChangeKind,
@@ -61,6 +63,7 @@ export function createWildoProgram(
       `with AI_CODING_AGENT on, the file exporting the application whose coding agents are checked; default: <root>/${APPLICATION_MODULE_FILE}`,
     )
     .option('--export <name>', `the application export; default: ${APPLICATION_EXPORT}, else the first application`)
+    .addHelpText('after', CONFIG_SYNC_HELP)
     .action(async (options: { check: boolean; root?: string; app?: string; export?: string }) => {
       setExitCode(
         await runConfigSync(
@@ -91,23 +94,36 @@ export function createWildoProgram(
       '--export <name>',
       `the export to report; default: ${APPLICATION_EXPORT}, else the first export shaped like an application`,
     )
+    .option('--manifest <dir>', 'a manifest directory holding the declarations, instead of an application file')
+    .option('--contracts <file>', 'the recorded contract file; default: wildo.contract.json beside the declaration')
     .addHelpText('after', EXPOSURE_HELP)
-    .action(async (options: { json: boolean; root?: string; app?: string; export?: string }) => {
-      // Loaded when run: the other commands do not pay for the engine's import.
-      const { runExposure } = await import('./exposure.command.js');
-      setExitCode(
-        await runExposure(
-          {
-            cwd,
-            json: options.json,
-            ...(options.root ? { root: options.root } : {}),
-            ...(options.app ? { app: options.app } : {}),
-            ...(options.export ? { exportName: options.export } : {}),
-          },
-          output,
-        ),
-      );
-    });
+    .action(
+      async (options: {
+        json: boolean;
+        root?: string;
+        app?: string;
+        export?: string;
+        contracts?: string;
+        manifest?: string;
+      }) => {
+        // Loaded when run: the other commands do not pay for the engine's import.
+        const { runExposure } = await import('./exposure.command.js');
+        setExitCode(
+          await runExposure(
+            {
+              cwd,
+              json: options.json,
+              ...(options.root ? { root: options.root } : {}),
+              ...(options.app ? { app: options.app } : {}),
+              ...(options.export ? { exportName: options.export } : {}),
+              ...(options.contracts ? { contracts: options.contracts } : {}),
+              ...(options.manifest ? { manifest: options.manifest } : {}),
+            },
+            output,
+          ),
+        );
+      },
+    );
   addDevelopmentCommands(program, output, cwd, setExitCode, env);
   addUsersCommands(program, output, cwd, setExitCode, env);
   addToolchainCommands(program, {
@@ -168,6 +184,7 @@ function addDevelopmentCommands(
     .option('--no-host-ui', 'do not serve the host UI from the backend')
     .option('--name <package-name>', "the application's package name (default: the directory's name)")
     .option('--from <dir>', "install the framework's packages from the tarballs in <dir> (`pnpm pack` output)")
+    .addHelpText('after', NEW_HELP)
     .action(
       async (
         dir: string,

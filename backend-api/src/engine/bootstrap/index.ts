@@ -11,3 +11,4 @@ export {
 } from './application-declarations.js';
 export { createWildoBackend, type WildoBackend, type WildoBackendOptions } from './wildo-backend.js';
 export { withEngineModules } from './engine-modules.js';
+export { buildExposureReport } from './exposure-report.js';

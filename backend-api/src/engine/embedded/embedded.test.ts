@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
-import type { GenerateContentParameters } from '@google/genai';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GoogleGenAI, type GenerateContentParameters } from '@google/genai';
 import OpenAI from 'openai';
 import { CORE_ORG_ROLES, defineResource, ResourcePrimaryScope } from '@wildo/shared-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -199,7 +201,7 @@ describe('tool definitions in each vendor’s request format', () => {
     expect(vendorNameOf(`x${'y'.repeat(100)}`)).toHaveLength(64);
   });
 
-  it('fits each SDK’s request type, and the Anthropic and OpenAI SDKs send them as given', async () => {
+  it('fits each SDK’s request type, and each SDK sends them as given', async () => {
     const sent: { body: Record<string, unknown> }[] = [];
     const capture = (reply: unknown) =>
       (async (_url: string | URL | Request, init?: RequestInit) => {
@@ -237,6 +239,24 @@ describe('tool definitions in each vendor’s request format', () => {
     expect(messages.tools?.find((t) => 'name' in t && t.name === details?.vendorName)).toMatchObject({
       input_schema: { type: 'object', required: expect.arrayContaining(['stayId']) },
     });
+    // The Gemini SDK takes a base URL rather than a fetch: a local server reads what it sends.
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        sent.push({ body: JSON.parse(body) as Record<string, unknown> });
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ candidates: [] }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl } }).models.generateContent(gemini);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(sent[3]?.body.tools).toEqual(gemini.config?.tools);
     const declarations = gemini.config?.tools?.[0] as { functionDeclarations: { name: string }[] };
     expect(declarations.functionDeclarations.map((d) => d.name)).toEqual(wildo.tools.map((t) => t.vendorName));
     expect(VENDOR_FORMATS.map((format) => wildo.toolDefinitions(format).length > 0)).toEqual([true, true, true, true]);

@@ -41,3 +41,8 @@ export {
   type CandidateEffect,
   type CapabilityCandidate,
 } from './openapi-candidates.js';
+export {
+  buildApplicationExposure,
+  type ApplicationExposureReport,
+  type ConnectorExposure,
+} from './connector-exposure.js';
