@@ -115,9 +115,18 @@ export const BackendEnvironmentSchema = z.object({
   WILDO_LLM_OBS_CAPTURE_CONTENT: optionalText.describe(
     '`true` records prompts and completions in traces; default the configured captureContent (off).',
   ),
-  TRAVEL_AGENCY_API_URL: optionalText.describe(
-    "The travel desk's agency API (the reference connector example); without it, its stays operations answer 503.",
+  NO_COLOR: optionalText.describe(
+    'Set (to anything) to keep the wildo commands from colouring their output; without it, a terminal gets colours.',
   ),
+  TERM: optionalText.describe(
+    'The terminal type; `dumb` keeps the wildo commands plain; without it, a terminal gets colours.',
+  ),
+  // A URL with its scheme checked here: the connector takes its whole base URL from it (`wildo doctor` looks).
+  TRAVEL_AGENCY_API_URL: z
+    .preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/ }).optional())
+    .describe(
+      "The travel desk's agency API (the reference connector example); without it, its stays operations answer 503.",
+    ),
   TRAVEL_AGENCY_API_KEY: optionalText.describe(
     "The travel desk's own agency key, sent with payments; without it, payments answer 503.",
   ),

@@ -32,6 +32,16 @@ export const EXPOSURE_HELP = [
   "  resource operation each dispatches, whether a call waits for a person's",
   '  approval, and what the model sends.',
   '',
+  'Connector-backed capabilities: each one bound to a REST API or a SQL database,',
+  '  what it calls, the answer paths its binding reads, and the paths a recorded',
+  '  answer (wildo verify --record; --contracts) held that nobody declared: observed',
+  '  but withheld from every caller.',
+  '',
+  'Examples:',
+  '  wildo exposure',
+  '  wildo exposure --json > exposure.json',
+  '  wildo exposure --app src/app.ts --contracts src/wildo.contract.json',
+  '',
   'Exit codes: 0 the report was printed; 1 the application could not be found,',
   'loaded or validated.',
 ].join('\n');
@@ -47,6 +57,10 @@ export const CHECK_HELP = [
   '  actor systems. No database is opened and no server is started.',
   '',
   'The application is found as by `wildo exposure` (--app, --export).',
+  '',
+  'Examples:',
+  '  wildo check',
+  '  wildo check --app src/app.ts --export application',
   '',
   'Exit codes: 0 everything is valid; 1 a refusal (printed as start-up prints it).',
 ].join('\n');
@@ -70,6 +84,12 @@ export const DEV_HELP = [
   '--stub-script <file> exports a default function (request, vendor) returning a',
   'reply (textReply, toolCallsReply from @wildo/backend-api/testing) or undefined to',
   'fall back to the replies above.',
+  '',
+  'Examples:',
+  '  wildo dev',
+  '  wildo dev --stub-models --stub-script stubs.ts',
+  '',
+  "Exit codes: the backend's own when it stops; 1 when it could not be started.",
 ].join('\n');
 
 /** The application roles an operator can grant or revoke. */
@@ -86,9 +106,34 @@ export const USERS_ROLE_HELP = [
   "A change bumps the account's authorization version: its outstanding tokens stop",
   'working and the person signs in again to use the new role.',
   '',
+  'Examples:',
+  '  wildo users grant-role --email ada@example.com --role APP_ADMIN',
+  '  wildo users revoke-role --email ada@example.com --role APP_ADMIN',
+  '',
   'Exit codes: 0 the role was changed (or already as asked); 1 unknown role, unknown',
   'account, or the database could not be opened.',
 ].join('\n');
 
 /** A grant or a revoke of one application role. */
 export type RoleChangeKind = 'grant' | 'revoke';
+
+/** The part of `wildo config sync --help` with examples and exit codes. */
+export const CONFIG_SYNC_HELP = [
+  '',
+  'Examples:',
+  '  wildo config sync',
+  '  wildo config sync --check        # in CI: fails when .wildo-saas/generated is stale',
+  '',
+  'Exit codes: 0 generated (or, with --check, in sync); 1 invalid configuration, or',
+  'stale generated files with --check.',
+].join('\n');
+
+/** The part of `wildo new --help` with examples and exit codes. */
+export const NEW_HELP = [
+  '',
+  'Examples:',
+  '  wildo new my-app',
+  '  wildo new my-app --module tickets --package-manager pnpm',
+  '',
+  'Exit codes: 0 written; 1 the directory is not empty or the options are invalid.',
+].join('\n');

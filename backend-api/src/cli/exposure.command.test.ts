@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toCanonicalJson } from '../engine/config/canonical-json.js';
-import { buildExposureReport } from '../engine/bootstrap/exposure-report.js';
+import { buildApplicationExposure } from '../engine/toolchain/index.js';
 import { referenceApplication } from '../modules/index.js';
 import { APPLICATION_MODULE_FILE } from './exposure.command.js';
 import { renderExposureReport } from './exposure.render.js';
@@ -88,7 +88,7 @@ describe('wildo exposure on the reference application', () => {
       expect(stdout).toMatch(
         /^ {2}resource_todos_update \(todo-assistant\.chat\.agent\)\n {4}sends {2}id: string \(required\)\n {11}title: string \(required\)$/m,
       );
-      expect(buildExposureReport(referenceApplication).agentTools).toContainEqual(
+      expect(buildApplicationExposure(referenceApplication).agentTools).toContainEqual(
         expect.objectContaining({
           agent: 'todo-assistant.chat.agent',
           tool: 'resource_todos_update',
@@ -117,12 +117,12 @@ describe('wildo exposure on other applications', () => {
     expect(run).toMatchObject({ exitCode: 0, stderr: '' });
     expect(run.stdout).toBe(toCanonicalJson(JSON.parse(run.stdout)));
     // The CLI evaluated the application file; this file built the same application itself: byte for byte the same.
-    expect(run.stdout.trimEnd()).toBe(toCanonicalJson(buildExposureReport(bareApplication)).trimEnd());
+    expect(run.stdout.trimEnd()).toBe(toCanonicalJson(buildApplicationExposure(bareApplication)).trimEnd());
   });
 
   it('puts in the JSON the report the engine builds, and no values', async () => {
     const { stdout } = await bareJsonRun();
-    expect(JSON.parse(stdout)).toEqual(JSON.parse(toCanonicalJson(buildExposureReport(bareApplication))));
+    expect(JSON.parse(stdout)).toEqual(JSON.parse(toCanonicalJson(buildApplicationExposure(bareApplication))));
     expect(stdout).not.toMatch(/"(default|enum|const|examples|description)":/);
   });
 

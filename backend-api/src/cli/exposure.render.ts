@@ -1,3 +1,4 @@
+import type { ConnectorExposure } from '../engine/toolchain/index.js';
 import type {
   AgentToolExposure,
   ExposureField,
@@ -166,4 +167,25 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
     else groups.set(key(item), [item]);
   }
   return groups;
+}
+
+/** The connector-bound capabilities: what each calls, what it reads, and what its backend sent that is withheld. */
+export function renderConnectorExposure(connectors: readonly ConnectorExposure[]): string {
+  if (connectors.length === 0) return '';
+  const lines = ['', 'Connector-backed capabilities (answers pass the declared contract; the rest is withheld)'];
+  lines.push(
+    ...alignColumns([
+      ['CAPABILITY', 'CONNECTOR', 'CALL'],
+      ...connectors.map((c) => [c.capability, `${c.kind} ${c.connector}`, c.call.replace(/\s+/g, ' ').trim()]),
+    ]).map((line) => `  ${line}`),
+  );
+  for (const c of connectors) {
+    lines.push('', `  ${c.capability}`, `    reads     ${c.read.join(', ') || '(nothing)'}`);
+    lines.push(
+      c.observedWithheld === null
+        ? '    withheld  (no recorded answer: wildo verify --record shows what the backend sends besides)'
+        : `    withheld  ${c.observedWithheld.join(', ') || '(nothing observed)'}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
 }

@@ -9,7 +9,7 @@ import {
   type TempProject,
 } from '../engine/config/config.fixtures.js';
 import { toCanonicalJson } from '../engine/config/canonical-json.js';
-import { buildExposureReport } from '../engine/bootstrap/exposure-report.js';
+import { buildApplicationExposure } from '../engine/toolchain/index.js';
 import { referenceApplication } from '../modules/index.js';
 
 const run = promisify(execFile);
@@ -47,7 +47,7 @@ describe('bin/wildo.mjs', () => {
     expect(result).toMatchObject({ exitCode: 0, stderr: '' });
     expect(JSON.parse(result.stdout).application).toBe('wonder-todos');
     // The child loaded its own copy of the application; this file imported another: byte for byte the same.
-    expect(result.stdout.trimEnd()).toBe(toCanonicalJson(buildExposureReport(referenceApplication)).trimEnd());
+    expect(result.stdout.trimEnd()).toBe(toCanonicalJson(buildApplicationExposure(referenceApplication)).trimEnd());
   }, 60_000);
 
   it('runs `users grant-role` and exits 1 with one line for an unknown role', async () => {

@@ -7,12 +7,16 @@ import {
   APPLICATION_ROLES,
   BACKEND_ENTRY_FILE,
   CHECK_HELP,
+  CONFIG_SYNC_HELP,
   DEV_HELP,
+  NEW_HELP,
   EXPOSURE_HELP,
   USERS_ROLE_HELP,
   type RoleChangeKind,
 } from './command-help.js';
 import { runConfigSync } from './config-sync.command.js';
+import { createStyle } from './cli.style.js';
+import { addToolchainCommands } from './toolchain.commands.js';
 
 /** What one CLI run produced: its exit code and everything it wrote to each stream. */
 export interface CliResult {
@@ -29,6 +33,10 @@ export interface RunWildoCliOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Where output also goes as it is written (the process entry streams it); it is returned either way. */
   forward?: CliOutput;
+  /** Colours and progress lines (the process entry sets it on a terminal); default off. */
+  colors?: boolean;
+  /** Asks a person a question (the process entry sets it when standard input is a terminal); default none. */
+  prompt?: (question: string) => Promise<string | undefined>;
 }
 
 /** Builds the `wildo` command tree; `setExitCode` receives each action's exit code. */
@@ -37,6 +45,8 @@ export function createWildoProgram(
   cwd: string,
   setExitCode: (code: number) => void,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  colors = false,
+  prompt?: (question: string) => Promise<string | undefined>,
 ): Command {
   const program = new Command('wildo')
     .description('The Wildo framework command line.')
@@ -53,6 +63,7 @@ export function createWildoProgram(
       `with AI_CODING_AGENT on, the file exporting the application whose coding agents are checked; default: <root>/${APPLICATION_MODULE_FILE}`,
     )
     .option('--export <name>', `the application export; default: ${APPLICATION_EXPORT}, else the first application`)
+    .addHelpText('after', CONFIG_SYNC_HELP)
     .action(async (options: { check: boolean; root?: string; app?: string; export?: string }) => {
       setExitCode(
         await runConfigSync(
@@ -83,25 +94,46 @@ export function createWildoProgram(
       '--export <name>',
       `the export to report; default: ${APPLICATION_EXPORT}, else the first export shaped like an application`,
     )
+    .option('--manifest <dir>', 'a manifest directory holding the declarations, instead of an application file')
+    .option('--contracts <file>', 'the recorded contract file; default: wildo.contract.json beside the declaration')
     .addHelpText('after', EXPOSURE_HELP)
-    .action(async (options: { json: boolean; root?: string; app?: string; export?: string }) => {
-      // Loaded when run: the other commands do not pay for the engine's import.
-      const { runExposure } = await import('./exposure.command.js');
-      setExitCode(
-        await runExposure(
-          {
-            cwd,
-            json: options.json,
-            ...(options.root ? { root: options.root } : {}),
-            ...(options.app ? { app: options.app } : {}),
-            ...(options.export ? { exportName: options.export } : {}),
-          },
-          output,
-        ),
-      );
-    });
+    .action(
+      async (options: {
+        json: boolean;
+        root?: string;
+        app?: string;
+        export?: string;
+        contracts?: string;
+        manifest?: string;
+      }) => {
+        // Loaded when run: the other commands do not pay for the engine's import.
+        const { runExposure } = await import('./exposure.command.js');
+        setExitCode(
+          await runExposure(
+            {
+              cwd,
+              json: options.json,
+              ...(options.root ? { root: options.root } : {}),
+              ...(options.app ? { app: options.app } : {}),
+              ...(options.export ? { exportName: options.export } : {}),
+              ...(options.contracts ? { contracts: options.contracts } : {}),
+              ...(options.manifest ? { manifest: options.manifest } : {}),
+            },
+            output,
+          ),
+        );
+      },
+    );
   addDevelopmentCommands(program, output, cwd, setExitCode, env);
   addUsersCommands(program, output, cwd, setExitCode, env);
+  addToolchainCommands(program, {
+    output,
+    style: createStyle(colors, output),
+    cwd,
+    env,
+    setExitCode,
+    ...(prompt ? { prompt } : {}),
+  });
   return program;
 }
 
@@ -152,6 +184,7 @@ function addDevelopmentCommands(
     .option('--no-host-ui', 'do not serve the host UI from the backend')
     .option('--name <package-name>', "the application's package name (default: the directory's name)")
     .option('--from <dir>', "install the framework's packages from the tarballs in <dir> (`pnpm pack` output)")
+    .addHelpText('after', NEW_HELP)
     .action(
       async (
         dir: string,
@@ -264,6 +297,8 @@ export async function runWildoCli(argv: readonly string[], options: RunWildoCliO
       exitCode = code;
     },
     options.env ?? process.env,
+    options.colors ?? false,
+    options.prompt,
   );
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -129,6 +129,13 @@ export const HOUSE_FLOORS: readonly HouseFloor[] = [
     name: 'bootstrap',
     rooms: { bootstrap: 'createWildoBackend: the container, the engine modules, start-up validation' },
   },
+  {
+    name: 'outside uses',
+    rooms: {
+      embedded: 'the same declarations without a server: vendor tool formats, execute(), the extractor',
+      toolchain: 'what the CLI reads declarations with: diff, doctor, contracts (verify, adopt), OpenAPI candidates',
+    },
+  },
 ];
 
 export const ROOM_LIMITS: readonly RoomLimit[] = [

@@ -15,3 +15,5 @@ export {
   type WildoBackend,
   type WildoBackendOptions,
 } from './wildo-backend.js';
+export { withEngineModules } from './engine-modules.js';
+export { buildExposureReport } from './exposure-report.js';

@@ -202,6 +202,31 @@ export class ConnectorRuntime implements ConnectorInvoker {
     return binding.map(answer);
   }
 
+  /**
+   * The backend's own answer to one bound operation, before and after its mapping, with nothing projected: what
+   * `wildo verify` records (as paths and types) and compares. The call is made exactly as {@link invoke} makes it.
+   */
+  async answer(
+    resourceType: string,
+    operation: string,
+    input: unknown,
+    context: ExecutionContext,
+  ): Promise<{ answer: unknown; mapped: unknown }> {
+    const binding = this.bindings.get(`${resourceType}.${operation}`);
+    if (!binding) throw notConfigured();
+    const answer =
+      binding.kind === 'rest'
+        ? await this.invokeRest(binding, input, context)
+        : await this.invokeSql(binding, input, context);
+    return { answer, mapped: binding.map(answer) };
+  }
+
+  /** The tables row-level security guards for a SQL binding, as checked at start (undefined: not checked). */
+  protectedTables(resourceType: string, operation: string): readonly { name: string; policies: number }[] | undefined {
+    const binding = this.bindings.get(`${resourceType}.${operation}`);
+    return binding?.kind === 'sql' ? this.sql.get(binding.key)?.tables : undefined;
+  }
+
   private invokeRest(
     binding: Extract<CompiledBinding, { kind: 'rest' }>,
     input: unknown,
