@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { RESOURCE_OPERATION_LIFECYCLES, ResourceOperationEffect } from '../models/resource-operation.js';
+import { RESOURCE_OPERATION_LIFECYCLES, type ResourceOperationEffect } from '../models/resource-operation.js';
+
+/** The effects by value (what the wire carries), every one of {@link ResourceOperationEffect}. */
+const EFFECTS = [
+  'read',
+  'write',
+  'destructive',
+  'irreversible',
+] as const satisfies readonly `${ResourceOperationEffect}`[];
 
 /** A JSON Schema document (draft 2020-12), as `z.toJSONSchema` writes it. */
 const JsonSchemaDocument = z.record(z.string(), z.unknown());
@@ -23,7 +31,7 @@ export const ResourceOperationDescriptionSchema = z.object({
   description: z.string().optional(),
   /** `collection` operations address the list; `instance` ones one record (`:id` in `path`). */
   target: z.enum(['collection', 'instance']),
-  effect: z.enum(ResourceOperationEffect),
+  effect: z.enum(EFFECTS),
   method: z.enum(['GET', 'POST', 'PUT', 'DELETE']),
   /** The URL path, absolute from the host (`/api/v1/organizations/<id>/todos/:id/complete`). */
   path: z.string(),

@@ -30,7 +30,6 @@ export { insertRecord, patchRecord, scopeFor } from './record-access.js';
 export type { EngineHandleTypes } from './handle-types.js';
 export { admissionRefusal } from './dispatch-steps.js';
 export {
-  inWords,
   ResourceDescriptions,
   type ResourceDescriptionJudges,
   type ResourceDescriptionsOptions,

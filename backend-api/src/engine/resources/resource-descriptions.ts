@@ -25,7 +25,7 @@ const CORE_DISPLAY_NAMES: Record<CoreResourceOperation, string> = {
 };
 
 /** `mark_done` / `markDone` / `mark-done` → "Mark done". */
-export function inWords(key: string): string {
+function inWords(key: string): string {
   const words = key
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/[_-]+/g, ' ')
