@@ -7,6 +7,7 @@ import {
 } from '@wildo/shared-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { clientCredentialsToken, createMachineClient } from '../../testing/credentials.fixtures.js';
 import { addMember, createOrganization, signUp, type TestUser } from '../../testing/identity.fixtures.js';
 import { compileApplicationResources } from '../resources/index.js';
 import { createTestBackend, useTestDatabase, type TestBackend } from '../../testing/test-backend.js';
@@ -118,6 +119,37 @@ describe('GET /organizations/:organizationId/resource-descriptions', () => {
       }
     }
     for (const verdict of verdicts) expect(verdict).toMatch(/: (true true|false false)$/);
+  });
+
+  it("judges an operation's own policies as the dispatch path does (allow list, deny list)", async () => {
+    const client = await createMachineClient(t.api, admin, organizationId);
+    const machine = { auth: { Authorization: await clientCredentialsToken(t.api, client) } } as TestUser;
+    const hotelsFor = async (caller: TestUser) => find(await descriptionsOf(caller), 'hotels');
+    const operationOf = (description: ResourceDescription, name: string) =>
+      description.operations.find((operation) => operation.operation === name);
+    // `pay` admits managers only (an allow list); `book` refuses machines (a deny list).
+    const forMember = await hotelsFor(member);
+    const forAdmin = await hotelsFor(admin);
+    const forMachine = await hotelsFor(machine);
+    expect(operationOf(forAdmin, 'pay')?.allowed).toBe(true);
+    expect(operationOf(forMember, 'pay')?.allowed).toBe(false);
+    expect(operationOf(forMember, 'book')?.allowed).toBe(true);
+    expect(operationOf(forMachine, 'book')?.allowed).toBe(false);
+    for (const [caller, operation] of [
+      [member, operationOf(forMember, 'pay')],
+      [machine, operationOf(forMachine, 'book')],
+    ] as const) {
+      if (!operation) throw new Error('not described');
+      const path = operation.path.replace(':id', 'no-such-record');
+      const res = await t.api.post(path).set(caller.auth).send({});
+      expect([res.status, res.body.error.reason], path).toEqual([403, operation.refusal]);
+    }
+    // A machine of another organization hears what any outsider hears.
+    const foreignClient = await createMachineClient(t.api, outsider, otherOrganizationId);
+    const foreign = await t.api
+      .get(`/api/v1/organizations/${organizationId}/resource-descriptions`)
+      .set({ Authorization: await clientCredentialsToken(t.api, foreignClient) });
+    expect(foreign.status).toBe(404);
   });
 
   it('refuses a request without a session', async () => {
