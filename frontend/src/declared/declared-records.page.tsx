@@ -1,15 +1,15 @@
 import type { ResourceDescription, ResourceOperationDescription } from '@wildo/shared-lib';
 import { useMemo, useState } from 'react';
-import { callApi, listRecords, type ApiRecord } from '../api/rest.client';
+import { callApi, listRecords, searchRecords, type ApiRecord } from '../api/rest.client';
 import { FailureAlert, LoadingStatus } from '../page-states';
 import { useDocumentTitle } from '../routing/document-title';
 import { FailureAlertOf } from '../ui/failure-alert-of';
-import { LiveStatus } from '../ui/form-fields';
+import { LiveStatus, TextField } from '../ui/form-fields';
 import { PageNavigation } from '../ui/page-navigation';
 import { useAction } from '../ui/use-action';
 import { useSignedInData } from '../ui/use-signed-in-data';
 import { capitalized, factsOf, recordName, valueInWords } from './record-display';
-import { fieldsOf, filterFieldOf, type SchemaField } from './schema-fields';
+import { fieldsOf, filterFieldOf, jsonValueOf, type SchemaField } from './schema-fields';
 import { SchemaFieldControl, SchemaForm } from './schema-form';
 
 /** Records per page of a generated list (the declared default when smaller). */
@@ -26,6 +26,12 @@ const instancePath = (operation: ResourceOperationDescription, id: string) =>
 
 const needsConfirmation = (operation: ResourceOperationDescription) =>
   operation.effect === 'destructive' || operation.effect === 'irreversible';
+
+/** The filters a SEARCH operation's body accepts (`filters.properties` of its input schema). */
+function searchFilterNames(operation: ResourceOperationDescription): Set<string> {
+  const filters = (operation.inputSchema?.properties as Record<string, { properties?: object }> | undefined)?.filters;
+  return new Set(Object.keys(filters?.properties ?? {}));
+}
 
 /** What a custom operation answered, as facts (`[label, value]`) when it is an object of plain values. */
 function answerFacts(data: unknown): Array<[string, string]> {
@@ -49,6 +55,7 @@ export function DeclaredRecordsPage({ description }: { description: ResourceDesc
   useDocumentTitle(description.displayName);
   const { singular, displayName } = description;
   const list = offered(description, 'list');
+  const search = offered(description, 'search');
   const create = offered(description, 'create');
   const update = offered(description, 'update');
   const remove = offered(description, 'delete');
@@ -78,16 +85,36 @@ export function DeclaredRecordsPage({ description }: { description: ResourceDesc
 
   const [filters, setFilters] = useState<Record<string, string>>({});
   const [applied, setApplied] = useState<Record<string, string>>({});
+  const [words, setWords] = useState('');
+  const [appliedWords, setAppliedWords] = useState('');
   const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
   const cursor = cursors[cursors.length - 1];
-  const limit = String(Math.min(PAGE_SIZE, description.pageSize.default));
-  const records = useSignedInData(
-    `${description.path}?${JSON.stringify(applied)}&${cursor ?? ''}`,
-    (accessToken, signal) =>
-      list
-        ? listRecords(description.path, { ...applied, limit, cursor }, { accessToken, signal })
-        : Promise.resolve({ records: [], nextCursor: null }),
-  );
+  const limit = Math.min(PAGE_SIZE, description.pageSize.default);
+  const key = `${description.path}?${JSON.stringify(applied)}&${appliedWords}&${cursor ?? ''}`;
+  const records = useSignedInData(key, (accessToken, signal) => {
+    if (search && appliedWords.trim()) {
+      // SEARCH takes the filters it declares (its own, maybe fewer than LIST's) as JSON values in its body.
+      const declared = searchFilterNames(search);
+      const searchFilters = Object.fromEntries(
+        filterFields
+          .filter((field) => declared.has(field.name) && (applied[field.name] ?? '') !== '')
+          .map((field) => [field.name, jsonValueOf(field, applied[field.name] ?? '')]),
+      );
+      return searchRecords(
+        search.path,
+        {
+          query: appliedWords.trim(),
+          limit,
+          ...(Object.keys(searchFilters).length > 0 ? { filters: searchFilters } : {}),
+          ...(cursor ? { cursor } : {}),
+        },
+        { accessToken, signal },
+      );
+    }
+    return list
+      ? listRecords(description.path, { ...applied, limit: String(limit), cursor }, { accessToken, signal })
+      : Promise.resolve({ records: [], nextCursor: null });
+  });
   const nextCursor = records.state.kind === 'ready' ? records.state.data.nextCursor : null;
   const action = useAction();
   // Which record has which form open: `edit`, a custom operation's key, or `delete` (its confirmation).
@@ -156,16 +183,18 @@ export function DeclaredRecordsPage({ description }: { description: ResourceDesc
       </p>
       <LiveStatus message={action.message} />
       {action.failure ? <FailureAlertOf failure={action.failure} /> : null}
-      {list && filterFields.length > 0 ? (
+      {list && (filterFields.length > 0 || search) ? (
         <form
           className="form form--inline"
           aria-label={`Filter ${displayName.toLowerCase()}`}
           onSubmit={(event) => {
             event.preventDefault();
             setApplied(filters);
+            setAppliedWords(words);
             setCursors([undefined]);
           }}
         >
+          {search ? <TextField label="Words" value={words} onChange={setWords} /> : null}
           {filterFields.map((field) => (
             <SchemaFieldControl
               key={field.name}
@@ -176,7 +205,7 @@ export function DeclaredRecordsPage({ description }: { description: ResourceDesc
             />
           ))}
           <button type="submit" className="button">
-            Apply filters
+            {search ? 'Search' : 'Apply filters'}
           </button>
         </form>
       ) : null}
