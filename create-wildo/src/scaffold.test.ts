@@ -41,6 +41,7 @@ describe('scaffoldApplication', () => {
     expect(module).not.toMatch(/\bas\s+[A-Z]|\bany\b/);
     expect(await read(dir, 'src/main.ts')).not.toContain('@wildo/frontend');
     expect(await read(dir, 'README.md')).toContain('npm start\n```');
+    expect(await read(dir, 'README.md')).not.toContain('host UI');
     expect(await read(dir, '.ci/run')).toMatch(/npm install\nnpm test\n$/);
     expect((await stat(path.join(dir, '.ci/run'))).mode & 0o111).not.toBe(0);
     const manifest = JSON.parse(await read(dir, 'package.json')) as Record<string, any>;
@@ -62,6 +63,7 @@ describe('scaffoldApplication', () => {
     expect(manifest.dependencies).toMatchObject({ '@wildo/backend-api': tarball, '@wildo/frontend': '^0.1.0' });
     expect(await read(dir, 'pnpm-workspace.yaml')).toContain(`'@wildo/backend-api': '${tarball}'`);
     expect(await read(dir, 'src/main.ts')).toContain('frontendDist: HOST_UI_DIRECTORY');
+    expect(await read(dir, 'README.md')).toContain('a page generated from its declaration');
     expect(await read(dir, '.ci/run')).toMatch(/pnpm install\npnpm test\n$/);
   });
 

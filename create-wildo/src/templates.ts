@@ -441,7 +441,15 @@ operations and the assistant against a stand-in model). \`.ci/run\` runs the sam
 - \`src/${module.type}/${module.type}.module.ts\`: the resource (CRUD, a \`status\` filter, the \`close\` instance operation) and its assistant
 - \`src/${module.type}/${module.type}-digest.service.ts\`: an \`@injectable()\` service injecting \`AgentsBackendService\`
 
-REST: \`/api/v1/organizations/:organizationId/${module.type}\`; MCP: \`/api/v1/mcp\` (\`${module.type}__list\`, ...);
+${
+  scaffold.hostUi
+    ? `The host UI gives each resource of the module a page generated from its declaration (the list with its filters,
+forms from its schema, its operations), offering a person only what their role may run; a resource added to the module
+gets one too.
+
+`
+    : ''
+}REST: \`/api/v1/organizations/:organizationId/${module.type}\`; MCP: \`/api/v1/mcp\` (\`${module.type}__list\`, ...);
 \`${run(scaffold, 'exposure')}\` prints what each operation exposes, to whom.
 `;
 }

@@ -1,4 +1,9 @@
-import { createLogger, createWildoBackend, type WildoBackend } from '@wildo/backend-api';
+import {
+  createLogger,
+  createWildoBackend,
+  type BackendApplicationDefinition,
+  type WildoBackend,
+} from '@wildo/backend-api';
 import { createPgliteDatabase } from '@wildo/backend-api/persistence';
 import { pgliteTemplateDump } from '@wildo/backend-api/testing/pglite-template';
 import { referenceApplication } from '@wildo/backend-api/reference-application';
@@ -19,12 +24,12 @@ export interface RealBackend {
 }
 
 /**
- * Starts the reference application with dynamic client registration on, in-memory PGlite, a fixed test
+ * Starts the reference application (or `application`) with dynamic client registration on, in-memory PGlite, a fixed test
  * secret and `publicUrl` = `frontendUrl` = the URL it listens on; serves `frontendDist` when given, and
  * reads provider settings from `env` when given (none by default).
  */
 export async function startRealBackend(
-  options: { frontendDist?: string; env?: Record<string, string> } = {},
+  options: { frontendDist?: string; env?: Record<string, string>; application?: BackendApplicationDefinition } = {},
 ): Promise<RealBackend> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
@@ -33,7 +38,7 @@ export async function startRealBackend(
   let backend: WildoBackend | undefined;
   try {
     backend = await createWildoBackend({
-      application: referenceApplication,
+      application: options.application ?? referenceApplication,
       database,
       logger: createLogger({ level: 'error', destination: { write: (line: string) => void errorLog.push(line) } }),
       primarySecret: OAUTH_E2E_PRIMARY_SECRET,

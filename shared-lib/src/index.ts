@@ -224,6 +224,13 @@ export {
   type ResourceWriteToolOptions,
   type TypedResourceOperationVariant,
   type WildoEngineTypes,
+  ResourceDescriptionSchema,
+  ResourceDescriptionsResponseSchema,
+  ResourceFilterDescriptionSchema,
+  ResourceOperationDescriptionSchema,
+  type ResourceDescription,
+  type ResourceFilterDescription,
+  type ResourceOperationDescription,
 } from './resources/index.js';
 export {
   FILE_FIELD_DEFAULT_MAX_BYTES,

@@ -48,6 +48,22 @@ export async function listRecords(
   return { records: body.data, nextCursor: body.nextCursor ?? null };
 }
 
+/** `POST <path>/search`: one page of a resource's SEARCH (words, declared filters as JSON values, `limit`, `cursor`). */
+export async function searchRecords(
+  path: string,
+  body: { query: string; filters?: Record<string, unknown>; limit?: number; cursor?: string },
+  options: CallOptions,
+): Promise<RecordPage> {
+  const answer = await requestJson(path, {
+    method: 'POST',
+    body,
+    accessToken: options.accessToken,
+    signal: options.signal,
+    schema: PageSchema,
+  });
+  return { records: answer.data, nextCursor: answer.nextCursor ?? null };
+}
+
 /** A write that answers one record (`POST` create, `PUT` update, custom instance operations). */
 export async function writeRecord(
   method: 'POST' | 'PUT',

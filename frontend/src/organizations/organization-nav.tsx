@@ -1,3 +1,4 @@
+import { isDeclaredSection, useDeclaredNavItems } from '../declared/declared-nav';
 import { Link } from '../routing/link';
 import { navigate } from '../routing/navigation';
 import type { SessionInfo } from '../session/use-session-info';
@@ -11,13 +12,23 @@ import { roleName } from './roles';
 export function OrganizationNav({
   organizationId,
   section,
+  resourceType,
   session,
 }: {
   organizationId: string;
   section: OrganizationSection;
+  resourceType?: string | undefined;
   session: SessionInfo | null;
 }) {
   const organizations = session?.organizations ?? [];
+  // Members first, then the declared resources this person may list, then the rest.
+  const declared = useDeclaredNavItems(organizationId);
+  const [members, ...rest] = ORGANIZATION_SECTIONS.filter((item) => !isDeclaredSection(item.section));
+  const items = [
+    ...(members ? [{ ...members, resourceType: undefined }] : []),
+    ...declared,
+    ...rest.map((item) => ({ ...item, resourceType: undefined })),
+  ];
   const current = organizations.find((organization) => organization._id === organizationId);
   return (
     <div className="org-bar">
@@ -27,7 +38,7 @@ export function OrganizationNav({
           id="organization-switcher"
           value={current ? organizationId : ''}
           onChange={(event) => {
-            if (event.target.value) navigate(organizationPath(event.target.value, section));
+            if (event.target.value) navigate(organizationPath(event.target.value, section, resourceType));
           }}
         >
           {current ? null : <option value="">{session ? 'Not a member' : 'Loading…'}</option>}
@@ -43,12 +54,12 @@ export function OrganizationNav({
       </div>
       <nav aria-label="Organization" className="org-bar__nav">
         <ul>
-          {ORGANIZATION_SECTIONS.map((item) => (
-            <li key={item.section}>
+          {items.map((item) => (
+            <li key={`${item.section}/${item.resourceType ?? ''}`}>
               <Link
-                to={organizationPath(organizationId, item.section)}
+                to={organizationPath(organizationId, item.section as OrganizationSection, item.resourceType)}
                 className="app__nav-link"
-                aria-current={item.section === section ? 'page' : undefined}
+                aria-current={item.section === section && item.resourceType === resourceType ? 'page' : undefined}
               >
                 {item.label}
               </Link>

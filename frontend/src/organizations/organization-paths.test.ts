@@ -15,12 +15,22 @@ describe('organization paths', () => {
       viewRef: 'todo-assistant-view',
     });
     expect(organizationPath('org 1', 'usage')).toBe('/organizations/org%201/usage');
+    expect(matchOrganizationPath('/organizations/org-1/records/support-tickets')).toEqual({
+      organizationId: 'org-1',
+      section: 'records',
+      resourceType: 'support-tickets',
+    });
+    expect(organizationPath('org 1', 'records', 'support-tickets')).toBe(
+      '/organizations/org%201/records/support-tickets',
+    );
   });
 
   it('refuses unknown sections and malformed ids', () => {
     expect(matchOrganizationPath('/organizations/org-1/secrets')).toBeNull();
     expect(matchOrganizationPath('/organizations/%E0%A4%A/todos')).toBeNull();
     expect(matchOrganizationPath('/organizations')).toBeNull();
+    expect(matchOrganizationPath('/organizations/org-1/records/Not%20a%20type')).toBeNull();
+    expect(matchOrganizationPath('/organizations/org-1/records')).toBeNull();
   });
 });
 

@@ -5,8 +5,8 @@ import { NotFoundPage } from '../not-found.page';
 import { CredentialsPage } from '../credentials/credentials.page';
 import { API_KEYS, OAUTH_CLIENTS } from '../credentials/credential-kinds';
 import { UsagePage } from '../budgets/usage.page';
-import { RecordsPage } from '../records/records.page';
-import { DOCUMENTS_KIND, TODOS_KIND } from '../records/record-kinds';
+import { DeclaredResourceView } from '../declared/declared-resource.view';
+import { isDeclaredSection } from '../declared/declared-nav';
 import type { SessionInfo } from '../session/use-session-info';
 import { MembersPage } from './members.page';
 import { OrganizationNav } from './organization-nav';
@@ -18,12 +18,15 @@ export function OrganizationView({
   organizationId,
   section,
   viewRef,
+  resourceType,
   session,
 }: {
   organizationId: string;
   section: OrganizationSection;
   /** For the assistant section: the declared view to open (default: the first). */
   viewRef?: string | undefined;
+  /** For `records`: the declared resource whose generated page to show. */
+  resourceType?: string | undefined;
   session: SessionInfo | null;
 }) {
   const view = flowsActorsViews.find((candidate) => candidate.ref === viewRef) ?? flowsActorsViews[0];
@@ -39,13 +42,26 @@ export function OrganizationView({
   });
   return (
     <>
-      <OrganizationNav organizationId={organizationId} section={section} session={session} />
+      <OrganizationNav
+        organizationId={organizationId}
+        section={section}
+        resourceType={resourceType}
+        session={session}
+      />
       {section === '' ? (
         <MembersPage key={organizationId} organizationId={organizationId} session={session} />
-      ) : section === 'todos' ? (
-        <RecordsPage key={organizationId} organizationId={organizationId} kind={TODOS_KIND} />
-      ) : section === 'documents' ? (
-        <RecordsPage key={organizationId} organizationId={organizationId} kind={DOCUMENTS_KIND} />
+      ) : section === 'records' ? (
+        <DeclaredResourceView
+          key={`${organizationId}:${resourceType ?? ''}`}
+          organizationId={organizationId}
+          address={{ type: resourceType ?? '' }}
+        />
+      ) : isDeclaredSection(section) ? (
+        <DeclaredResourceView
+          key={`${organizationId}:${section}`}
+          organizationId={organizationId}
+          address={{ section }}
+        />
       ) : section === 'assistant' ? (
         <>
           <AssistantLauncher organizationId={organizationId} currentViewRef={view?.ref} />

@@ -4,6 +4,7 @@ import { FailureAlert, LoadingStatus } from '../page-states';
 import { useDocumentTitle } from '../routing/document-title';
 import { FailureAlertOf } from '../ui/failure-alert-of';
 import { LiveStatus, SelectField, TextField } from '../ui/form-fields';
+import { PageNavigation } from '../ui/page-navigation';
 import { useAction } from '../ui/use-action';
 import { useSignedInData } from '../ui/use-signed-in-data';
 import { RecordForm } from './record-form';
@@ -156,26 +157,7 @@ export function RecordsPage({ organizationId, kind }: { organizationId: string; 
           })}
         </ul>
       )}
-      <nav aria-label="Pages" className="actions">
-        <button
-          type="button"
-          className="button"
-          disabled={cursors.length === 1}
-          onClick={() => setCursors((current) => current.slice(0, -1))}
-        >
-          Previous page
-        </button>
-        <button
-          type="button"
-          className="button"
-          disabled={nextCursor === null}
-          onClick={() => {
-            if (nextCursor) setCursors((current) => [...current, nextCursor]);
-          }}
-        >
-          Next page
-        </button>
-      </nav>
+      <PageNavigation cursors={cursors} setCursors={setCursors} nextCursor={nextCursor} />
       <RecordForm kind={kind} record={null} busy={action.busy} onSubmit={(body) => save(body, null)} />
     </section>
   );

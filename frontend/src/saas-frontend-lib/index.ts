@@ -8,3 +8,9 @@ export {
   type FlowsActorsContextValue,
   type FlowsActorsProviderProps,
 } from './flows-actors.context';
+// The pages generated from the declared resources' descriptions, for a frontend that composes its own pages.
+export { DeclaredRecordsPage } from '../declared/declared-records.page';
+export { loadResourceDescriptions, resourceDescriptionsPath } from '../declared/resource-descriptions.client';
+export { SchemaForm } from '../declared/schema-form';
+export { fieldsOf, problemWith, type JsonSchemaNode, type SchemaField } from '../declared/schema-fields';
+export { hasPage, useResourceDescriptions } from '../declared/use-resource-descriptions';

@@ -79,3 +79,12 @@ export {
   type ResourceToolSpec,
 } from './resource-tool-builder.js';
 export { resourceRecordSchema, resourceSystemFields } from './resource-record.schema.js';
+export {
+  ResourceDescriptionSchema,
+  ResourceDescriptionsResponseSchema,
+  ResourceFilterDescriptionSchema,
+  ResourceOperationDescriptionSchema,
+  type ResourceDescription,
+  type ResourceFilterDescription,
+  type ResourceOperationDescription,
+} from './resource-description.schema.js';

@@ -87,6 +87,7 @@ export const ResourceDeclarationSchema = z.strictObject({
         requestSchema: zodObject,
         responseSchema: zodSchema,
         effect: z.enum(ResourceOperationEffect),
+        displayName: z.string().min(1).max(100).optional(),
         description: z.string().max(2_000).optional(),
         failures: ResourceOperationFailuresSchema.optional(),
       }),

@@ -88,6 +88,8 @@ export interface ResourceCustomOperationDefinition {
   responseSchema: z.ZodType;
   /** `read`, `write`, `destructive` or `irreversible`: lowered to the tools' read-only / destructive / idempotent hints. */
   effect: ResourceOperationEffectName;
+  /** What a person sees on its button and form (default: the key in words, `mark_done` → "Mark done"). */
+  displayName?: string;
   description?: string;
   /**
    * The failures the operation may answer with, code → description for the caller. A handler raises one with

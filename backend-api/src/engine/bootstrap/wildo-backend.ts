@@ -54,7 +54,7 @@ import { declaresFrontend, DEFAULT_PUBLIC_URL, PublicUrls } from '../public-urls
 import { JobQueueService, JOBS_TYPES, type JobQueueSettings } from '../jobs/index.js';
 import { createLogger, type Logger } from '../logging/index.js';
 import { runMigrations, SqlResourceStore, type SqlDatabase } from '../persistence/index.js';
-import type { ResourcesRegistry } from '../resources/index.js';
+import { ResourceDescriptions, type ResourcesRegistry } from '../resources/index.js';
 import { agentProviderWarnings } from '../agents/systems/index.js';
 import { ExternalMcpConnector, type ExternalMcpServerDefinition } from '../agents/external-mcp/index.js';
 import { ProviderCallError, ProviderRegistry, type ProviderRegistryOptions } from '../agents/providers/index.js';
@@ -73,6 +73,7 @@ import type { BackendApplicationDefinition } from './backend-domain-module.js';
 import { SAAS_SERVICE_TYPES as T, systemClock, type Clock } from '../container/index.js';
 import { openApplicationDatabase } from './application-database.js';
 import { validateDeclarations } from './application-declarations.js';
+import { ENGINE_MODULES } from './engine-modules.js';
 import { engineContainerModule } from './engine.module.js';
 
 /** Options of {@link createWildoBackend}; every one has a default suited to a fresh machine. */
@@ -260,6 +261,11 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     container.bind(T.PrimarySecret).toConstantValue(primarySecret);
     container.bind(T.ApplicationDefinition).toConstantValue(application);
     container.bind(T.ResourcesRegistry).toConstantValue(registry);
+    container
+      .bind(T.ResourceDescriptions)
+      .toConstantValue(
+        new ResourceDescriptions(registry, { builtInModules: new Set(ENGINE_MODULES.map((module) => module.name)) }),
+      );
     container.bind(T.RuntimeConfiguration).toConstantValue(options.runtime ?? {});
     const configuredUrl = options.publicUrl ?? runtime?.runtime.endPoints.main_backend_api?.publicUrl;
     const urls = new PublicUrls({

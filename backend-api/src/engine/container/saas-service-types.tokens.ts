@@ -23,6 +23,8 @@ export const SAAS_SERVICE_TYPES = {
   /** The application definition: its modules and what they contribute. */
   ApplicationDefinition: Symbol.for('wildo.ApplicationDefinition'),
   ResourcesRegistry: Symbol.for('wildo.ResourcesRegistry'),
+  /** The organization's declared resources as the host UI's pages render them (`ResourceDescriptions`). */
+  ResourceDescriptions: Symbol.for('wildo.ResourceDescriptions'),
   ServicesRegistryHandler: Symbol.for('wildo.ServicesRegistryHandler'),
   ExecutionContextCreator: Symbol.for('wildo.ExecutionContextCreator'),
   OperationDispatcher: Symbol.for('wildo.OperationDispatcher'),

@@ -27,7 +27,14 @@ import {
 import type { Logger } from '../logging/index.js';
 import { createOutboxRouter, type OutboxMailSender } from '../mail/index.js';
 import type { PublicUrls } from '../public-urls/index.js';
-import type { OperationDispatcher, RateLimitService, ResourcesRegistry } from '../resources/index.js';
+import type {
+  ExecutionContextCreator,
+  OperationAdmission,
+  OperationDispatcher,
+  RateLimitService,
+  ResourceDescriptions,
+  ResourcesRegistry,
+} from '../resources/index.js';
 import { DEFAULT_EVENT_STREAM_SETTINGS, EventStreams, type EventStreamSettings } from '../routing/index.js';
 import { A2aRuntime, createA2aRouter, createA2aWellKnownRouter } from '../a2a/index.js';
 import { createAgentsRouter } from '../agents/index.js';
@@ -72,6 +79,7 @@ import { createHealthRouter, type DatabaseHealth } from './health.routes.js';
 import { ServingState } from './serving-state.js';
 import { jsonBodyMiddleware } from './json-body.middleware.js';
 import { requestContextMiddleware } from './request-context.middleware.js';
+import { createResourceDescriptionsRouter } from './resource-descriptions.routes.js';
 import { createResourceRouter } from './resource.routes.js';
 import { onlyUnder } from './route-prefix.js';
 import { storableUrlMiddleware } from './storable-url.middleware.js';
@@ -251,6 +259,16 @@ export function createHttpApp(
       directory: get<PrincipalDirectory>(SAAS_SERVICE_TYPES.PrincipalDirectory),
       roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
       tokens: get<AccessTokenService>(SAAS_SERVICE_TYPES.AccessTokenService),
+    }),
+  );
+  api.use(
+    createResourceDescriptionsRouter({
+      descriptions: get<ResourceDescriptions>(SAAS_SERVICE_TYPES.ResourceDescriptions),
+      judges: {
+        contexts: get<ExecutionContextCreator>(SAAS_SERVICE_TYPES.ExecutionContextCreator),
+        admission: get<OperationAdmission>(SAAS_SERVICE_TYPES.OperationAdmission),
+        roles: get<RoleHierarchyResolver>(SAAS_SERVICE_TYPES.RoleHierarchyResolver),
+      },
     }),
   );
   api.use(

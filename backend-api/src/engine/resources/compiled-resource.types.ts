@@ -83,6 +83,8 @@ export interface CompiledOperation {
 export interface CompiledResource {
   declaration: AnyResourceDeclaration;
   type: string;
+  /** The module that declares it. */
+  module: string;
   scope: ResourcePrimaryScope;
   urlSegment: string;
   singular: string;

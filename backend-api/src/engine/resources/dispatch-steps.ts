@@ -196,6 +196,37 @@ export interface FileReferencesStep {
   check(operation: CompiledOperation, context: ExecutionContext, body: unknown): Promise<void> | undefined;
 }
 
+/** The allow and deny lists of an operation's policies (the `policy` step, before its rate limit). */
+function checkPrincipalPolicy(
+  operation: CompiledOperation,
+  principal: AuthenticatedPrincipal,
+  context: ExecutionContext,
+): void {
+  if (operation.policies) enforcePrincipalPolicy(operation.policies, { principal, roles: context.initiatorRoles });
+}
+
+/**
+ * What the dispatch path's admission steps (`lifecycle`, `authorize`, and the allow and deny lists of `policy`)
+ * answer a caller whose context is built: undefined when they admit the call, else their refusal. The same checks
+ * the steps run, in their order; nothing is charged and no input is read. Pages ask it to offer only what works.
+ */
+export function admissionRefusal(
+  admission: DispatchStepDependencies['admission'],
+  operation: CompiledOperation,
+  principal: AuthenticatedPrincipal,
+  context: ExecutionContext,
+): FrameworkError | undefined {
+  try {
+    admission.checkLifecycle(operation);
+    admission.authorize(operation, context);
+    checkPrincipalPolicy(operation, principal, context);
+    return undefined;
+  } catch (error) {
+    if (error instanceof FrameworkError) return error;
+    throw error;
+  }
+}
+
 /** Refuses a request that carried no credential. */
 function requirePrincipal(principal: AuthenticatedPrincipal | null): AuthenticatedPrincipal {
   if (!principal)
@@ -355,7 +386,7 @@ export function dispatchSteps(deps: DispatchStepDependencies): readonly Dispatch
       run: (call) => {
         const { policies } = call.operation;
         if (!policies) return;
-        enforcePrincipalPolicy(policies, { principal: call.principal, roles: call.context.initiatorRoles });
+        checkPrincipalPolicy(call.operation, call.principal, call.context);
         return policies.rateLimit ? deps.rateLimits.chargePolicy(call.operation, call.context) : undefined;
       },
     },

@@ -24,7 +24,7 @@ export type { DispatchSurface, ExecutionContext } from './execution-context.js';
 export type { ResourcesApplication, ResourcesModule } from './resources-module.js';
 export { servicePathOf } from './resource-naming.js';
 export type { CompiledOperation, CompiledResource } from './compiled-resource.types.js';
-export { checkLifecycle, OperationAdmission } from './operation-admission.service.js';
+export { checkLifecycle, confinedToOwnRecords, OperationAdmission } from './operation-admission.service.js';
 export { ServicesRegistryHandler } from './services-registry-handler.service.js';
 export { insertRecord, patchRecord, scopeFor } from './record-access.js';
 export type { EngineHandleTypes } from './handle-types.js';
@@ -36,3 +36,9 @@ export type {
   DispatchRecord,
   DispatchStepName,
 } from './dispatch-steps.js';
+export { admissionRefusal } from './dispatch-steps.js';
+export {
+  ResourceDescriptions,
+  type ResourceDescriptionJudges,
+  type ResourceDescriptionsOptions,
+} from './resource-descriptions.js';

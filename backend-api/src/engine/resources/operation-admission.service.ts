@@ -14,6 +14,18 @@ export function checkLifecycle(operation: Pick<CompiledOperation, 'lifecycle' | 
 }
 
 /**
+ * Whether an owner-only variant confines this caller to the records they created (no exempt role held):
+ * the service pipeline then matches only those, and pages say so.
+ */
+export function confinedToOwnRecords(
+  roles: Pick<RoleHierarchyResolver, 'satisfies'>,
+  operation: Pick<CompiledOperation, 'ownerOnly'>,
+  context: Pick<ExecutionContext, 'initiatorRoles'>,
+): boolean {
+  return operation.ownerOnly !== undefined && !roles.satisfies(context.initiatorRoles, operation.ownerOnly.exemptRoles);
+}
+
+/**
  * The admission rules of one call to one operation: lifecycle and roles. The dispatcher runs them as its
  * `lifecycle` and `authorize` steps (see `dispatch-steps.ts`), for every surface, function tools included.
  */

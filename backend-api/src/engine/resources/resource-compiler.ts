@@ -42,7 +42,10 @@ function rolesForScope(scope: ResourcePrimaryScope): readonly string[] {
 }
 
 /** Compiles one declaration. Returns every problem found; `resource` only when there are none. */
-export function compileResource(declaration: AnyResourceDeclaration): {
+export function compileResource(
+  declaration: AnyResourceDeclaration,
+  moduleName: string,
+): {
   resource?: CompiledResource;
   problems: DeclarationProblem[];
 } {
@@ -112,6 +115,7 @@ export function compileResource(declaration: AnyResourceDeclaration): {
     resource: {
       declaration,
       type: declaration.type,
+      module: moduleName,
       scope: declaration.primaryScope,
       urlSegment: declaration.urlSegment ?? toKebab(declaration.type),
       singular: declaration.singular ?? defaultSingular(declaration.type),

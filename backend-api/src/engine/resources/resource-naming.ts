@@ -30,7 +30,7 @@ export const RESERVED_TOP_SEGMENTS = new Set([
   'invitations',
 ]);
 /** Segments below `/organizations/:organizationId` the engine serves itself. */
-export const RESERVED_ORG_SEGMENTS = new Set(['members', 'invitations', 'flows-actors']);
+export const RESERVED_ORG_SEGMENTS = new Set(['members', 'invitations', 'flows-actors', 'resource-descriptions']);
 
 /** Collection path below `/api/v1` for a scope and segment. */
 export function collectionPath(scope: ResourcePrimaryScope, segment: string): string {

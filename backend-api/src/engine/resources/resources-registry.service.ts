@@ -22,7 +22,7 @@ export function compileApplicationResources(application: ResourcesApplication): 
   const refusedTypes = new Set<string>();
   for (const module of application.modules) {
     for (const declaration of module.resources ?? []) {
-      const { resource, problems: found } = compileResource(declaration);
+      const { resource, problems: found } = compileResource(declaration, module.name);
       problems.push(...found);
       if (!resource) {
         // A declaration malformed enough to lack its type cannot be named by anything else either.

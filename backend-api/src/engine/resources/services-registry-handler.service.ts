@@ -24,6 +24,7 @@ import {
   type ServiceHandlerUtils,
 } from './custom-service.js';
 import type { ExecutionContext } from './execution-context.js';
+import { confinedToOwnRecords } from './operation-admission.service.js';
 import {
   insertRecord,
   patchRecord,
@@ -325,8 +326,7 @@ export class ServicesRegistryHandler {
 
   /** Owner-only variants confine callers without an exempt role to the records they created. */
   private constraintFor(operation: CompiledOperation, context: ExecutionContext): RecordConstraint | undefined {
-    if (!operation.ownerOnly) return undefined;
-    if (this.roles.satisfies(context.initiatorRoles, operation.ownerOnly.exemptRoles)) return undefined;
+    if (!confinedToOwnRecords(this.roles, operation, context)) return undefined;
     // A machine principal creates no user-owned records, so it owns none: match nothing.
     return { createdByUserId: context.initiatorIds.userId ?? '' };
   }
