@@ -1,11 +1,10 @@
 import type { FlowsActors_ApprovalRequest } from '@wildo/shared-lib';
 import { useId, useState, type FormEvent } from 'react';
-
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+import { When } from '../ui/dates';
 
 /** A date-time for people, in a `<time>` carrying the exact instant. */
 export function DateTime({ iso }: { iso: string }) {
-  return <time dateTime={iso}>{dateTimeFormat.format(new Date(iso))}</time>;
+  return <When iso={iso} />;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

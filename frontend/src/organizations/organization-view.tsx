@@ -43,9 +43,9 @@ export function OrganizationView({
       {section === '' ? (
         <MembersPage key={organizationId} organizationId={organizationId} session={session} />
       ) : section === 'todos' ? (
-        <RecordsPage key={organizationId} organizationId={organizationId} kind={TODOS_KIND} />
+        <RecordsPage key={organizationId} organizationId={organizationId} kind={TODOS_KIND} callerRole={role} />
       ) : section === 'documents' ? (
-        <RecordsPage key={organizationId} organizationId={organizationId} kind={DOCUMENTS_KIND} />
+        <RecordsPage key={organizationId} organizationId={organizationId} kind={DOCUMENTS_KIND} callerRole={role} />
       ) : section === 'assistant' ? (
         <>
           <AssistantLauncher organizationId={organizationId} currentViewRef={view?.ref} />

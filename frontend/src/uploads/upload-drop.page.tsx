@@ -1,3 +1,4 @@
+import { When } from '../ui/dates';
 import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { FailureAlert, LoadingStatus } from '../page-states';
 import { useDocumentTitle } from '../routing/document-title';
@@ -196,7 +197,7 @@ function DropZone({
         <p className="dropzone__prompt">Drop one file here</p>
         <p id={hintId} className="muted">
           {status.field.allowedMimeTypes.join(', ')} · at most {formatBytes(status.field.maxSizeBytes)} · link valid
-          until {new Date(status.expiresAt).toLocaleTimeString()}
+          until <When iso={status.expiresAt} />
         </p>
         <label htmlFor={inputId} className="button button--primary">
           Choose a file
