@@ -302,7 +302,7 @@ describe('todo assistant page', () => {
     sendMessage('Hello');
     await act(async () => stream.write(sse(execution)));
 
-    act(() => screen.getByRole('link', { name: 'Status' }).click());
+    act(() => screen.getByRole('link', { name: 'Remembered consents' }).click());
     await act(async () => {});
     expect(stream.cancelled()).toBe(true);
   });
