@@ -347,6 +347,7 @@ export {
   inflateArchive,
   FileTextExtractionService,
   RagCorpusMaintenance,
+  type RagSourceStatus,
   RagIngestionService,
   RagRetrievalBackendService,
   startRagBackgroundJobs,

@@ -6,7 +6,8 @@ import { CredentialsPage } from '../credentials/credentials.page';
 import { API_KEYS, OAUTH_CLIENTS } from '../credentials/credential-kinds';
 import { UsagePage } from '../budgets/usage.page';
 import { RecordsPage } from '../records/records.page';
-import { DOCUMENTS_KIND, TODOS_KIND } from '../records/record-kinds';
+import { TODOS_KIND } from '../records/record-kinds';
+import { KnowledgePage } from '../knowledge/knowledge.page';
 import type { SessionInfo } from '../session/use-session-info';
 import { MembersPage } from './members.page';
 import { OrganizationNav } from './organization-nav';
@@ -45,7 +46,7 @@ export function OrganizationView({
       ) : section === 'todos' ? (
         <RecordsPage key={organizationId} organizationId={organizationId} kind={TODOS_KIND} callerRole={role} />
       ) : section === 'documents' ? (
-        <RecordsPage key={organizationId} organizationId={organizationId} kind={DOCUMENTS_KIND} callerRole={role} />
+        <KnowledgePage key={organizationId} organizationId={organizationId} callerRole={role} />
       ) : section === 'assistant' ? (
         <>
           <AssistantLauncher organizationId={organizationId} currentViewRef={view?.ref} />

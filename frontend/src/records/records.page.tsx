@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { callApi, listRecords, textOf, writeRecord, type ApiRecord } from '../api/rest.client';
 import { FailureAlert, LoadingStatus } from '../page-states';
 import { atLeast, roleName } from '../organizations/roles';
@@ -20,11 +20,14 @@ export function RecordsPage({
   organizationId,
   kind,
   callerRole = null,
+  recordExtras,
 }: {
   organizationId: string;
   kind: RecordKind;
   /** The person's role in the organization: edit and delete are offered only when it allows them. */
   callerRole?: string | null;
+  /** What a page adds under each record (the knowledge documents' attached file), given the record's URL. */
+  recordExtras?: (record: ApiRecord, recordUrl: string) => ReactNode;
 }) {
   useDocumentTitle(kind.title);
   const mayUpdate = atLeast(callerRole, kind.roles.update);
@@ -140,6 +143,7 @@ export function RecordsPage({
               <li key={record._id} className="record">
                 <h2 className="record__title">{title}</h2>
                 <p className="muted">{kind.summary(record)}</p>
+                {recordExtras?.(record, `${base}/${encodeURIComponent(record._id)}`)}
                 {editing?._id === record._id ? (
                   <RecordForm
                     kind={kind}

@@ -11,6 +11,7 @@ import {
   type DropPageLink,
   type UploadGrantStatus,
 } from './upload-grant.client';
+import { FilePicker } from './file-picker';
 import './uploads.css';
 
 type PageState =
@@ -199,18 +200,15 @@ function DropZone({
           {status.field.allowedMimeTypes.join(', ')} · at most {formatBytes(status.field.maxSizeBytes)} · link valid
           until <When iso={status.expiresAt} />
         </p>
-        <label htmlFor={inputId} className="button button--primary">
-          Choose a file
-        </label>
-        <input
-          ref={input}
-          id={inputId}
-          className="dropzone__input"
-          type="file"
+        <FilePicker
+          inputRef={input}
+          inputId={inputId}
+          hintId={hintId}
+          label="Choose a file"
+          labelClassName="button button--primary"
           accept={status.field.allowedMimeTypes.join(',')}
-          aria-describedby={hintId}
           disabled={busy}
-          onChange={(event) => pick(event.currentTarget.files)}
+          onFiles={pick}
         />
       </div>
       <TransferView transfer={transfer} />
