@@ -29,13 +29,18 @@ export function Field({ label, error, hint, children }: FieldShellProps) {
           {hint}
         </p>
       ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="field__error">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </div>
   );
+}
+
+/** A field's error under its control (`<id>-error`, for the control's `aria-describedby`); nothing without one. */
+export function FieldError({ id, error }: { id: string; error?: string | undefined }) {
+  return error ? (
+    <p id={`${id}-error`} className="field__error">
+      {error}
+    </p>
+  ) : null;
 }
 
 /** A text input with its label and error. */

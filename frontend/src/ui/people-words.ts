@@ -1,4 +1,5 @@
 import { roleName } from '../organizations/roles';
+import { dateTimeText } from './dates';
 
 /**
  * The one translation from the API's refusals (written for programs: contract wording, role codes) into the words a
@@ -37,6 +38,12 @@ export interface RefusalContext {
 /** Replaces role codes with the names the pages use (`ORG_ADMIN` → `Admin`). */
 export function withRoleNames(text: string): string {
   return text.replace(ROLE_CODE, (code) => roleName(code));
+}
+
+/** A server's sentence for a person: role codes as display names, contract wording replaced. */
+export function plainText(message: string): string {
+  const text = withRoleNames(message);
+  return CONTRACT_VOCABULARY.test(text) ? 'It was not accepted.' : text;
 }
 
 /** One field's problem, as the API states the expectation (`a string of at least 10 characters`), in plain words. */
@@ -111,6 +118,11 @@ export function plainFailure(error: unknown, context: RefusalContext = {}): stri
     return Object.entries(problems)
       .map(([field, text]) => (field === '(request)' ? text : `${fieldLabel(field)}: ${text}`))
       .join(' ');
+  }
+  if (error.details.reason === 'budget_exhausted') {
+    const seconds = error.details.retryAfterSeconds;
+    const renews = seconds === undefined ? null : dateTimeText(new Date(Date.now() + seconds * 1000).toISOString());
+    return `Your organization has used its assistant allowance for this month.${renews ? ` It renews on ${renews}.` : ''}`;
   }
   if (error.code === 'FORBIDDEN' && error.details.reason === 'role_refused') return roleRefusal(context);
   if (error.code === 'FORBIDDEN' && /not allowed to perform/.test(error.message)) return roleRefusal(context);
