@@ -44,6 +44,9 @@ export function SignupPage({ search }: { search: string }) {
     if (password.length < 10) own.password = 'Use at least 10 characters.';
     setProblems(own);
     if (Object.keys(own).length > 0) {
+      setFailure(
+        `Check the marked ${Object.keys(own).length === 1 ? 'field' : 'fields'}: ${Object.values(own).join(' ')}`,
+      );
       requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }
