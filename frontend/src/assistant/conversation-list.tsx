@@ -14,15 +14,16 @@ export function ConversationList() {
     () => setConversations(rememberedConversations(organizationId, systemRef)),
     [organizationId, systemRef, state.executionId],
   );
-  if (conversations.length === 0) return null;
   const open = async (executionId: string) => {
     const accessToken = readAccessToken();
     const pending = accessToken ? await listPendingApprovals(accessToken).catch(() => []) : [];
     await reopen(executionId, pending);
   };
   return (
-    <details className="conversations" open={state.executionId === null}>
+    // Always one line, closed until asked for: a conversation starting (and being listed) moves nothing on the page.
+    <details className="conversations">
       <summary>Your conversations ({conversations.length})</summary>
+      {conversations.length === 0 ? <p className="muted">Conversations you start here are listed to reopen.</p> : null}
       <ul className="conversations__list">
         {conversations.map((item) => (
           <li key={item.executionId}>

@@ -289,6 +289,7 @@ describe('todo assistant page', () => {
     // A reload: the page starts empty, the conversation is listed, and opening it shows what was said.
     cleanup();
     render(<App />);
+    fireEvent.click(await screen.findByText('Your conversations (1)'));
     const listed = await screen.findByRole('button', { name: 'Rename my groceries todo' });
     expect(screen.queryByText('I will rename it.')).toBeNull();
     act(() => listed.click());
