@@ -5,20 +5,14 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, startBackendProcess, type BackendProcess } from '@wildo/backend-api/testing/backend-process';
 import { seedDataDirectory } from '@wildo/backend-api/testing/pglite-template';
-import {
-  AnthropicStub,
-  textReply,
-  toolCallsReply,
-  type StubReply,
-  type StubRequest,
-} from '@wildo/backend-api/testing/llm-stubs';
+import { startStubModels, type StubModels } from '@wildo/backend-api/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignedVariables, readTourBlocks, type ReadmeShellBlock } from './readme-tour.js';
 
 // The README's tour, run as written: every ```sh block from "Run it" through "6. Agents" in order, with bash,
 // against the real backend process (`tsx src/main.ts`) on a free port and a temporary data directory. The
 // README's `localhost:4241` becomes that port; its variables (API, TOKEN, ORG, ...) carry from block to block.
-// Section 6 needs a model: ANTHROPIC_BASE_URL points the provider at a local stub that plays the assistant.
+// Section 6 needs a model: the stand-in models of `wildo dev --stub-models`, as the README tells a reader to start.
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TOOLS = ['bash', 'curl', 'jq', 'sed', 'date'];
@@ -36,30 +30,8 @@ function missingTools(): string[] {
   });
 }
 
-/** The assistant as the tour expects it: look the milk todo up, propose the rename, confirm once it ran. */
-function tourModel(request: StubRequest): StubReply {
-  const messages = (request.body?.messages ?? []) as { content: unknown }[];
-  const last = messages.at(-1)?.content;
-  const results = (Array.isArray(last) ? last : []) as { type: string; tool_use_id?: string; content?: unknown }[];
-  const resultOf = (id: string) => results.find((block) => block.type === 'tool_result' && block.tool_use_id === id);
-  if (resultOf('tour-rename')) return textReply('Renamed it to "Buy oat milk".');
-  const read = resultOf('tour-read');
-  if (!read) return toolCallsReply([{ id: 'tour-read', name: 'resource_todos_read', arguments: { query: 'milk' } }]);
-  const text = typeof read.content === 'string' ? read.content : JSON.stringify(read.content);
-  const milk = (JSON.parse(text) as { data?: { _id: string; title: string }[] }).data?.find((todo) =>
-    /milk/i.test(todo.title),
-  );
-  if (!milk) return textReply('I found no milk todo.');
-  return toolCallsReply(
-    [{ id: 'tour-rename', name: 'resource_todos_update', arguments: { id: milk._id, title: 'Buy oat milk' } }],
-    {
-      text: 'I will rename it once you approve.',
-    },
-  );
-}
-
 describe('the README tour', () => {
-  const stub = new AnthropicStub();
+  let models: StubModels | undefined;
   let backend: BackendProcess | undefined;
   let workDir: string;
   let port: number;
@@ -72,21 +44,19 @@ describe('the README tour', () => {
         `The README tour needs ${missing.join(', ')} on the PATH (install with apt-get install -y ${missing.join(' ')}; .ci/run does).`,
       );
     workDir = await mkdtemp(path.join(tmpdir(), 'wildo-readme-tour-'));
-    await stub.start();
-    stub.setFallback(tourModel);
+    models = await startStubModels();
     port = await freePort();
     // A fresh data directory as `npm start` would create it, copied from the initialized template (no initdb).
     await seedDataDirectory(path.join(workDir, 'data'));
     backend = await startBackendProcess({
       PORT: String(port),
       WILDO_DATA_DIR: path.join(workDir, 'data'),
-      ANTHROPIC_API_KEY: 'readme-tour-key',
-      ANTHROPIC_BASE_URL: stub.baseURL,
+      ...models.env,
     });
   }, 240_000);
   afterAll(async () => {
     await backend?.stop();
-    await stub.close();
+    await models?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 

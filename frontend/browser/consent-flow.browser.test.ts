@@ -153,6 +153,8 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('consent flow and invitations in Chromium (
 
         // Invitations, reached from the main navigation: accept one (the session's token is replaced), decline the other.
         await page.goto(`${backend.url}/account/consents`);
+        // On a phone the main links fold behind the Menu button.
+        if (narrow) await page.getByRole('button', { name: 'Menu' }).click();
         await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Invitations' }).click();
         await page.waitForURL((url) => url.pathname === '/account/invitations');
         const engines = page

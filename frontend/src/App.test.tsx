@@ -21,6 +21,7 @@ describe('App', () => {
       'fetch',
       vi.fn<typeof fetch>(() => new Promise<Response>(() => {})),
     );
+    openAt('/status');
     render(<App />);
     expect(screen.getByRole('link', { name: 'Wildo' }).getAttribute('href')).toBe('/');
     expect(screen.getByRole('heading', { level: 1, name: 'Status' })).toBeTruthy();
@@ -29,6 +30,7 @@ describe('App', () => {
 
   it('shows the reported status and version for a healthy backend', async () => {
     const fetchMock = stubFetch(jsonResponse({ data: { status: 'ok', version: '1.4.2' } }));
+    openAt('/status');
     render(<App />);
 
     const status = await screen.findByText('The backend is up.');
@@ -45,6 +47,7 @@ describe('App', () => {
 
   it('shows an error state when the backend answers 500', async () => {
     stubFetch(jsonResponse({ error: { message: 'boom' } }, 500));
+    openAt('/status');
     render(<App />);
 
     const alert = await screen.findByRole('alert');
@@ -55,6 +58,7 @@ describe('App', () => {
 
   it('shows an error state when the body is not valid JSON', async () => {
     stubFetch(new Response('<html>gateway</html>', { status: 200, headers: { 'Content-Type': 'text/html' } }));
+    openAt('/status');
     render(<App />);
 
     const alert = await screen.findByRole('alert');
@@ -63,6 +67,7 @@ describe('App', () => {
 
   it('shows an error state when the JSON has the wrong shape', async () => {
     stubFetch(jsonResponse({ status: 'ok' }));
+    openAt('/status');
     render(<App />);
 
     const alert = await screen.findByRole('alert');
@@ -75,6 +80,7 @@ describe('App', () => {
       .mockResolvedValueOnce(jsonResponse({}, 503))
       .mockResolvedValueOnce(jsonResponse({ data: { status: 'ok' } }));
     vi.stubGlobal('fetch', fetchMock);
+    openAt('/status');
     render(<App />);
 
     fireEvent.click(await screen.findByRole('button', { name: 'Try again' }));
@@ -86,12 +92,39 @@ describe('App', () => {
 });
 
 describe('App routing', () => {
+  it('shows a signed-out visitor what the application is, with Create an account and Sign in', () => {
+    stubBackend({});
+    openAt('/');
+    render(<App />);
+    expect(screen.getByRole('heading', { level: 1, name: /todos, knowledge and assistant/ })).toBeTruthy();
+    expect(within(screen.getByRole('main')).getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe(
+      '/signup',
+    );
+    expect(within(screen.getByRole('main')).getByRole('link', { name: 'Sign in' })).toBeTruthy();
+    // Signed out, the header offers no links that would only send the visitor to sign in.
+    expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
+  });
+
+  it('folds the main links behind one Menu button that opens and closes them', () => {
+    signIn();
+    stubBackend({});
+    openAt('/');
+    render(<App />);
+    const menu = screen.getByRole('button', { name: 'Menu' });
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    act(() => menu.click());
+    expect(menu.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByRole('navigation', { name: 'Main' }).className).toContain('app__nav--open');
+    expect(within(screen.getByRole('main')).getByRole('link', { name: 'Go to your organizations' })).toBeTruthy();
+  });
+
   it('links from the status page to the remembered consents, without reloading', async () => {
     signIn();
     const backend = stubBackend({
       'GET /api/v1/health': json({ data: { status: 'ok' } }),
       'GET /api/v1/oauth-consent-grants': json({ data: [], nextCursor: null }),
     });
+    openAt('/status');
     render(<App />);
     const link = within(screen.getByRole('main')).getByRole('link', { name: 'Remembered consents' });
     expect(link.getAttribute('href')).toBe('/account/consents');
@@ -115,8 +148,8 @@ describe('App routing', () => {
     render(<App />);
     expect(screen.getByRole('heading', { level: 1, name: 'Page not found' })).toBeTruthy();
 
-    act(() => screen.getByRole('link', { name: 'Go to the status page' }).click());
-    expect(await screen.findByRole('heading', { level: 1, name: 'Status' })).toBeTruthy();
+    act(() => screen.getByRole('link', { name: 'Go to the home page' }).click());
+    expect(await screen.findByRole('link', { name: 'Create an account' })).toBeTruthy();
 
     act(() => {
       window.history.back();
@@ -127,11 +160,12 @@ describe('App routing', () => {
   it('signs out by forgetting the token', async () => {
     signIn();
     stubBackend({ 'GET /api/v1/health': json({ data: { status: 'ok' } }) });
+    openAt('/status');
     render(<App />);
 
     act(() => screen.getByRole('button', { name: 'Sign out' }).click());
 
     expect(window.sessionStorage.getItem(ACCESS_TOKEN_KEY)).toBeNull();
-    expect(await screen.findByRole('link', { name: 'Sign in' })).toBeTruthy();
+    expect(await within(screen.getByRole('banner')).findByRole('link', { name: 'Sign in' })).toBeTruthy();
   });
 });

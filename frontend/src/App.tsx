@@ -10,6 +10,7 @@ import { SignupPage } from './auth/signup.page';
 import { VerifyEmailPage } from './auth/verify-email.page';
 import { OutboxPage } from './dev/outbox.page';
 import { HealthPage } from './health/health.page';
+import { HomePage } from './home/home.page';
 import { NotFoundPage } from './not-found.page';
 import { Auth_OAuthConsent } from './oauth/consent.page';
 import { matchOrganizationPath } from './organizations/organization-paths';
@@ -29,6 +30,8 @@ function RouteView({ pathname, search, session }: { pathname: string; search: st
   if (adminSection !== null) return <AdminView section={adminSection} session={session} />;
   switch (path) {
     case '/':
+      return <HomePage />;
+    case '/status':
       return <HealthPage />;
     case '/login':
       return <LoginPage search={search} />;

@@ -11,7 +11,7 @@ export function NotFoundPage() {
       </h1>
       <p>There is no page at this address.</p>
       <Link to="/" className="button">
-        Go to the status page
+        Go to the home page
       </Link>
     </section>
   );

@@ -348,6 +348,7 @@ export {
   inflateArchive,
   FileTextExtractionService,
   RagCorpusMaintenance,
+  type RagSourceStatus,
   RagIngestionService,
   RagRetrievalBackendService,
   startRagBackgroundJobs,

@@ -89,4 +89,19 @@ describe('@wildo/backend-api/testing', () => {
     expect(typesOf(turn.events)).toEqual(['execution', 'turn_completed']);
     expect(textOf(turn.events)).toBe('Echo: Hello there');
   });
+
+  it('gives every tool call of the stand-in models its own id, so later tool lines never replace earlier ones', async () => {
+    const created = await t.api.post(`/api/v1/organizations/${org}/todos`).set(owner.auth).send({ title: 'Tea' });
+    const args = JSON.stringify({ id: created.body.data._id as string, title: 'Green tea' });
+    const message = `call ${modelToolName('resource.todos.update')} ${args}`;
+    const ids: unknown[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const turn = await postTurn(turns, { token: owner.token, message });
+      expect(turn.status).toBe(200);
+      const call = turn.events.find((event) => event.type === 'tool_call') as { toolCallId?: unknown } | undefined;
+      ids.push(call?.toolCallId);
+    }
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+    expect(new Set(ids).size).toBe(2);
+  });
 });

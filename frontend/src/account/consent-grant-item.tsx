@@ -1,8 +1,7 @@
+import { When } from '../ui/dates';
 import type { ConsentGrantRecord } from '../api/consent-grants.client';
 import { ResourceUrl } from '../oauth/resource-url';
 import { ScopeList } from '../oauth/scope-list';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 /** One remembered consent: client, resource, scopes, expiry, and its Withdraw button. */
 export function ConsentGrantItem({
@@ -41,7 +40,7 @@ export function ConsentGrantItem({
         <div className="facts__row">
           <dt>{expired ? 'Expired' : 'Expires'}</dt>
           <dd>
-            <time dateTime={grant.expiresAt}>{dateFormat.format(expiresAt)}</time>
+            <When iso={grant.expiresAt} dateOnly />
           </dd>
         </div>
       </dl>

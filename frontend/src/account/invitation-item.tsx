@@ -1,16 +1,10 @@
+import { roleName } from '../organizations/roles';
+import { When } from '../ui/dates';
 import type { ReceivedInvitation } from '../api/invitations.client';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-
-const ROLE_LABELS: Record<string, string> = {
-  ORG_ADMIN: 'Administrator',
-  ORG_MANAGER: 'Manager',
-  ORG_MEMBER: 'Member',
-};
 
 /** A person-readable name for an organization role (unknown roles are shown as they are). */
 export function roleLabel(role: string): string {
-  return ROLE_LABELS[role] ?? role;
+  return roleName(role);
 }
 
 /** What is being done to one invitation, if anything. */
@@ -54,7 +48,7 @@ export function InvitationItem({
         <div className="facts__row">
           <dt>Expires</dt>
           <dd>
-            <time dateTime={invitation.expiresAt}>{dateFormat.format(new Date(invitation.expiresAt))}</time>
+            <When iso={invitation.expiresAt} dateOnly />
           </dd>
         </div>
       </dl>

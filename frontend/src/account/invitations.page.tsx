@@ -2,9 +2,12 @@ import { useRef, useState } from 'react';
 import { ApiError, describeFailure } from '../api/api.client';
 import { acceptInvitation, declineInvitation, type ReceivedInvitation } from '../api/invitations.client';
 import { FailureAlert, LoadingStatus } from '../page-states';
+import { organizationPath } from '../organizations/organization-paths';
 import { useDocumentTitle } from '../routing/document-title';
+import { Link } from '../routing/link';
 import { readAccessToken, storeAccessToken } from '../session/access-token.store';
 import { redirectToLogin } from '../session/sign-in-redirect';
+import { refreshSessionInfo } from '../session/use-session-info';
 import { ConfirmAddressNotice } from './confirm-address-notice';
 import { InvitationItem, roleLabel } from './invitation-item';
 import { useInvitations, type InvitationsState } from './use-invitations';
@@ -12,7 +15,7 @@ import { useInvitations, type InvitationsState } from './use-invitations';
 type Answering =
   | { kind: 'idle' }
   | { kind: 'pending'; invitationId: string; answer: 'accept' | 'decline' }
-  | { kind: 'done'; message: string }
+  | { kind: 'done'; message: string; joined?: { id: string; name: string } }
   | { kind: 'failed'; summary: string; message: string };
 
 /** `/account/invitations`: the organizations that invited the person, each to accept or decline. */
@@ -32,16 +35,19 @@ export function InvitationsPage() {
     setAnswering({ kind: 'pending', invitationId: invitation._id, answer: choice });
     try {
       let message: string;
+      let joined: { id: string; name: string } | undefined;
       if (choice === 'accept') {
         const accepted = await acceptInvitation(invitation._id, accessToken);
         // Joining changed what the person may do, so the old token stopped working: keep the fresh one.
         storeAccessToken(accepted.accessToken);
         message = `You joined ${accepted.organization.name} as ${roleLabel(accepted.organization.role)}.`;
+        joined = { id: accepted.organization._id, name: accepted.organization.name };
+        refreshSessionInfo();
       } else {
         await declineInvitation(invitation._id, accessToken);
         message = `You declined the invitation to ${invitation.organizationName}.`;
       }
-      setAnswering({ kind: 'done', message });
+      setAnswering({ kind: 'done', message, ...(joined ? { joined } : {}) });
       // The focused button is about to disappear with its row; keep focus on the page.
       titleRef.current?.focus();
     } catch (error) {
@@ -70,6 +76,13 @@ export function InvitationsPage() {
       <p role="status" className="live">
         {answering.kind === 'done' && !busy ? answering.message : ''}
       </p>
+      {answering.kind === 'done' && answering.joined ? (
+        <p>
+          <Link className="button button--primary" to={organizationPath(answering.joined.id)}>
+            Open {answering.joined.name}
+          </Link>
+        </p>
+      ) : null}
       {answering.kind === 'failed' ? <FailureAlert summary={answering.summary} message={answering.message} /> : null}
       <InvitationsBody
         state={state}

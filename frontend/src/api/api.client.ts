@@ -1,3 +1,4 @@
+import { plainFailure, type RefusalContext } from '../ui/people-words';
 import type { ResponseValidator } from './contracts';
 
 /** Where an input failed its contract, as the backend reports it (a path, never the submitted value). */
@@ -141,7 +142,10 @@ export function isAbortError(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
 
-/** A message for any failure of an API call, suitable for an alert. */
-export function describeFailure(error: unknown): string {
-  return error instanceof ApiError ? error.message : 'Something went wrong. Try again.';
+/**
+ * A message for any failure of an API call, suitable for an alert: in people's words (never the contract's),
+ * naming the role needed when `context` says which.
+ */
+export function describeFailure(error: unknown, context: RefusalContext = {}): string {
+  return plainFailure(error, context);
 }

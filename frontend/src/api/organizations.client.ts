@@ -101,6 +101,15 @@ export async function leaveOrganization(organizationId: string, accessToken: str
   return body.data.accessToken;
 }
 
+/** `DELETE /api/v1/organizations/:id/members/:userId` (ORG_ADMIN): removes another member. */
+export async function removeMember(organizationId: string, userId: string, accessToken: string): Promise<void> {
+  await requestJson(`${orgPath(organizationId)}/members/${encodeURIComponent(userId)}`, {
+    method: 'DELETE',
+    accessToken,
+    schema: z.unknown(),
+  });
+}
+
 /** `GET /api/v1/organizations/:id/invitations` (ORG_ADMIN): every invitation sent, with its status. */
 export async function listSentInvitations(organizationId: string, accessToken: string, signal?: AbortSignal) {
   const body = await requestJson(`${orgPath(organizationId)}/invitations`, {

@@ -1,20 +1,46 @@
 import type { FlowsActors_ApprovalRequest } from '@wildo/shared-lib';
 import { useId, useState, type FormEvent } from 'react';
-
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+import { TODOS_KIND, type RecordFieldSpec } from '../records/record-kinds';
+import { When } from '../ui/dates';
+import { FieldError } from '../ui/form-fields';
+import { operationDisplayName } from './operation-names';
 
 /** A date-time for people, in a `<time>` carrying the exact instant. */
 export function DateTime({ iso }: { iso: string }) {
-  return <time dateTime={iso}>{dateTimeFormat.format(new Date(iso))}</time>;
+  return <When iso={iso} />;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** How one argument is edited: the resource's own field description when there is one, else by its value. */
+function specOf(
+  name: string,
+  value: unknown,
+): RecordFieldSpec | { name: string; label: string; kind: 'json' | 'boolean' } {
+  const declared = TODOS_KIND.fields.find((field) => field.name === name);
+  if (declared) return declared;
+  const label =
+    name.charAt(0).toUpperCase() +
+    name
+      .slice(1)
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase();
+  if (typeof value === 'boolean') return { name, label, kind: 'boolean' };
+  if (typeof value === 'number') return { name, label, kind: 'integer' };
+  if (typeof value === 'string') return { name, label, kind: value.length > 80 ? 'textarea' : 'text' };
+  return { name, label, kind: 'json' };
 }
+
+function textOfValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value, null, 2) ?? '';
+}
+
+/** The arguments that name what is acted on (shown, never edited: changing them would act on something else). */
+const IDENTIFYING = new Set(['id', '_id']);
 
 /**
- * A paused tool call for the person to approve or deny: function, arguments and expiry. When the tool allows
- * it, the arguments are editable JSON, sent as `modifiedArguments` if they were changed.
+ * A paused tool call for the person to approve or deny: the operation by its name, its arguments as a form
+ * (editable when the tool allows it, sent as `modifiedArguments` if changed) and when the request expires.
  */
 export function ApprovalCard({
   approval,
@@ -26,28 +52,45 @@ export function ApprovalCard({
   onDecide: (decision: 'approve' | 'deny', modifiedArguments?: Record<string, unknown>) => void;
 }) {
   const baseId = useId();
-  const original = JSON.stringify(approval.arguments, null, 2);
-  const [text, setText] = useState(original);
-  const [problem, setProblem] = useState<string | null>(null);
+  const name = operationDisplayName(approval.functionRef);
+  const entries = Object.entries(approval.arguments);
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(entries.map(([key, value]) => [key, textOfValue(value)])),
+  );
+  const [problems, setProblems] = useState<Record<string, string>>({});
 
   const approve = (event: FormEvent) => {
     event.preventDefault();
-    if (!approval.allowArgumentModification || text === original) {
+    if (!approval.allowArgumentModification) {
       onDecide('approve');
       return;
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
+    const next: Record<string, unknown> = {};
+    const found: Record<string, string> = {};
+    let changed = false;
+    for (const [key, original] of entries) {
+      const text = values[key] ?? '';
+      if (text === textOfValue(original)) {
+        next[key] = original;
+        continue;
+      }
+      changed = true;
+      const spec = specOf(key, original);
+      if (spec.kind === 'integer') {
+        if (!/^-?\d+$/.test(text.trim())) found[key] = 'Enter a whole number.';
+        else next[key] = Number(text.trim());
+      } else if (spec.kind === 'boolean') next[key] = text === 'true';
+      else if (spec.kind === 'json') {
+        try {
+          next[key] = JSON.parse(text) as unknown;
+        } catch {
+          found[key] = 'Keep the format shown (a list or a group of values).';
+        }
+      } else next[key] = text;
     }
-    if (!isRecord(parsed)) {
-      setProblem('Enter the arguments as a JSON object, for example {"title": "New title"}.');
-      return;
-    }
-    setProblem(null);
-    onDecide('approve', parsed);
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    onDecide('approve', changed ? next : undefined);
   };
 
   return (
@@ -56,50 +99,68 @@ export function ApprovalCard({
         Approval needed
       </h2>
       <p>
-        The assistant wants to run <code>{approval.functionRef}</code>. Nothing changes until you approve.
+        The assistant wants to <strong>{name.toLowerCase()}</strong>. Nothing changes until you approve
+        {approval.allowArgumentModification ? '; you can change the values first' : ''}. The request expires{' '}
+        <DateTime iso={approval.expiresAt} />.
       </p>
-      <form className="form" onSubmit={approve} noValidate>
-        <dl className="facts">
-          <div className="facts__row">
-            <dt>Function</dt>
-            <dd>
-              <code>{approval.functionRef}</code>
-            </dd>
-          </div>
-          <div className="facts__row">
-            <dt>Expires</dt>
-            <dd>
-              <DateTime iso={approval.expiresAt} />
-            </dd>
-          </div>
-        </dl>
-        {approval.allowArgumentModification ? (
-          <div className="field">
-            <label htmlFor={`${baseId}-arguments`}>Arguments (JSON, editable)</label>
-            <textarea
-              id={`${baseId}-arguments`}
-              className="approval__arguments"
-              rows={Math.min(12, original.split('\n').length + 1)}
-              value={text}
-              spellCheck={false}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? `${baseId}-problem` : undefined}
-              onChange={(event) => setText(event.target.value)}
-            />
-            {problem ? (
-              <p id={`${baseId}-problem`} className="field__error">
-                {problem}
-              </p>
-            ) : null}
-          </div>
-        ) : (
-          <div className="field">
-            <span id={`${baseId}-arguments-label`}>Arguments</span>
-            <pre className="approval__arguments" aria-labelledby={`${baseId}-arguments-label`}>
-              {original}
-            </pre>
-          </div>
-        )}
+      <form className="form" onSubmit={approve} noValidate aria-label={`Approve ${name}`}>
+        {entries.map(([key, original]) => {
+          const spec = specOf(key, original);
+          const id = `${baseId}-argument-${key}`;
+          const error = problems[key];
+          if (!approval.allowArgumentModification || IDENTIFYING.has(key))
+            return (
+              <div key={key} className="field">
+                <span id={id} className="field__label">
+                  {IDENTIFYING.has(key) ? `Which ${name.split(' ').slice(1).join(' ') || 'record'}` : spec.label}
+                </span>
+                <p className="approval__value" aria-labelledby={id}>
+                  {textOfValue(original)}
+                </p>
+              </div>
+            );
+          const common = {
+            id,
+            value: values[key] ?? '',
+            'aria-invalid': error ? true : undefined,
+            'aria-describedby': error ? `${id}-error` : undefined,
+          } as const;
+          const set = (value: string) => setValues((current) => ({ ...current, [key]: value }));
+          return (
+            <div key={key} className="field">
+              <label htmlFor={id}>{spec.label}</label>
+              {'options' in spec && spec.options ? (
+                <select {...common} onChange={(event) => set(event.target.value)}>
+                  {spec.options.map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              ) : spec.kind === 'boolean' ? (
+                <select {...common} onChange={(event) => set(event.target.value)}>
+                  <option value="true">Yes</option>
+                  <option value="false">No</option>
+                </select>
+              ) : spec.kind === 'textarea' || spec.kind === 'json' ? (
+                <textarea
+                  {...common}
+                  rows={4}
+                  spellCheck={spec.kind !== 'json'}
+                  onChange={(event) => set(event.target.value)}
+                />
+              ) : (
+                <input
+                  {...common}
+                  type="text"
+                  inputMode={spec.kind === 'integer' ? 'numeric' : undefined}
+                  onChange={(event) => set(event.target.value)}
+                />
+              )}
+              <FieldError id={id} error={error} />
+            </div>
+          );
+        })}
         <div className="actions">
           <button type="submit" className="button button--primary" disabled={busy}>
             Approve

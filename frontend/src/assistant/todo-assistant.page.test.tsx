@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../App';
 import { TEST_TOKEN, currentUrl, openAt, signIn } from '../test-support/fixtures';
@@ -132,8 +132,9 @@ describe('todo assistant page', () => {
     sendMessage('Rename my groceries todo to Weekly shop');
 
     const card = (await screen.findByRole('heading', { level: 2, name: 'Approval needed' })).closest('section')!;
-    expect(within(card).getAllByText('todos.update').length).toBeGreaterThan(0);
-    expect(within(card).getByText(/"title": "Weekly shop"/)).toBeTruthy();
+    expect(within(card).getAllByText(/update todo/i).length).toBeGreaterThan(0);
+    expect(within(card).queryByText(/todos\.update/)).toBeNull();
+    expect(within(card).getByText('Weekly shop')).toBeTruthy();
     expect(
       within(card)
         .getByText((_text, el) => el?.tagName === 'TIME')
@@ -147,7 +148,7 @@ describe('todo assistant page', () => {
 
     expect(await screen.findByText('Renamed to Weekly shop.')).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Approval needed' })).toBeNull();
-    expect(screen.getByText(/— done/)).toBeTruthy();
+    expect(screen.getByText(/Approved and done/)).toBeTruthy();
     const [decision] = backend.to(DECISION);
     expect(decision).toMatchObject({ authorization: `Bearer ${TEST_TOKEN}`, accept: 'text/event-stream' });
     expect(decision!.body).toEqual({ approvalToken: 'token-abc', decision: 'approve' });
@@ -160,13 +161,10 @@ describe('todo assistant page', () => {
     });
     sendMessage('Rename it');
 
-    const editor = await screen.findByLabelText<HTMLTextAreaElement>('Arguments (JSON, editable)');
-    fireEvent.change(editor, { target: { value: '{"id": "todo-1", ' } });
-    act(() => screen.getByRole('button', { name: 'Approve' }).click());
-    expect(screen.getByText(/Enter the arguments as a JSON object/)).toBeTruthy();
-    expect(backend.to(DECISION)).toHaveLength(0);
-
-    fireEvent.change(editor, { target: { value: '{"id": "todo-1", "title": "Big shop"}' } });
+    // The card's form comes from the operation's fields: the title is a text field, the todo itself is not editable.
+    const editor = await screen.findByLabelText<HTMLInputElement>('Title');
+    expect(editor.value).toBe('Weekly shop');
+    fireEvent.change(editor, { target: { value: 'Big shop' } });
     act(() => screen.getByRole('button', { name: 'Approve' }).click());
     expect(await screen.findByText('Renamed.')).toBeTruthy();
     expect(backend.to(DECISION)[0]!.body).toEqual({
@@ -202,7 +200,7 @@ describe('todo assistant page', () => {
     const deny = await screen.findByRole('button', { name: 'Deny' });
     act(() => deny.click());
     expect(await screen.findByText('Okay, I left it unchanged.')).toBeTruthy();
-    expect(screen.getByText(/denied by you/)).toBeTruthy();
+    expect(screen.getByText(/Denied by you/)).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Approval needed' })).toBeNull();
     expect(backend.to(DECISION)[0]!.body).toEqual({ approvalToken: 'token-abc', decision: 'deny' });
   });
@@ -233,26 +231,70 @@ describe('todo assistant page', () => {
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it('shows the message of a JSON budget refusal', async () => {
+  it('marks a message refused for budget as not sent, with the renewal date in the person’s locale', async () => {
+    const seconds = 3 * 86_400;
     openAssistant({
       [TURNS]: () =>
         jsonResponse(
           {
             error: {
               code: 'RATE_LIMITED',
-              message: 'Your organization has used its assistant budget for this month.',
-              reason: 'token_budget_exhausted',
+              message:
+                'The monthly AI token allowance is used up (10 of 10 tokens); it renews at 2030-12-01T00:00:00.000Z.',
+              reason: 'budget_exhausted',
               requestId: 'r1',
             },
           },
           429,
+          { 'Retry-After': String(seconds) },
         ),
     });
     sendMessage('Hello');
 
-    const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Your organization has used its assistant budget for this month.');
-    expect(alert.textContent).not.toContain('RATE_LIMITED');
+    const refusal = await screen.findByRole('alert');
+    expect(refusal.closest('li')?.textContent).toContain('You (not sent)');
+    expect(refusal.textContent).toContain(
+      'Not sent. Your organization has used its assistant allowance for this month.',
+    );
+    const renews = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(
+      new Date(Date.now() + seconds * 1000),
+    );
+    expect(refusal.textContent).toContain(renews);
+    expect(refusal.textContent).not.toContain('RATE_LIMITED');
+    expect(refusal.textContent).not.toContain('2030-12-01T00');
+  });
+
+  it('lists the conversation and reopens it after a reload, tool lines included', async () => {
+    openAssistant({
+      [TURNS]: () => pausedTurn(),
+      [`GET /api/v1/flows-actors/executions/${EXECUTION_ID}/messages`]: () =>
+        jsonResponse({
+          data: {
+            executionId: EXECUTION_ID,
+            status: 'awaiting_approval',
+            messages: [
+              { role: 'user', content: 'Rename my groceries todo' },
+              {
+                role: 'assistant',
+                content: 'I will rename it.',
+                toolCalls: [{ id: 'call-1', name: 'todos_update', arguments: { id: 'todo-1', title: 'Weekly shop' } }],
+              },
+            ],
+          },
+        }),
+    });
+    sendMessage('Rename my groceries todo');
+    expect(await screen.findByText(/Waiting for your approval/)).toBeTruthy();
+
+    // A reload: the page starts empty, the conversation is listed, and opening it shows what was said.
+    cleanup();
+    render(<App />);
+    fireEvent.click(await screen.findByText('Your conversations (1)'));
+    const listed = await screen.findByRole('button', { name: 'Rename my groceries todo' });
+    expect(screen.queryByText('I will rename it.')).toBeNull();
+    act(() => listed.click());
+    expect(await screen.findByText('I will rename it.')).toBeTruthy();
+    expect(screen.getByText(/Update todo/)).toBeTruthy();
   });
 
   it('shows the message of an error event and never a raw failure', async () => {
@@ -302,7 +344,7 @@ describe('todo assistant page', () => {
     sendMessage('Hello');
     await act(async () => stream.write(sse(execution)));
 
-    act(() => screen.getByRole('link', { name: 'Status' }).click());
+    act(() => screen.getByRole('link', { name: 'Remembered consents' }).click());
     await act(async () => {});
     expect(stream.cancelled()).toBe(true);
   });

@@ -11,30 +11,43 @@ import {
 import type { FlowsActorsViewDefinition } from '@wildo-ai/saas-frontend-lib/companion';
 import { TODO_ASSISTANT_VIEW_ROUTE } from './todo-assistant.view';
 import type { TranscriptEntry } from './use-todo-assistant';
+import { plainText } from '../ui/people-words';
+import { operationDisplayName } from './operation-names';
+import { ConversationList } from './conversation-list';
 import './assistant.css';
 
 /** The longest message the backend accepts. */
 const MAX_MESSAGE_CHARS = 32_000;
 
-function compactJson(value: unknown, limit = 160): string {
-  const text = JSON.stringify(value) ?? '';
-  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+/** Where a tool call stands, in a word or two a person reads at a glance. */
+function toolSummary(entry: Extract<TranscriptEntry, { kind: 'tool' }>): string {
+  if (entry.decision === 'deny') return 'Denied by you';
+  if (entry.outcome?.ok === false) return `Failed: ${plainText(entry.outcome.error.message)}`;
+  if (entry.outcome?.ok === true) return entry.decision === 'approve' ? 'Approved and done' : 'Done';
+  if (entry.waiting) return 'Waiting for your approval';
+  return entry.decision === 'approve' ? 'Approved, running…' : 'Running…';
 }
 
-function toolSummary(entry: Extract<TranscriptEntry, { kind: 'tool' }>): string {
-  if (entry.decision === 'deny') return 'denied by you';
-  if (entry.outcome?.ok === true) return 'done';
-  if (entry.outcome?.ok === false) return `refused: ${entry.outcome.error.message}`;
-  return entry.decision === 'approve' ? 'approved, running…' : 'running…';
+/** The arguments of a call as short `name: value` pairs (no JSON braces). */
+function argumentsText(args: Record<string, unknown>): string {
+  const text = Object.entries(args)
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(', ');
+  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
 }
 
 function Entry({ entry }: { entry: TranscriptEntry }) {
   switch (entry.kind) {
     case 'user':
       return (
-        <li className="assistant__entry assistant__entry--user">
-          <span className="assistant__who">You</span>
+        <li className={`assistant__entry assistant__entry--user${entry.notSent ? ' assistant__entry--not-sent' : ''}`}>
+          <span className="assistant__who">{entry.notSent ? 'You (not sent)' : 'You'}</span>
           <p className="assistant__text">{entry.text}</p>
+          {entry.notSent ? (
+            <p className="field__error" role="alert">
+              Not sent. {entry.notSent}
+            </p>
+          ) : null}
         </li>
       );
     case 'assistant':
@@ -49,8 +62,11 @@ function Entry({ entry }: { entry: TranscriptEntry }) {
         <li className="assistant__entry assistant__entry--tool">
           <span className="assistant__who">Tool</span>
           <p className="assistant__tool">
-            <code>{entry.functionRef}</code> <code className="assistant__args">{compactJson(entry.arguments)}</code> —{' '}
-            {toolSummary(entry)}
+            <strong>{operationDisplayName(entry.functionRef)}</strong>
+            {Object.keys(entry.arguments).length ? (
+              <span className="assistant__args"> ({argumentsText(entry.arguments)})</span>
+            ) : null}{' '}
+            — {toolSummary(entry)}
           </p>
         </li>
       );
@@ -114,6 +130,7 @@ function AssistantConversation({ viewRef, title }: { viewRef: string; title: str
         {title}
       </h1>
       <p className="muted">Ask about your todos. The assistant asks for your approval before it changes anything.</p>
+      <ConversationList />
 
       {/*
         Two columns from 60rem: the conversation and its composer on the left, the pending decision and the

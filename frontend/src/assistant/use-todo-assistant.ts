@@ -4,10 +4,17 @@ import { ApiError, describeFailure, isAbortError } from '../api/api.client';
 import { readAccessToken } from '../session/access-token.store';
 import { redirectToLogin } from '../session/sign-in-redirect';
 import { streamDecision, streamTurn, type TurnStreamOptions } from './assistant.client';
+import { loadConversation, rememberConversation } from './conversations';
 
 /** One line of the conversation as the page shows it. */
 export type TranscriptEntry =
-  | { kind: 'user'; id: string; text: string }
+  | {
+      kind: 'user';
+      id: string;
+      text: string;
+      /** Set when the message was refused before the assistant got it (budget, role): it was not sent. */
+      notSent?: string;
+    }
   | { kind: 'assistant'; id: string; text: string }
   | {
       kind: 'tool';
@@ -16,6 +23,8 @@ export type TranscriptEntry =
       arguments: Record<string, unknown>;
       outcome?: FlowsActors_ToolOutcome;
       decision?: 'approve' | 'deny';
+      /** True while the call waits for the person's approval. */
+      waiting?: boolean;
     };
 
 /** The conversation with the assistant, as streamed so far. */
@@ -37,7 +46,9 @@ type Action =
   | { type: 'started'; userMessage?: string }
   | { type: 'event'; event: FlowsActors_TurnEvent }
   | { type: 'finished' }
-  | { type: 'failed'; message: string; dropApproval?: boolean }
+  | { type: 'failed'; message: string; dropApproval?: boolean; refusedMessage?: boolean }
+  | { type: 'reopened'; executionId: string; entries: TranscriptEntry[]; approval: FlowsActors_ApprovalRequest | null }
+  | { type: 'new_conversation' }
   | { type: 'approval_opened'; approval: FlowsActors_ApprovalRequest };
 
 const INITIAL: AssistantState = {
@@ -101,7 +112,12 @@ function applyEvent(state: AssistantState, event: FlowsActors_TurnEvent): Assist
       return { ...state, entries };
     }
     case 'approval_required':
-      return { ...state, approval: event.approval, executionId: event.approval.executionId };
+      return {
+        ...state,
+        approval: event.approval,
+        executionId: event.approval.executionId,
+        entries: updateTool(state.entries, event.approval.toolCallId, (entry) => ({ ...entry, waiting: true })),
+      };
     case 'approval_decided':
       return {
         ...state,
@@ -110,6 +126,7 @@ function applyEvent(state: AssistantState, event: FlowsActors_TurnEvent): Assist
           ...entry,
           decision: event.decision,
           arguments: event.arguments,
+          waiting: false,
         })),
       };
     case 'turn_completed':
@@ -148,7 +165,16 @@ function reducer(state: AssistantState, action: Action): AssistantState {
       if (state.completed || state.error)
         return { ...state, streaming: false, notice: state.error ? '' : state.notice };
       return { ...state, streaming: false, notice: '', error: 'The reply ended before it was complete. Try again.' };
-    case 'failed':
+    case 'failed': {
+      const last = state.entries.at(-1);
+      // A message refused before the assistant got it is marked as not sent, with the reason beside it.
+      if (action.refusedMessage && last?.kind === 'user')
+        return {
+          ...state,
+          streaming: false,
+          notice: '',
+          entries: [...state.entries.slice(0, -1), { ...last, notSent: action.message }],
+        };
       return {
         ...state,
         streaming: false,
@@ -156,6 +182,11 @@ function reducer(state: AssistantState, action: Action): AssistantState {
         error: action.message,
         approval: action.dropApproval ? null : state.approval,
       };
+    }
+    case 'reopened':
+      return { ...INITIAL, executionId: action.executionId, entries: action.entries, approval: action.approval };
+    case 'new_conversation':
+      return INITIAL;
     case 'approval_opened':
       return { ...state, approval: action.approval, executionId: action.approval.executionId, error: null };
   }
@@ -204,7 +235,9 @@ export function useTodoAssistant(target: { organizationId: string; systemRef: st
         // A decision the backend will never accept (expired, already decided, no longer yours) leaves nothing to decide.
         const dropApproval =
           context.deciding === true && error instanceof ApiError && [403, 404, 409].includes(error.status);
-        dispatch({ type: 'failed', message: describeFailure(error), dropApproval });
+        // Refused before any event (budget, role, a busy conversation): the message never reached the assistant.
+        const refusedMessage = userMessage !== undefined && error instanceof ApiError && error.status !== 0;
+        dispatch({ type: 'failed', message: describeFailure(error), dropApproval, refusedMessage });
         return false;
       } finally {
         if (controllerRef.current === controller) controllerRef.current = null;
@@ -241,10 +274,50 @@ export function useTodoAssistant(target: { organizationId: string; systemRef: st
     [run],
   );
 
+  // Each new conversation is listed (by its first message) so it can be reopened after a reload.
+  const firstMessage = state.entries.find((entry) => entry.kind === 'user')?.text;
+  useEffect(() => {
+    if (state.executionId && firstMessage)
+      rememberConversation(organizationId, systemRef, {
+        executionId: state.executionId,
+        title: firstMessage,
+        startedAt: new Date().toISOString(),
+      });
+  }, [state.executionId, firstMessage, organizationId, systemRef]);
+
+  const reopen = useCallback(
+    async (executionId: string, pending: FlowsActors_ApprovalRequest[] = []): Promise<void> => {
+      const accessToken = readAccessToken();
+      if (!accessToken) {
+        redirectToLogin();
+        return;
+      }
+      controllerRef.current?.abort();
+      try {
+        const conversation = await loadConversation(executionId, accessToken);
+        const approval = pending.find((item) => item.executionId === executionId) ?? null;
+        const entries = approval
+          ? conversation.entries.map((entry) =>
+              entry.kind === 'tool' && entry.id === approval.toolCallId ? { ...entry, waiting: true } : entry,
+            )
+          : conversation.entries;
+        dispatch({ type: 'reopened', executionId, entries, approval });
+      } catch (error) {
+        dispatch({ type: 'failed', message: describeFailure(error) });
+      }
+    },
+    [],
+  );
+
+  const startNew = useCallback(() => {
+    controllerRef.current?.abort();
+    dispatch({ type: 'new_conversation' });
+  }, []);
+
   const openApproval = useCallback(
     (approval: FlowsActors_ApprovalRequest) => dispatch({ type: 'approval_opened', approval }),
     [],
   );
 
-  return { state, send, decide, openApproval };
+  return { state, send, decide, openApproval, reopen, startNew };
 }

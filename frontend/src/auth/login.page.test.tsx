@@ -56,7 +56,7 @@ describe('login page', () => {
     openLogin(next);
     fillAndSubmit('ada@example.com', 'a long passphrase');
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Status' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Go to your organizations' })).toBeTruthy();
     expect(currentUrl()).toBe('/');
     expect(window.sessionStorage.getItem(ACCESS_TOKEN_KEY)).toBe(TOKEN);
   });
@@ -65,7 +65,7 @@ describe('login page', () => {
     openLogin(null);
     fillAndSubmit('ada@example.com', 'a long passphrase');
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Status' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Go to your organizations' })).toBeTruthy();
     expect(currentUrl()).toBe('/');
   });
 

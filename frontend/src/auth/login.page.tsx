@@ -9,9 +9,6 @@ import { storeAccessToken } from '../session/access-token.store';
 import { fieldErrorsFromProblems, validateLoginForm, type LoginFieldErrors } from './login-form.validation';
 
 function signInFailureMessage(error: unknown): string {
-  if (error instanceof ApiError && error.status === 429 && error.details.retryAfterSeconds !== undefined) {
-    return `${error.message} You can try again in about ${error.details.retryAfterSeconds} seconds.`;
-  }
   return describeFailure(error);
 }
 

@@ -6,6 +6,7 @@ import { useDocumentTitle } from '../routing/document-title';
 import { Link } from '../routing/link';
 import { loginPath, safeNextPath } from '../routing/safe-next-path';
 import { fieldProblemsOf, TextField, type FieldProblems } from '../ui/form-fields';
+import { emailProblem } from '../ui/people-words';
 import { rememberPathAfterSignup } from './verify-email.page';
 
 /** A sign-up whose link is on its way. */
@@ -35,8 +36,21 @@ export function SignupPage({ search }: { search: string }) {
     event.preventDefault();
     if (busy) return;
     const form = event.currentTarget;
-    setBusy(true);
     setFailure(null);
+    // The form's own checks first: a person learns about `mara` (not an address) without a round trip.
+    const own: FieldProblems = {};
+    const addressProblem = emailProblem(email);
+    if (addressProblem) own.email = addressProblem;
+    if (password.length < 10) own.password = 'Use at least 10 characters.';
+    setProblems(own);
+    if (Object.keys(own).length > 0) {
+      setFailure(
+        `Check the marked ${Object.keys(own).length === 1 ? 'field' : 'fields'}: ${Object.values(own).join(' ')}`,
+      );
+      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return;
+    }
+    setBusy(true);
     try {
       const address = email.trim();
       const hours = await requestSignup({

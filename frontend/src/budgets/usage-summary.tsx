@@ -1,6 +1,7 @@
+import { When } from '../ui/dates';
 import type { TokenUsage } from '../api/budgets.client';
 
-const numberFormat = new Intl.NumberFormat('en');
+const numberFormat = new Intl.NumberFormat();
 
 /** Days in the UTC month `period` (`YYYY-MM`). */
 function daysIn(period: string): number {
@@ -23,9 +24,6 @@ export function UsageSummary({ usage, headingLevel = 2 }: { usage: TokenUsage; h
   const days = daysIn(period);
   const byDay = new Map(daily.map((entry) => [Number(entry.day.slice(8, 10)), entry.consumedTokens]));
   const peak = Math.max(1, ...daily.map((entry) => entry.consumedTokens));
-  const width = 300;
-  const height = 100;
-  const slot = width / days;
   const chartId = `usage-chart-${period}`;
   return (
     <div className="usage">
@@ -42,7 +40,7 @@ export function UsageSummary({ usage, headingLevel = 2 }: { usage: TokenUsage; h
             {allowance.grantingProductRefs.length ? `: ${allowance.grantingProductRefs.join(', ')}` : ''}).
           </>
         )}{' '}
-        Resets {new Date(usage.resetsAt).toUTCString()}.
+        Resets <When iso={usage.resetsAt} />.
       </p>
       {allowance.value !== null ? (
         <meter
@@ -55,34 +53,96 @@ export function UsageSummary({ usage, headingLevel = 2 }: { usage: TokenUsage; h
         />
       ) : null}
       <figure className="usage-figure">
-        <svg
-          className="usage-chart"
-          viewBox={`0 0 ${width} ${height + 12}`}
-          role="img"
-          aria-labelledby={chartId}
-          preserveAspectRatio="none"
-        >
-          <title id={chartId}>
-            {`Tokens per day in ${period}: ${daily.length ? daily.map((entry) => `${entry.day.slice(8)}: ${entry.consumedTokens}`).join(', ') : 'no use yet'}`}
-          </title>
-          <line className="usage-chart__axis" x1={0} x2={width} y1={height} y2={height} />
-          {Array.from({ length: days }, (_, index) => {
-            const value = byDay.get(index + 1) ?? 0;
-            const barHeight = (value / peak) * (height - 4);
-            return (
-              <rect
-                key={index}
-                className="usage-chart__bar"
-                x={index * slot + slot * 0.15}
-                width={slot * 0.7}
-                y={height - barHeight}
-                height={barHeight}
-              />
-            );
-          })}
-        </svg>
-        <figcaption className="muted">Daily use, day 1 to {days} (UTC).</figcaption>
+        <DailyChart id={chartId} period={period} days={days} byDay={byDay} peak={peak} />
+        <figcaption className="muted">Tokens used per day, day 1 to {days} (UTC).</figcaption>
       </figure>
     </div>
+  );
+}
+
+/** A bar chart of daily use with both axes: days along the bottom, tokens up the side, each bar's value above it. */
+function DailyChart({
+  id,
+  period,
+  days,
+  byDay,
+  peak,
+}: {
+  id: string;
+  period: string;
+  days: number;
+  byDay: Map<number, number>;
+  peak: number;
+}) {
+  // Plot area inside margins that hold the axis labels (viewBox units; the SVG scales as a whole).
+  const left = 44;
+  const right = 8;
+  const top = 16;
+  const plotWidth = 320;
+  const plotHeight = 120;
+  const bottom = top + plotHeight;
+  const slot = plotWidth / days;
+  const ticks = [0, Math.round(peak / 2), peak];
+  const dayTicks = [1, 8, 15, 22, days];
+  const values = [...byDay.entries()].filter(([, value]) => value > 0);
+  return (
+    <svg
+      className="usage-chart"
+      viewBox={`0 0 ${left + plotWidth + right} ${bottom + 28}`}
+      role="img"
+      aria-labelledby={id}
+    >
+      <title id={id}>
+        {`Tokens per day in ${period}: ${values.length ? values.map(([day, value]) => `day ${day}: ${numberFormat.format(value)}`).join(', ') : 'no use yet'}`}
+      </title>
+      <line className="usage-chart__axis" x1={left} x2={left} y1={top} y2={bottom} />
+      <line className="usage-chart__axis" x1={left} x2={left + plotWidth} y1={bottom} y2={bottom} />
+      {ticks.map((tick) => {
+        const y = bottom - (tick / peak) * plotHeight;
+        return (
+          <g key={`y${tick}`}>
+            <line className="usage-chart__grid" x1={left} x2={left + plotWidth} y1={y} y2={y} />
+            <text className="usage-chart__label" x={left - 4} y={y + 3} textAnchor="end">
+              {numberFormat.format(tick)}
+            </text>
+          </g>
+        );
+      })}
+      {dayTicks.map((day) => (
+        <text
+          key={`x${day}`}
+          className="usage-chart__label"
+          x={left + (day - 0.5) * slot}
+          y={bottom + 12}
+          textAnchor="middle"
+        >
+          {day}
+        </text>
+      ))}
+      <text className="usage-chart__label" x={left + plotWidth / 2} y={bottom + 25} textAnchor="middle">
+        Day of the month
+      </text>
+      {Array.from({ length: days }, (_, index) => {
+        const value = byDay.get(index + 1) ?? 0;
+        const barHeight = (value / peak) * plotHeight;
+        const x = left + index * slot;
+        return (
+          <g key={index}>
+            <rect
+              className="usage-chart__bar"
+              x={x + slot * 0.15}
+              width={slot * 0.7}
+              y={bottom - barHeight}
+              height={barHeight}
+            />
+            {value > 0 ? (
+              <text className="usage-chart__value" x={x + slot / 2} y={bottom - barHeight - 3} textAnchor="middle">
+                {numberFormat.format(value)}
+              </text>
+            ) : null}
+          </g>
+        );
+      })}
+    </svg>
   );
 }

@@ -1,3 +1,4 @@
+import { dateText } from '../ui/dates';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../api/api.client';
 import { callApi, listRecords, textOf, writeRecord, type ApiRecord } from '../api/rest.client';
@@ -24,10 +25,6 @@ export interface CredentialScope {
   managerRole: string;
   /** What the heading says the scope is. */
   scopeLabel: string;
-}
-
-function dateText(value: unknown): string | null {
-  return typeof value === 'string' ? new Date(value).toUTCString() : null;
 }
 
 function secretOf(record: ApiRecord, field: string): string | null {
@@ -145,9 +142,15 @@ function CredentialItem({
   const path = `${base}/${encodeURIComponent(record._id)}`;
   const expires = dateText(record.expiresAt);
   const retires = dateText(record.invalidationDate);
+  // A rotated-out credential (it has a cutoff) keeps working until then; rotating or regenerating it again would
+  // make no sense, so only deleting it early is offered.
+  const rotatedOut = retires !== null;
   return (
-    <li className="record">
-      <h2 className="record__title">{name}</h2>
+    <li className={rotatedOut ? 'record record--retired' : 'record'}>
+      <h2 className="record__title">
+        {name}
+        {rotatedOut ? <span className="badge"> Rotated out</span> : null}
+      </h2>
       <dl className="facts">
         <div className="facts__row">
           <dt>Prefix</dt>
@@ -174,6 +177,19 @@ function CredentialItem({
         <p className="muted">
           It holds a role above yours: only someone holding that role can regenerate, rotate or delete it.
         </p>
+      ) : rotatedOut ? (
+        <>
+          <p className="muted">Replaced by a newer secret: it stops working on {retires}. You can delete it sooner.</p>
+          <div className="actions">
+            <DeleteControl
+              name={`${name} (rotated out)`}
+              busy={busy}
+              mode={mode}
+              setMode={setMode}
+              onDelete={onDelete}
+            />
+          </div>
+        </>
       ) : mode === 'rotate' ? (
         <RotateForm
           name={name}
@@ -215,23 +231,40 @@ function CredentialItem({
           <button type="button" className="button" onClick={() => setMode('rotate')}>
             Rotate {name}
           </button>
-          {mode === 'delete' ? (
-            <>
-              <button type="button" className="button button--danger" disabled={busy} onClick={onDelete}>
-                Yes, delete {name}
-              </button>
-              <button type="button" className="button" onClick={() => setMode('idle')}>
-                Keep {name}
-              </button>
-            </>
-          ) : (
-            <button type="button" className="button" onClick={() => setMode('delete')}>
-              Delete {name}
-            </button>
-          )}
+          <DeleteControl name={name} busy={busy} mode={mode} setMode={setMode} onDelete={onDelete} />
         </div>
       )}
     </li>
+  );
+}
+
+/** Delete, then "Yes, delete" and "Keep" once asked. */
+function DeleteControl({
+  name,
+  busy,
+  mode,
+  setMode,
+  onDelete,
+}: {
+  name: string;
+  busy: boolean;
+  mode: 'idle' | 'rotate' | 'delete';
+  setMode: (mode: 'idle' | 'rotate' | 'delete') => void;
+  onDelete: () => void;
+}) {
+  return mode === 'delete' ? (
+    <>
+      <button type="button" className="button button--danger" disabled={busy} onClick={onDelete}>
+        Yes, delete {name}
+      </button>
+      <button type="button" className="button" onClick={() => setMode('idle')}>
+        Keep {name}
+      </button>
+    </>
+  ) : (
+    <button type="button" className="button" onClick={() => setMode('delete')}>
+      Delete {name}
+    </button>
   );
 }
 

@@ -24,7 +24,7 @@ export function OneTimeSecret({ label, value, onDone }: { label: string; value: 
       </code>
       <div className="actions">
         <button type="button" className="button" onClick={() => void copy()}>
-          Copy {label.toLowerCase()}
+          Copy {label.charAt(0).toLowerCase() + label.slice(1)}
         </button>
         <button type="button" className="button" onClick={onDone}>
           I have stored it

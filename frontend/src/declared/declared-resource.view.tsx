@@ -11,9 +11,12 @@ export type DeclaredResourceAddress = { type: string } | { section: string };
 export function DeclaredResourceView({
   organizationId,
   address,
+  callerRole = null,
 }: {
   organizationId: string;
   address: DeclaredResourceAddress;
+  /** The person's role in the organization: hand-written pages offer only what it may do. */
+  callerRole?: string | null;
 }) {
   const { state, reload } = useResourceDescriptions(organizationId);
   const handWritten = 'section' in address ? handWrittenPageAt(address.section) : undefined;
@@ -25,6 +28,6 @@ export function DeclaredResourceView({
   );
   if (!description) return <NotFoundPage />;
   const page = HAND_WRITTEN_RESOURCE_PAGES[resourcePageKey(description)];
-  if (page) return <>{page.render({ organizationId, description })}</>;
+  if (page) return <>{page.render({ organizationId, description, callerRole })}</>;
   return <DeclaredRecordsPage key={`${organizationId}:${description.type}`} description={description} />;
 }

@@ -1,7 +1,8 @@
 import type { ResourceDescription } from '@wildo/shared-lib';
 import type { ReactNode } from 'react';
 import { RecordsPage } from '../records/records.page';
-import { DOCUMENTS_KIND, TODOS_KIND } from '../records/record-kinds';
+import { TODOS_KIND } from '../records/record-kinds';
+import { KnowledgePage } from '../knowledge/knowledge.page';
 
 /** A hand-written page that replaces the generated one of a declared resource. */
 export interface HandWrittenResourcePage {
@@ -9,7 +10,7 @@ export interface HandWrittenResourcePage {
   section: string;
   /** Its link in the organization's navigation. */
   label: string;
-  render(props: { organizationId: string; description: ResourceDescription }): ReactNode;
+  render(props: { organizationId: string; description: ResourceDescription; callerRole: string | null }): ReactNode;
 }
 
 /** The key of a resource in {@link HAND_WRITTEN_RESOURCE_PAGES}: `<module>/<type>` (another module's type of the same name keeps the generated page). */
@@ -25,15 +26,15 @@ export const HAND_WRITTEN_RESOURCE_PAGES: Readonly<Record<string, HandWrittenRes
   'tasks-manager/todos': {
     section: 'todos',
     label: 'Todos',
-    render: ({ organizationId }) => (
-      <RecordsPage key={organizationId} organizationId={organizationId} kind={TODOS_KIND} />
+    render: ({ organizationId, callerRole }) => (
+      <RecordsPage key={organizationId} organizationId={organizationId} kind={TODOS_KIND} callerRole={callerRole} />
     ),
   },
   'tasks-manager/knowledge-documents': {
     section: 'documents',
     label: 'Documents',
-    render: ({ organizationId }) => (
-      <RecordsPage key={organizationId} organizationId={organizationId} kind={DOCUMENTS_KIND} />
+    render: ({ organizationId, callerRole }) => (
+      <KnowledgePage key={organizationId} organizationId={organizationId} callerRole={callerRole} />
     ),
   },
 };

@@ -1,3 +1,4 @@
+import { When } from '../ui/dates';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError, describeFailure } from '../api/api.client';
 import { fetchOutbox, type OutboxMail } from '../api/outbox.client';
@@ -93,7 +94,7 @@ function OutboxBody({ state, onRetry }: { state: OutboxState; onRetry: () => voi
                   {mail.subject}
                 </h2>
                 <p className="muted">
-                  To {mail.to}, {new Date(mail.sentAt).toLocaleString()}
+                  To {mail.to}, <When iso={mail.sentAt} />
                 </p>
                 <p className="outbox__text">{withLinks(mail.text)}</p>
               </article>

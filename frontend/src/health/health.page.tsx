@@ -3,7 +3,7 @@ import { Link } from '../routing/link';
 import { useDocumentTitle } from '../routing/document-title';
 import { useHealth, type HealthState } from './use-health';
 
-/** `/`: the backend status panel and a way into the account pages. */
+/** `/status`: the backend status panel and a way into the account pages. */
 export function HealthPage() {
   useDocumentTitle('Status');
   const { state, retry } = useHealth();

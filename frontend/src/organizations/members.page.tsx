@@ -4,6 +4,7 @@ import {
   leaveOrganization,
   listMembers,
   listSentInvitations,
+  removeMember,
   revokeInvitation,
   sendInvitation,
   type MemberSummary,
@@ -16,6 +17,7 @@ import { storeAccessToken } from '../session/access-token.store';
 import { refreshSessionInfo, type SessionInfo } from '../session/use-session-info';
 import { FailureAlertOf } from '../ui/failure-alert-of';
 import { fieldProblemsOf, LiveStatus, SelectField, TextField, type FieldProblems } from '../ui/form-fields';
+import { emailProblem } from '../ui/people-words';
 import { useAction } from '../ui/use-action';
 import { useSignedInData, type SignedInData } from '../ui/use-signed-in-data';
 import { atLeast, roleName, rolesWithin } from './roles';
@@ -37,6 +39,10 @@ export function MembersPage({ organizationId, session }: { organizationId: strin
   );
   const action = useAction();
   const [confirmLeave, setConfirmLeave] = useState(false);
+  const [invited, setInvited] = useState<string | null>(null);
+  const admins = members.state.kind === 'ready' ? members.state.data.filter((m) => m.role === 'ORG_ADMIN') : [];
+  // The organization keeps at least one Admin: say so before the click rather than refuse after it.
+  const onlyAdmin = organization?.role === 'ORG_ADMIN' && admins.length === 1;
 
   const leave = () =>
     void action.run('You did not leave the organization.', async (token) => {
@@ -66,14 +72,31 @@ export function MembersPage({ organizationId, session }: { organizationId: strin
               key={member.userId}
               member={member}
               editable={mayChangeRoles && member.userId !== session?.userId}
+              removable={isAdmin && member.userId !== session?.userId}
               ceiling={organization?.role}
               busy={action.busy}
+              onRemove={() =>
+                void action
+                  .run(
+                    `${member.email} was not removed.`,
+                    async (token) => {
+                      await removeMember(organizationId, member.userId, token);
+                      return `${member.displayName ?? member.email} was removed from ${organization?.name ?? 'the organization'}.`;
+                    },
+                    { requiredRole: 'ORG_ADMIN' },
+                  )
+                  .then(members.reload)
+              }
               onChangeRole={(role) =>
                 void action
-                  .run(`The role of ${member.email} was not changed.`, async (token) => {
-                    await changeMemberRole(organizationId, member.userId, role, token);
-                    return `${member.email} is now ${roleName(role)}.`;
-                  })
+                  .run(
+                    `The role of ${member.email} was not changed.`,
+                    async (token) => {
+                      await changeMemberRole(organizationId, member.userId, role, token);
+                      return `${member.email} is now ${roleName(role)}.`;
+                    },
+                    { requiredRole: 'ORG_MANAGER' },
+                  )
                   .then(members.reload)
               }
             />
@@ -87,10 +110,17 @@ export function MembersPage({ organizationId, session }: { organizationId: strin
           invitations={invitations.state}
           action={action}
           onChanged={invitations.reload}
+          onInvited={setInvited}
         />
       ) : null}
+      {invited ? <InvitationLink email={invited} /> : null}
       <h2 className="section-title">Leave</h2>
-      {confirmLeave ? (
+      {onlyAdmin ? (
+        <p className="muted">
+          You are the only Admin of {organization?.name ?? 'this organization'}. An organization keeps at least one
+          Admin: make another member Admin before you leave.
+        </p>
+      ) : confirmLeave ? (
         <div className="actions">
           <button type="button" className="button button--danger" disabled={action.busy} onClick={leave}>
             Yes, leave {organization?.name ?? 'this organization'}
@@ -108,20 +138,58 @@ export function MembersPage({ organizationId, session }: { organizationId: strin
   );
 }
 
+/** After an invitation: the link the invited person opens, to pass on by another channel too. */
+function InvitationLink({ email }: { email: string }) {
+  const link = `${window.location.origin}/account/invitations`;
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="notice">
+      <p>
+        We mailed {email} an invitation. They can also open this link, signed in with that address (or after creating an
+        account with it):
+      </p>
+      <p className="copy-line">
+        <code>{link}</code>{' '}
+        <button
+          type="button"
+          className="button"
+          onClick={() =>
+            void navigator.clipboard?.writeText(link).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            )
+          }
+        >
+          Copy invitation link
+        </button>
+      </p>
+      <p role="status" className="live">
+        {copied ? 'Invitation link copied.' : ''}
+      </p>
+    </div>
+  );
+}
+
 function MemberRow({
   member,
   editable,
+  removable,
   ceiling,
   busy,
   onChangeRole,
+  onRemove,
 }: {
   member: MemberSummary;
   editable: boolean;
+  removable: boolean;
   ceiling: string | undefined;
   busy: boolean;
   onChangeRole: (role: string) => void;
+  onRemove: () => void;
 }) {
   const [role, setRole] = useState(member.role);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const who = member.displayName ?? member.email;
   const offered = rolesWithin(ceiling);
   return (
     <li className="record">
@@ -148,6 +216,22 @@ function MemberRow({
           </button>
         </form>
       ) : null}
+      {!removable ? null : confirmRemove ? (
+        <div className="actions">
+          <button type="button" className="button button--danger" disabled={busy} onClick={onRemove}>
+            Yes, remove {who}
+          </button>
+          <button type="button" className="button" onClick={() => setConfirmRemove(false)}>
+            Keep {who}
+          </button>
+        </div>
+      ) : (
+        <div className="actions">
+          <button type="button" className="button" onClick={() => setConfirmRemove(true)}>
+            Remove {who}
+          </button>
+        </div>
+      )}
     </li>
   );
 }
@@ -158,12 +242,14 @@ function InvitationsSection({
   invitations,
   action,
   onChanged,
+  onInvited,
 }: {
   organizationId: string;
   ceiling: string | undefined;
   invitations: SignedInData<SentInvitationSummary[]>;
   action: ReturnType<typeof useAction>;
   onChanged: () => void;
+  onInvited: (email: string) => void;
 }) {
   const offered = rolesWithin(ceiling);
   const [email, setEmail] = useState('');
@@ -172,15 +258,23 @@ function InvitationsSection({
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setProblems({});
-    const failed = await action.run('The invitation was not sent.', async (token) => {
-      await sendInvitation(organizationId, email.trim(), role, token);
-      return `Invitation sent to ${email.trim()}.`;
-    });
+    const addressProblem = emailProblem(email);
+    setProblems(addressProblem ? { email: addressProblem } : {});
+    if (addressProblem) return;
+    const address = email.trim();
+    const failed = await action.run(
+      'The invitation was not sent.',
+      async (token) => {
+        await sendInvitation(organizationId, address, role, token);
+        return `Invitation sent to ${address}.`;
+      },
+      { requiredRole: 'ORG_ADMIN' },
+    );
     if (failed) {
       setProblems(fieldProblemsOf(failed));
       return;
     }
+    onInvited(address);
     setEmail('');
     onChanged();
   };
@@ -227,10 +321,14 @@ function InvitationsSection({
                           disabled={action.busy}
                           onClick={() =>
                             void action
-                              .run('The invitation was not revoked.', async (token) => {
-                                await revokeInvitation(organizationId, invitation._id, token);
-                                return `Invitation to ${invitation.email} revoked.`;
-                              })
+                              .run(
+                                'The invitation was not revoked.',
+                                async (token) => {
+                                  await revokeInvitation(organizationId, invitation._id, token);
+                                  return `Invitation to ${invitation.email} revoked.`;
+                                },
+                                { requiredRole: 'ORG_ADMIN' },
+                              )
                               .then(onChanged)
                           }
                         >

@@ -55,12 +55,14 @@ export function OrganizationView({
           key={`${organizationId}:${resourceType ?? ''}`}
           organizationId={organizationId}
           address={{ type: resourceType ?? '' }}
+          callerRole={role}
         />
       ) : isDeclaredSection(section) ? (
         <DeclaredResourceView
           key={`${organizationId}:${section}`}
           organizationId={organizationId}
           address={{ section }}
+          callerRole={role}
         />
       ) : section === 'assistant' ? (
         <>

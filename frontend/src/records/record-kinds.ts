@@ -27,6 +27,8 @@ export interface RecordKind {
   fields: readonly RecordFieldSpec[];
   /** The filters the resource's LIST declares (the server refuses any other). */
   filters: readonly RecordFilterSpec[];
+  /** The least organization role the resource's UPDATE and DELETE declare (pages offer them only from there). */
+  roles: { update: string; delete: string };
   /** What a list row shows under the title. */
   summary: (record: Record<string, unknown>) => string;
 }
@@ -54,6 +56,7 @@ export const TODOS_KIND: RecordKind = {
     { name: 'priority', label: 'Priority', options: [['', 'Any priority'], ...PRIORITY_OPTIONS] },
     { name: 'assignee', label: 'Assignee (user id)' },
   ],
+  roles: { update: 'ORG_MEMBER', delete: 'ORG_MANAGER' },
   summary: (record) =>
     `${STATUS_OPTIONS.find(([value]) => value === record.status)?.[1] ?? textOf(record.status)} · priority ${textOf(record.priority)}`,
 };
@@ -68,6 +71,7 @@ export const DOCUMENTS_KIND: RecordKind = {
     { name: 'body', label: 'Body', kind: 'textarea' },
   ],
   filters: [],
+  roles: { update: 'ORG_MANAGER', delete: 'ORG_MANAGER' },
   summary: (record) => {
     const body = typeof record.body === 'string' ? record.body : '';
     return body.length > 80 ? `${body.slice(0, 80)}…` : body || 'No body';

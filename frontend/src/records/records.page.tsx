@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { callApi, listRecords, textOf, writeRecord, type ApiRecord } from '../api/rest.client';
 import { FailureAlert, LoadingStatus } from '../page-states';
+import { atLeast, roleName } from '../organizations/roles';
 import { useDocumentTitle } from '../routing/document-title';
 import { FailureAlertOf } from '../ui/failure-alert-of';
 import { LiveStatus, SelectField, TextField } from '../ui/form-fields';
@@ -16,8 +17,22 @@ const PAGE_SIZE = 5;
  * An organization's records of one resource: the LIST with its declared filters and cursor pagination,
  * a create form, and edit and delete on each record.
  */
-export function RecordsPage({ organizationId, kind }: { organizationId: string; kind: RecordKind }) {
+export function RecordsPage({
+  organizationId,
+  kind,
+  callerRole = null,
+  recordExtras,
+}: {
+  organizationId: string;
+  kind: RecordKind;
+  /** The person's role in the organization: edit and delete are offered only when it allows them. */
+  callerRole?: string | null;
+  /** What a page adds under each record (the knowledge documents' attached file), given the record's URL. */
+  recordExtras?: (record: ApiRecord, recordUrl: string) => ReactNode;
+}) {
   useDocumentTitle(kind.title);
+  const mayUpdate = atLeast(callerRole, kind.roles.update);
+  const mayDelete = atLeast(callerRole, kind.roles.delete);
   const base = `/api/v1/organizations/${encodeURIComponent(organizationId)}/${kind.segment}`;
   const [filters, setFilters] = useState<Record<string, string>>({});
   const [applied, setApplied] = useState<Record<string, string>>({});
@@ -41,6 +56,7 @@ export function RecordsPage({ organizationId, kind }: { organizationId: string; 
           : await writeRecord('POST', base, body, { accessToken });
         return `${kind.singular[0]?.toUpperCase()}${kind.singular.slice(1)} “${textOf(saved.title, saved._id)}” ${record ? 'saved' : 'created'}.`;
       },
+      record ? { requiredRole: kind.roles.update } : {},
     );
     if (!failure) {
       setEditing(null);
@@ -51,10 +67,14 @@ export function RecordsPage({ organizationId, kind }: { organizationId: string; 
 
   const remove = (record: ApiRecord) =>
     void action
-      .run(`The ${kind.singular} was not deleted.`, async (accessToken) => {
-        await callApi('DELETE', `${base}/${encodeURIComponent(record._id)}`, { accessToken });
-        return `${kind.singular[0]?.toUpperCase()}${kind.singular.slice(1)} “${textOf(record.title, record._id)}” deleted.`;
-      })
+      .run(
+        `The ${kind.singular} was not deleted.`,
+        async (accessToken) => {
+          await callApi('DELETE', `${base}/${encodeURIComponent(record._id)}`, { accessToken });
+          return `${kind.singular[0]?.toUpperCase()}${kind.singular.slice(1)} “${textOf(record.title, record._id)}” deleted.`;
+        },
+        { requiredRole: kind.roles.delete },
+      )
       .then(() => {
         setConfirmDelete(null);
         list.reload();
@@ -67,6 +87,12 @@ export function RecordsPage({ organizationId, kind }: { organizationId: string; 
       </h1>
       <LiveStatus message={action.message} />
       {action.failure ? <FailureAlertOf failure={action.failure} /> : null}
+      {callerRole && !mayDelete ? (
+        <p className="muted">
+          {mayUpdate ? 'Deleting' : 'Changing and deleting'} {kind.title.toLowerCase()} needs the{' '}
+          {roleName(kind.roles.delete)} role.
+        </p>
+      ) : null}
       {kind.filters.length > 0 ? (
         <form
           className="form form--inline"
@@ -118,6 +144,7 @@ export function RecordsPage({ organizationId, kind }: { organizationId: string; 
               <li key={record._id} className="record">
                 <h2 className="record__title">{title}</h2>
                 <p className="muted">{kind.summary(record)}</p>
+                {recordExtras?.(record, `${base}/${encodeURIComponent(record._id)}`)}
                 {editing?._id === record._id ? (
                   <RecordForm
                     kind={kind}
@@ -128,10 +155,12 @@ export function RecordsPage({ organizationId, kind }: { organizationId: string; 
                   />
                 ) : (
                   <div className="actions">
-                    <button type="button" className="button" onClick={() => setEditing(record)}>
-                      Edit {title}
-                    </button>
-                    {confirmDelete === record._id ? (
+                    {mayUpdate ? (
+                      <button type="button" className="button" onClick={() => setEditing(record)}>
+                        Edit {title}
+                      </button>
+                    ) : null}
+                    {!mayDelete ? null : confirmDelete === record._id ? (
                       <>
                         <button
                           type="button"

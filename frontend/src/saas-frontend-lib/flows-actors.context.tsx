@@ -19,6 +19,10 @@ export interface FlowsActorsContextValue {
   openApproval: (approval: FlowsActors_ApprovalRequest) => void;
   /** Changes whenever the pending approvals may have changed (a turn ended, a decision was made). */
   approvalsVersion: number;
+  /** Reopens a stored conversation of the caller (its pending approval, if listed in `pending`, with it). */
+  reopen: (executionId: string, pending?: FlowsActors_ApprovalRequest[]) => Promise<void>;
+  /** Leaves the current conversation for a new one. */
+  startNew: () => void;
 }
 
 const FlowsActorsContext = createContext<FlowsActorsContextValue | null>(null);
@@ -42,7 +46,7 @@ export interface FlowsActorsProviderProps {
  * </FlowsActorsProvider>
  */
 export function FlowsActorsProvider({ organizationId, systemRef, children }: FlowsActorsProviderProps) {
-  const { state, send, decide, openApproval } = useTodoAssistant({ organizationId, systemRef });
+  const { state, send, decide, openApproval, reopen, startNew } = useTodoAssistant({ organizationId, systemRef });
   const [approvalsVersion, setApprovalsVersion] = useState(0);
   const sendAndRefresh = useCallback(
     async (message: string) => {
@@ -69,8 +73,20 @@ export function FlowsActorsProvider({ organizationId, systemRef, children }: Flo
       decide: decideAndRefresh,
       openApproval,
       approvalsVersion,
+      reopen,
+      startNew,
     }),
-    [organizationId, systemRef, state, sendAndRefresh, decideAndRefresh, openApproval, approvalsVersion],
+    [
+      organizationId,
+      systemRef,
+      state,
+      sendAndRefresh,
+      decideAndRefresh,
+      openApproval,
+      approvalsVersion,
+      reopen,
+      startNew,
+    ],
   );
   return <FlowsActorsContext.Provider value={value}>{children}</FlowsActorsContext.Provider>;
 }

@@ -1,18 +1,12 @@
 import { useId, type ReactNode } from 'react';
-import { ApiError, type ApiInputProblem } from '../api/api.client';
+import { plainFieldProblems } from './people-words';
 
 /** Field problems by field name (the first segment of the server's problem path). */
 export type FieldProblems = Record<string, string>;
 
-/** Groups the server's input problems by field, so each is shown beside its field. */
+/** Groups the server's input problems by field, in plain words, so each is shown beside its field. */
 export function fieldProblemsOf(error: unknown): FieldProblems {
-  if (!(error instanceof ApiError) || !error.details.problems) return {};
-  const problems: FieldProblems = {};
-  for (const problem of error.details.problems as readonly ApiInputProblem[]) {
-    const field = problem.path.split('.')[0] || '(request)';
-    problems[field] = problems[field] ? `${problems[field]}; ${problem.expected}` : `Expected ${problem.expected}.`;
-  }
-  return problems;
+  return plainFieldProblems(error);
 }
 
 interface FieldShellProps {
@@ -35,13 +29,18 @@ export function Field({ label, error, hint, children }: FieldShellProps) {
           {hint}
         </p>
       ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="field__error">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </div>
   );
+}
+
+/** A field's error under its control (`<id>-error`, for the control's `aria-describedby`); nothing without one. */
+export function FieldError({ id, error }: { id: string; error?: string | undefined }) {
+  return error ? (
+    <p id={`${id}-error`} className="field__error">
+      {error}
+    </p>
+  ) : null;
 }
 
 /** A text input with its label and error. */

@@ -1,3 +1,4 @@
+import { When } from '../ui/dates';
 import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { FailureAlert, LoadingStatus } from '../page-states';
 import { useDocumentTitle } from '../routing/document-title';
@@ -10,6 +11,7 @@ import {
   type DropPageLink,
   type UploadGrantStatus,
 } from './upload-grant.client';
+import { FilePicker } from './file-picker';
 import './uploads.css';
 
 type PageState =
@@ -196,20 +198,17 @@ function DropZone({
         <p className="dropzone__prompt">Drop one file here</p>
         <p id={hintId} className="muted">
           {status.field.allowedMimeTypes.join(', ')} · at most {formatBytes(status.field.maxSizeBytes)} · link valid
-          until {new Date(status.expiresAt).toLocaleTimeString()}
+          until <When iso={status.expiresAt} />
         </p>
-        <label htmlFor={inputId} className="button button--primary">
-          Choose a file
-        </label>
-        <input
-          ref={input}
-          id={inputId}
-          className="dropzone__input"
-          type="file"
+        <FilePicker
+          inputRef={input}
+          inputId={inputId}
+          hintId={hintId}
+          label="Choose a file"
+          labelClassName="button button--primary"
           accept={status.field.allowedMimeTypes.join(',')}
-          aria-describedby={hintId}
           disabled={busy}
-          onChange={(event) => pick(event.currentTarget.files)}
+          onFiles={pick}
         />
       </div>
       <TransferView transfer={transfer} />

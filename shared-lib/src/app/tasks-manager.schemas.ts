@@ -27,6 +27,7 @@ export enum Todos_Operations {
 /** Custom operations of the knowledge documents resource. */
 export enum KnowledgeDocuments_Operations {
   ASK = 'ask',
+  INGESTION = 'ingestion',
 }
 
 /** One item of a todo's checklist. */
@@ -93,6 +94,26 @@ export const KnowledgeDocumentSchema = z.object({
   internalReviewNotes: z.string().max(10_000).optional(),
 });
 export type KnowledgeDocument = z.infer<typeof KnowledgeDocumentSchema>;
+
+/** `POST .../knowledge-documents/:id/ingestion`: no input. */
+export const KnowledgeDocumentIngestionRequestSchema = z.object({});
+
+/** How far one indexed field of a document got: pending (waiting for extraction), indexed, or failed with a reason. */
+export const KnowledgeDocumentIngestionSourceSchema = z.object({
+  field: z.string(),
+  kind: z.enum(['text', 'file']),
+  status: z.enum(['pending', 'indexed', 'failed']),
+  /** For `failed`: `malformed_document`, `limit_exceeded`, `unsupported_media_type`, `no_text_layer`, ... */
+  failureReason: z.string().nullable(),
+  chunkCount: z.number().int(),
+  updatedAt: z.string(),
+});
+
+/** The ingestion state of each indexed field of one knowledge document (fields with nothing to index are absent). */
+export const KnowledgeDocumentIngestionResponseSchema = z.object({
+  sources: z.array(KnowledgeDocumentIngestionSourceSchema),
+});
+export type KnowledgeDocumentIngestion = z.infer<typeof KnowledgeDocumentIngestionResponseSchema>;
 
 /** `POST .../knowledge-documents/ask`: a question, optionally a passage limit and a context budget. */
 export const AskKnowledgeBaseRequestSchema = z.object({

@@ -214,6 +214,15 @@ export class AccessTokenService {
         },
       ));
     } catch (cause) {
+      // Signed by us and current, only for another endpoint (a sign-in token at the MCP endpoint, say): say so, so the
+      // holder asks for a token for this one instead of signing in again. The reason stays the same for programs.
+      if (cause instanceof joseErrors.JWTClaimValidationFailed && cause.claim === 'aud') {
+        throw new FrameworkError(
+          'UNAUTHENTICATED',
+          `The access token is for another audience: this endpoint (${audience}) accepts only tokens issued for it.`,
+          { reason: 'credential_invalid', cause },
+        );
+      }
       throw invalidToken(cause);
     }
     const verified = {

@@ -104,6 +104,8 @@ describe('MCP authentication', () => {
       const res = await handshake(t.api, path, rpc('tools/list'), user.auth.Authorization);
       expect(res.status).toBe(401);
       expect(res.headers['www-authenticate']).toContain('error="invalid_token"');
+      // Its own message: the token is good, only for another audience (a forged one below is not told so).
+      expect(JSON.stringify(res.body)).toContain('for another audience');
     }
   });
 
@@ -115,6 +117,7 @@ describe('MCP authentication', () => {
     for (const authorization of ['Bearer not-a-jwt', 'Basic dXNlcjpwYXNz', forgedKey]) {
       const res = await handshake(t.api, MCP_PATH, rpc('tools/list'), authorization);
       expect(res.status, authorization.slice(0, 10)).toBe(401);
+      expect(JSON.stringify(res.body)).not.toContain('another audience');
     }
   });
 

@@ -399,7 +399,9 @@ export function createMcpRouter(options: McpRouterOptions): Router {
                 ...(era.stateless ? { stateless: true } : {}),
                 ...(isRecord(params.inputResponses) ? { inputResponses: params.inputResponses } : {}),
                 ...(params.requestState !== undefined ? { requestState: params.requestState } : {}),
-                ...(typeof meta?.['dev.wildo/approvalId'] === 'string' ? { approvalId: meta['dev.wildo/approvalId'] } : {}),
+                ...(typeof meta?.['dev.wildo/approvalId'] === 'string'
+                  ? { approvalId: meta['dev.wildo/approvalId'] }
+                  : {}),
               }),
           );
       const envelope = rpcResult(message.id, finish(era, result as unknown as Record<string, unknown>));

@@ -43,6 +43,7 @@ export {
   RAG_EMBEDDING_DRAIN_BATCH_SIZE,
   RAG_SWEEP_FILE_BATCH_SIZE,
   RagCorpusMaintenance,
+  type RagSourceStatus,
 } from './rag-corpus-maintenance.service.js';
 export {
   RAG_EMBEDDING_DRAIN_CRON,

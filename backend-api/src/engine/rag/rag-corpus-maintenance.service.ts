@@ -5,11 +5,22 @@ import { drainEmbeddings, embeddingBacklog, type EmbeddingDrainSummary } from '.
 import type { EmbeddingsBackendService } from './embeddings/embeddings-backend.service.js';
 import { sweepCorpora, type CorpusSweepSummary } from './ingestion/corpus-reconciliation.js';
 import type { PendingFilesSummary, RagIngestionService } from './ingestion/rag-ingestion.service.js';
+import { RAG_SOURCES_TABLE } from './rag.migrations.js';
 
 /** Chunks embedded by one scheduled drain at most. */
 export const RAG_EMBEDDING_DRAIN_BATCH_SIZE = 256;
 /** File sources extracted by one sweep at most. */
 export const RAG_SWEEP_FILE_BATCH_SIZE = 50;
+
+/** How far one corpus field of one record got (see {@link RagCorpusMaintenance.sourceStatesOf}). */
+export interface RagSourceStatus {
+  field: string;
+  kind: 'text' | 'file';
+  status: 'pending' | 'indexed' | 'failed';
+  failureReason: string | null;
+  chunkCount: number;
+  updatedAt: string;
+}
 
 /** Options of {@link RagCorpusMaintenance}. */
 export interface RagCorpusMaintenanceOptions {
@@ -62,6 +73,33 @@ export class RagCorpusMaintenance {
     });
     this.logger.info('rag file extraction finished', { ...summary });
     return summary;
+  }
+
+  /**
+   * The ingestion state of each corpus field of one record, for a page or tool that shows it. The caller must have
+   * been allowed to read the record: this reads by id and applies no tenant condition of its own.
+   */
+  async sourceStatesOf(resourceType: string, resourceId: string): Promise<RagSourceStatus[]> {
+    const { rows } = await this.options.database.query<{
+      field: string;
+      kind: 'text' | 'file';
+      status: 'pending' | 'indexed' | 'failed';
+      failure_reason: string | null;
+      chunk_count: number;
+      updated_at: string | Date;
+    }>(
+      `SELECT field, kind, status, failure_reason, chunk_count, updated_at FROM ${RAG_SOURCES_TABLE}
+       WHERE resource_type = $1 AND resource_id = $2 ORDER BY field`,
+      [resourceType, resourceId],
+    );
+    return rows.map((row) => ({
+      field: row.field,
+      kind: row.kind,
+      status: row.status,
+      failureReason: row.failure_reason,
+      chunkCount: Number(row.chunk_count),
+      updatedAt: new Date(row.updated_at).toISOString(),
+    }));
   }
 
   /** The ingestion service whose corpora this maintains. */

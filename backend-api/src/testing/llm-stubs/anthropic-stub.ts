@@ -67,8 +67,8 @@ export class AnthropicStub extends ScriptedStubServer {
       system?: unknown;
       tools?: unknown;
     };
-    const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
-      id: call.id ?? `toolu_stub_${index + 1}`,
+    const toolCalls = (reply.toolCalls ?? []).map((call) => ({
+      id: call.id ?? this.nextId('toolu_stub_'),
       name: call.name,
       json: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
     }));

@@ -96,8 +96,8 @@ export class OpenAIStub extends ScriptedStubServer {
       tools?: unknown;
       stream_options?: { include_usage?: boolean };
     };
-    const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
-      id: call.id ?? `call_stub_${index + 1}`,
+    const toolCalls = (reply.toolCalls ?? []).map((call) => ({
+      id: call.id ?? this.nextId('call_stub_'),
       name: call.name,
       json: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
     }));

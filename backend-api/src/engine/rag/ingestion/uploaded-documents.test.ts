@@ -112,4 +112,35 @@ describe('uploaded documents through ingestion', () => {
     expect(await maintenance.extractPendingFiles()).toMatchObject({ indexed: 0, failed: 1 });
     expect(await sourceOf(id)).toMatchObject(refusedFor('interrupted'));
   });
+
+  it('tells the document’s ingestion state through its own operation: pending, indexed, failed with its reason', async () => {
+    const state = async (id: string) => {
+      const res = await t.api.post(`${documents}/${id}/ingestion`).set(owner.auth).send({});
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.sources as Array<{ field: string; status: string; failureReason: string | null }>;
+    };
+    const good = await attach('Coffee rules', {
+      name: 'coffee.pdf',
+      type: M.PDF,
+      content: minimalPdf(['Decaf after 4']),
+    });
+    const bad = await attach('Broken', {
+      name: 'broken.pdf',
+      type: M.PDF,
+      content: new TextEncoder().encode('%PDF-1.4 nope'),
+    });
+    expect(await state(good)).toContainEqual(
+      expect.objectContaining({ field: 'document', status: 'pending', failureReason: null }),
+    );
+    await maintenance.extractPendingFiles();
+    expect(await state(good)).toContainEqual(expect.objectContaining({ field: 'document', status: 'indexed' }));
+    expect(await state(bad)).toContainEqual(
+      expect.objectContaining({ field: 'document', status: 'failed', failureReason: 'malformed_document' }),
+    );
+    // Someone outside the organization learns nothing about the document (its owner above is the control).
+    const stranger = await signUp(t.api, 'uploads-stranger');
+    const refused = await t.api.post(`${documents}/${good}/ingestion`).set(stranger.auth).send({});
+    expect([403, 404]).toContain(refused.status);
+    expect(JSON.stringify(refused.body)).not.toContain('indexed');
+  });
 });

@@ -4,7 +4,12 @@ import {
   TasksManager_ResourceType,
   type AskKnowledgeBaseResponse,
 } from '@wildo/shared-lib/app';
-import { SAAS_SERVICE_TYPES, type RagRetrievalBackendService, type RagRetrievalResult } from '@wildo/backend-api';
+import {
+  SAAS_SERVICE_TYPES,
+  type RagCorpusMaintenance,
+  type RagRetrievalBackendService,
+  type RagRetrievalResult,
+} from '@wildo/backend-api';
 import { knowledgeDocumentsResource } from './knowledge-documents.resource.js';
 
 /** Projects a retrieval result into the ASK answer: sources keep their document ids and passages for citation. */
@@ -47,5 +52,10 @@ export const knowledgeDocumentsCustomImplementation = knowledgeDocumentsResource
       ...(input.maxContextCharacters !== undefined && { maxContextCharacters: input.maxContextCharacters }),
     });
     return projectAnswer(input.question, result);
+  },
+  // The engine loaded the addressed record with the caller's own tenant and roles before this runs.
+  [KnowledgeDocuments_Operations.INGESTION]: async ({ id, utils }) => {
+    const maintenance = utils.resolve<RagCorpusMaintenance>(SAAS_SERVICE_TYPES.RagCorpusMaintenance);
+    return { sources: await maintenance.sourceStatesOf(TasksManager_ResourceType.KNOWLEDGE_DOCUMENTS, id) };
   },
 });

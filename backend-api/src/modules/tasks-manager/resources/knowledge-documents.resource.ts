@@ -10,6 +10,8 @@ import {
 import {
   AskKnowledgeBaseRequestSchema,
   AskKnowledgeBaseResponseSchema,
+  KnowledgeDocumentIngestionRequestSchema,
+  KnowledgeDocumentIngestionResponseSchema,
   KnowledgeDocumentSchema,
   KnowledgeDocuments_Operations,
   TasksManager_ResourceType,
@@ -32,6 +34,13 @@ export const knowledgeDocumentsResource = defineResource({
       responseSchema: AskKnowledgeBaseResponseSchema,
       effect: ResourceOperationEffect.READ,
       description: 'Answers a question with cited passages of the documents the caller may read.',
+    },
+    [KnowledgeDocuments_Operations.INGESTION]: {
+      target: 'instance',
+      requestSchema: KnowledgeDocumentIngestionRequestSchema,
+      responseSchema: KnowledgeDocumentIngestionResponseSchema,
+      effect: ResourceOperationEffect.READ,
+      description: 'Tells how far indexing of the document got: pending, indexed, or failed with its reason.',
     },
   },
   operationsConfiguration: {
@@ -57,6 +66,9 @@ export const knowledgeDocumentsResource = defineResource({
       variants: [
         { variantType: API_CALL, isDefault: true, roles: member, rateLimit: { points: 60, durationSeconds: 60 } },
       ],
+    },
+    [KnowledgeDocuments_Operations.INGESTION]: {
+      variants: [{ variantType: API_CALL, isDefault: true, roles: member }],
     },
     [CoreResourceOperation.SEARCH]: {
       variants: [
