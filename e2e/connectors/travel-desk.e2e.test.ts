@@ -149,6 +149,17 @@ describe('the travel desk: a resource bound to an existing REST API', () => {
       expect(JSON.stringify(hostile.raw)).not.toContain('tomorrow');
     });
 
+    // The desk's agent is not offered cancellations at all; REST and MCP callers are held for a person.
+    it.runIf(surface !== 'agent')(
+      'holds a cancellation for a person’s approval before the agency is asked (S-10)',
+      async () => {
+        const held = await refusedBeforeTheAgency('POST /v1/bookings/:id/cancel', () =>
+          hotels(surface, 'cancel', { bookingId: 'B-0123456789ab' }),
+        );
+        expect(held.reason, JSON.stringify(held.raw)).toMatch(/^approval_/);
+      },
+    );
+
     it('refuses a caller the policy does not allow before the agency is asked; a manager pays', async () => {
       const payment = {
         bookingId: 'B-0123456789ab',

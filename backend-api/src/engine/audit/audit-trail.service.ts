@@ -192,7 +192,8 @@ interface Waiter {
 /**
  * The audit trail of every dispatched call, in the application's database. Appending takes no lock shared between
  * requests: entries wait a moment in memory and go in together, one INSERT per batch (group commit), and each call
- * is answered only once its entry is stored. A sealer then chains stored entries in one order under a row lock on
+ * that changes data is answered only once its entry is stored (a read or a refusal is answered at once; its entry
+ * follows in the next batch, and closing the backend waits for it). A sealer then chains stored entries in one order under a row lock on
  * the chain's head (so replicas take turns): each gets the next `chain_index` and an HMAC over its content and the
  * previous entry's hash, under a key derived from the primary secret. {@link verify} walks the sealed chain and
  * names the first entry whose link does not hold: an edited entry, a removed one (its successor's link breaks, or

@@ -71,6 +71,7 @@ import {
 import { CODING_TYPES, type CodingAgentSettings } from '../agents/coding/index.js';
 import type { BackendApplicationDefinition } from './backend-domain-module.js';
 import { SAAS_SERVICE_TYPES as T, systemClock, type Clock } from '../container/index.js';
+import type { AuditTrail } from '../audit/index.js';
 import { openApplicationDatabase } from './application-database.js';
 import { validateDeclarations } from './application-declarations.js';
 import { ENGINE_MODULES } from './engine-modules.js';
@@ -407,6 +408,14 @@ function assemble(
   const close = () =>
     (closed ??= (async () => {
       await drain();
+      // Reads and refusals are answered before their audit entries are stored: those reach the database before it closes.
+      if (container.isBound(T.AuditTrail))
+        await container
+          .get<AuditTrail>(T.AuditTrail)
+          .settle()
+          .catch((error: unknown) =>
+            logger.warn('audit entries could not be settled at shutdown', { error: String(error) }),
+          );
       await releaseAll(owned, logger);
     })());
   return {

@@ -196,7 +196,7 @@ for (const peer of PEERS) {
       await using _ = t;
       const token = await delegatedToken(t.api, owner, MCP_SUPPORT_AUDIENCE);
       // The SDKs surface the 401 as an HTTP error carrying the JSON-RPC body.
-      await expect(connectAndList(peer, endpoint, token)).rejects.toThrow(/access token is invalid/);
+      await expect(connectAndList(peer, endpoint, token)).rejects.toThrow(/access token is for another audience/);
     });
   });
 }

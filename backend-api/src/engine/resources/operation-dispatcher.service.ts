@@ -1,3 +1,4 @@
+import { ResourceOperationEffect } from '@wildo/shared-lib';
 import { inject, injectable, optional } from 'inversify';
 import { SAAS_SERVICE_TYPES } from '../container/index.js';
 import { FrameworkError } from '../errors/index.js';
@@ -60,17 +61,21 @@ export class OperationDispatcher {
     } catch (error) {
       const step = steps[i];
       if (step) this.logRefusal(step, request, error);
+      // A refused or failed call changed nothing: its answer does not wait for its entry (stored in the next batch).
       if (this.audit && step)
-        await this.audit.record({ request, phase: step.name, error, durationMs: performance.now() - started });
+        void this.audit.record({ request, phase: step.name, error, durationMs: performance.now() - started });
       throw error;
     }
-    if (this.audit)
-      await this.audit.record({
+    if (this.audit) {
+      const stored = this.audit.record({
         request,
         phase: 'projection',
         error: undefined,
         durationMs: performance.now() - started,
       });
+      // A change is acknowledged only once its entry is stored; a read is answered at once, its entry batched behind.
+      if (request.operation.effect !== ResourceOperationEffect.READ) await stored;
+    }
     return call.result;
   }
 

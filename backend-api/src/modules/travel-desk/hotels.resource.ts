@@ -105,7 +105,8 @@ export const hotels = defineResource({
     quote: { variants: [member] },
     // Machines have no agency account of their own: only a person, through an MCP client, books.
     book: { variants: [{ ...member, policies: { authenticated: true, deny: [{ kind: 'machine' }] } }] },
-    cancel: { variants: [{ ...member, policies: { deny: [{ kind: 'machine' }] } }] },
+    // A cancellation cannot be undone: a person approves each one, bound to its booking (S-10).
+    cancel: { variants: [{ ...member, policies: { deny: [{ kind: 'machine' }] }, approval: { required: true } }] },
     pay: { variants: [{ ...member, policies: { allow: [{ kind: 'role', role: CORE_ORG_ROLES.ORG_MANAGER }] } }] },
     availability: { variants: [{ ...member, policies: { rateLimit: { points: 3, durationSeconds: 60 } } }] },
     'room-status': { variants: [member] },
