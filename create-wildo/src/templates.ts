@@ -74,7 +74,9 @@ export function pnpmWorkspace(scaffold: ResolvedScaffold): string {
   const overrides = local.length
     ? `overrides:\n${local.map((name) => `  '${name}': '${specs[name]}'`).join('\n')}\n`
     : '';
-  return `# pnpm runs no install script it was not told about: esbuild's (used by tsx and Vitest) is allowed.\nallowBuilds:\n  esbuild: true\n${overrides}`;
+  // esbuild's script (used by tsx and Vitest) fetches its binary; the framework's protobufjs (OpenTelemetry's exporters)
+  // and @google/genai scripts only check versions, so they stay off.
+  return `# pnpm runs no install script it was not told about: esbuild's (used by tsx and Vitest) is allowed.\nallowBuilds:\n  '@google/genai': false\n  esbuild: true\n  protobufjs: false\n${overrides}`;
 }
 
 /** `tsconfig.json`: strict ESM on Node, decorators for inversify's \`@injectable()\` services. */

@@ -258,7 +258,7 @@ describe("the guide's code", () => {
     );
     await writeFile(
       path.join(dir, 'pnpm-workspace.yaml'),
-      `allowBuilds:\n  esbuild: true\noverrides:\n${overrides.join('\n')}\n`,
+      `allowBuilds:\n  '@google/genai': false\n  esbuild: true\n  protobufjs: false\noverrides:\n${overrides.join('\n')}\n`,
     );
     await writeFile(
       path.join(dir, 'tsconfig.json'),

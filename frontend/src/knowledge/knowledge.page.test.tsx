@@ -2,7 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../App';
 import { json, stubBackend, type Routes } from '../test-support/fetch-routes';
-import { openAt, signIn, TEST_USER } from '../test-support/fixtures';
+import { handWrittenResourceDescriptions, openAt, signIn, TEST_USER } from '../test-support/fixtures';
 import { CONTRACT_VOCABULARY } from '../ui/people-words';
 
 const DOCS = '/api/v1/organizations/org-1/knowledge-documents';
@@ -11,6 +11,7 @@ function openDocuments(role: string, routes: Routes) {
   signIn();
   openAt('/organizations/org-1/documents');
   const backend = stubBackend({
+    ...handWrittenResourceDescriptions(),
     'GET /api/v1/auth/me': json({
       data: { user: TEST_USER, organizations: [{ _id: 'org-1', name: 'Analytical Engines', role }] },
     }),

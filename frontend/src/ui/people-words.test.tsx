@@ -2,7 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../App';
 import { errorEnvelope, json, stubBackend, type Routes } from '../test-support/fetch-routes';
-import { openAt, signIn, TEST_USER } from '../test-support/fixtures';
+import { handWrittenResourceDescriptions, openAt, signIn, TEST_USER } from '../test-support/fixtures';
 import { CONTRACT_VOCABULARY, plainFieldProblem } from './people-words';
 
 // The API's own wording, exactly as the backend writes it (programs read it; pages never show it).
@@ -122,6 +122,7 @@ describe('refusals in people’s words', () => {
     signIn();
     openAt('/organizations/org-1/documents');
     stubBackend({
+      ...handWrittenResourceDescriptions(),
       ...session('ORG_MEMBER'),
       'GET /api/v1/organizations/org-1/knowledge-documents?limit=5': json({
         data: [{ _id: 'doc-1', title: 'Expense policy', body: 'Meals up to 40 EUR.' }],
