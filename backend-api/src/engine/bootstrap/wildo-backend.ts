@@ -322,7 +322,7 @@ export async function createWildoBackend(options: WildoBackendOptions): Promise<
     container
       .bind(CODING_TYPES.CodingAgentRuntimeOptions)
       .toConstantValue({ env, ...(options.codingAgents ? { settings: options.codingAgents } : {}) });
-    const telemetry = options.telemetry ?? startTelemetryFor(runtime ?? {}, env, logger, owned);
+    const telemetry = options.telemetry ?? (await startTelemetryFor(runtime ?? {}, env, logger, owned));
     const traceSink =
       options.traceSink ?? (await createTraceSink(runtime ?? {}, env, logger, telemetry ? { telemetry } : {}));
     if (!options.traceSink) owned.push(() => traceSink.shutdown?.() ?? traceSink.flush());
@@ -446,15 +446,15 @@ function assemble(
 }
 
 /** Starts OTLP export when the environment turns it on; it is stopped last, after everything that emits. */
-function startTelemetryFor(
+async function startTelemetryFor(
   runtime: TraceSinkRuntime,
   env: Readonly<Record<string, string | undefined>>,
   logger: Logger,
   owned: (() => Promise<void>)[],
-): Telemetry | undefined {
+): Promise<Telemetry | undefined> {
   const settings = telemetrySettingsFrom(env, resolveLlmObservabilityPolicy(runtime, env, logger).captureContent);
   if (!settings) return undefined;
-  const telemetry = startTelemetry(settings, logger);
+  const telemetry = await startTelemetry(settings, logger);
   owned.push(() => telemetry.shutdown());
   return telemetry;
 }

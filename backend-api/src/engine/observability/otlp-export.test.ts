@@ -131,7 +131,7 @@ beforeAll(async () => {
     { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_METRIC_EXPORT_INTERVAL: '600000' },
     false,
   );
-  telemetry = startTelemetry(settings!, createSilentLogger());
+  telemetry = await startTelemetry(settings!, createSilentLogger());
   t = await createTestBackend(database(), { ...anthropicStubOptions(stub), telemetry });
 });
 afterAll(async () => {
