@@ -4,12 +4,19 @@ import { REPO_ROOT } from './scaffold-harness.js';
 
 const GUIDE_FILE = 'shared/seeds/002_148ec0cfc83010bf.txt';
 
-/** The framework guide (the specification of names): in `shared/` beside the clone (or beside a folder above it). */
-export function guidePath(): string {
+/** The framework guide (the specification of names) in `shared/` beside the clone or a folder above it, if there. */
+export function findGuide(): string | undefined {
   for (let dir = path.dirname(REPO_ROOT); ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, GUIDE_FILE))) return path.join(dir, GUIDE_FILE);
-    if (path.dirname(dir) === dir) throw new Error(`the guide (${GUIDE_FILE}) is not beside the repository`);
+    if (path.dirname(dir) === dir) return undefined;
   }
+}
+
+/** The framework guide's path; throws when it is not beside the repository. */
+export function guidePath(): string {
+  const found = findGuide();
+  if (!found) throw new Error(`the guide (${GUIDE_FILE}) is not beside the repository`);
+  return found;
 }
 
 /** The guide's package names and the packages a consumer installs under them (README: Start your own application). */
